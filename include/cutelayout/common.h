@@ -1,0 +1,95 @@
+/* cute-layout: NVIDIA CuTe's layout algebra as a C library.
+ *
+ * common.h: the export macro, version numbers, and the status codes that every
+ * fallible function returns.  Included by every other public header. */
+#ifndef CUTELAYOUT_COMMON_H
+#define CUTELAYOUT_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Every exported symbol carries CL_API; everything else in the library is
+ * hidden (-fvisibility=hidden), so the ABI is exactly what the headers show. */
+#if defined(_WIN32) && defined(CL_BUILDING_LIBRARY)
+#define CL_API __declspec(dllexport)
+#elif defined(_WIN32)
+#define CL_API __declspec(dllimport)
+#elif defined(__GNUC__) && __GNUC__ >= 4
+#define CL_API __attribute__((visibility("default")))
+#else
+#define CL_API
+#endif
+
+#define CL_VERSION_MAJOR 0
+#define CL_VERSION_MINOR 1
+#define CL_VERSION_PATCH 0
+#define CL_VERSION_NUMBER (CL_VERSION_MAJOR * 10000 + CL_VERSION_MINOR * 100 + CL_VERSION_PATCH)
+#define CL_VERSION_STRING "0.1.0"
+
+/* The ABI this header describes: the SONAME major.  A program compares it with
+ * cl_abi_version() at run time (see cl_abi_compatible()). */
+#define CL_ABI_VERSION 1
+
+/* Limits on the values the library accepts (checked, never assumed). */
+#define CL_MAX_RANK 4096  /* children of one tuple node */
+#define CL_MAX_DEPTH 64   /* nesting of parentheses */
+
+/* Status codes: 0 is success, each failure a distinct negative value.
+ * New codes are only ever appended. */
+typedef enum cl_status {
+  CL_OK = 0,
+  CL_E_NULL = -1,          /* a required pointer argument was NULL */
+  CL_E_NOMEM = -2,         /* an allocation failed */
+  CL_E_PARSE = -3,         /* malformed text */
+  CL_E_OVERFLOW = -4,      /* a result does not fit in int64_t */
+  CL_E_RANK = -5,          /* ranks or profiles do not match (CuTe: "Mismatched Ranks") */
+  CL_E_DIVISIBILITY = -6,  /* a divisibility condition of the algebra is violated */
+  CL_E_DOMAIN = -7,        /* an argument is outside the function's domain (division by zero, index out of range) */
+  CL_E_TYPE = -8,          /* a value of the wrong kind (a tuple where an integer is required, an underscore, ...) */
+  CL_E_NOT_INJECTIVE = -9, /* complement/inverse preconditions: the layout is not injective or not ordered */
+  CL_E_LIMIT = -10,        /* rank, depth or length limits exceeded */
+  CL_E_UNSUPPORTED = -11,  /* an input CuTe does not support (e.g. a composed layout where a plain one is required) */
+  CL_E_BOUNDS = -12,       /* a tensor access outside its memory */
+  CL_E_OVERLAP = -13,      /* source and destination of a copy overlap */
+  CL_E_ABI = -14           /* header and library disagree on the ABI */
+} cl_status;
+
+/* A static English message for a status ("out of memory", ...); never NULL. */
+CL_API const char *cl_status_string(int status);
+
+/* A longer message for the last failure in the calling thread, e.g.
+ * "column 7: expected ',' or ')'".  Valid until the thread's next call into
+ * the library; "" when the last call succeeded or left no detail. */
+CL_API const char *cl_last_error(void);
+
+/* The library's version as "MAJOR.MINOR.PATCH", and as CL_VERSION_NUMBER. */
+CL_API const char *cl_version(void);
+CL_API int cl_version_number(void);
+
+/* The ABI version the library was built with. */
+CL_API int cl_abi_version(void);
+
+/* True when the library loaded at run time implements the ABI this header
+ * describes.  Call once at start-up from programs that load the library
+ * dynamically. */
+static inline int cl_abi_compatible(void) { return cl_abi_version() == CL_ABI_VERSION; }
+
+/* Memory: every allocation of the library goes through these hooks.  Passing
+ * NULL for all three restores malloc/realloc/free.  Not thread-safe with
+ * respect to concurrent library calls: set it once, before other calls. */
+typedef struct cl_allocator {
+  void *(*alloc)(void *ctx, size_t size);
+  void *(*realloc)(void *ctx, void *ptr, size_t size);
+  void (*free)(void *ctx, void *ptr);
+  void *ctx;
+} cl_allocator;
+CL_API cl_status cl_set_allocator(const cl_allocator *allocator);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,11 @@
+/* cutelayout.h: the umbrella header of cute-layout, NVIDIA CuTe's layout
+ * algebra as a C library.  Include this one header. */
+#ifndef CUTELAYOUT_CUTELAYOUT_H
+#define CUTELAYOUT_CUTELAYOUT_H
+
+#include "common.h"
+#include "tuple.h"
+#include "layout.h"
+#include "text.h"
+
+#endif

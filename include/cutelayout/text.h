@@ -1,0 +1,24 @@
+/* text.h: allocating conversions to CONTRACT.md's canonical text.
+ *
+ * cl_tuple_parse/cl_tuple_format and cl_layout_parse/cl_layout_format (in
+ * tuple.h and layout.h) are the primary entry points; these return a fresh
+ * NUL-terminated string that the caller frees with cl_string_free(). */
+#ifndef CUTELAYOUT_TEXT_H
+#define CUTELAYOUT_TEXT_H
+
+#include "common.h"
+#include "tuple.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+CL_API cl_status cl_tuple_to_string(const cl_tuple_t *t, char **out);
+CL_API cl_status cl_layout_to_string(const cl_layout_t *layout, char **out);
+/* Frees a string returned by the library; NULL is a no-op. */
+CL_API void cl_string_free(char *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

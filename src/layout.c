@@ -1,0 +1,475 @@
+/* layout.c: the cl_layout_t handle: construction, queries, evaluation,
+ * slicing and rearranging of modes (CuTe's layout.hpp outside the algebra). */
+#include "tuple_impl.h"
+#include "cutelayout/layout.h"
+
+/* ------------------------------------------------------------ making */
+
+static cl_status check_layout_trees(const cl_node *shape, const cl_node *stride) {
+  CL_TRY(cl_require_int_tuple(shape, "a layout's shape"));
+  CL_TRY(cl_require_int_tuple(stride, "a layout's stride"));
+  if (!cl_tree_congruent(shape, stride))
+    return cl_fail(CL_E_RANK, "shape and stride are not congruent");
+  return CL_OK;
+}
+
+cl_status cl_layout_make(const cl_tuple_t *shape, const cl_tuple_t *stride, cl_layout_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(shape);
+  if (stride == NULL)
+    return cl_layout_make_left(shape, out);
+  CL_TRY(check_layout_trees(cl_troot(shape), cl_troot(stride)));
+  return cl_layout_from_trees(cl_troot(shape), cl_troot(stride), out);
+}
+
+static cl_status make_compact(const cl_tuple_t *shape, bool row_major, cl_layout_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(shape);
+  CL_TRY(cl_require_int_tuple(cl_troot(shape), "a layout's shape"));
+  cl_lbuilder lb;
+  cl_lb_init(&lb);
+  cl_b_copy(&lb.shape, cl_troot(shape));
+  cl_b_compact_major(&lb.stride, cl_troot(shape), row_major, 1);
+  return cl_lb_finish(&lb, out);
+}
+
+cl_status cl_layout_make_left(const cl_tuple_t *shape, cl_layout_t **out) { return make_compact(shape, false, out); }
+cl_status cl_layout_make_right(const cl_tuple_t *shape, cl_layout_t **out) { return make_compact(shape, true, out); }
+
+cl_status cl_layout_make_ordered(const cl_tuple_t *shape, const cl_tuple_t *order, cl_layout_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(shape);
+  CHECK_NULL(order);
+  CL_TRY(cl_require_int_tuple(cl_troot(shape), "a layout's shape"));
+  cl_lbuilder lb;
+  cl_lb_init(&lb);
+  cl_b_copy(&lb.shape, cl_troot(shape));
+  cl_b_compact_order(&lb.stride, cl_troot(shape), cl_troot(order));
+  if (cl_lb_status(&lb) == CL_OK && !cl_tree_congruent(lb.shape.nodes, lb.stride.nodes))
+    cl_b_set_error(&lb.stride, cl_fail(CL_E_RANK, "make_ordered_layout: the order must be congruent with the shape"));
+  return cl_lb_finish(&lb, out);
+}
+
+cl_status cl_layout_concat(const cl_layout_t *const *layouts, int64_t n, cl_layout_t **out) {
+  CHECK_OUT(out);
+  if (n > 0)
+    CHECK_NULL(layouts);
+  if (n < 0)
+    return cl_fail(CL_E_DOMAIN, "make_layout: negative count");
+  for (int64_t i = 0; i < n; i++)
+    if (layouts[i] == NULL)
+      return cl_fail(CL_E_NULL, "make_layout: layout %lld is NULL", (long long)i);
+  cl_lbuilder lb;
+  cl_lb_init(&lb);
+  cl_lb_mark m = cl_lb_open(&lb);
+  for (int64_t i = 0; i < n; i++)
+    cl_lb_copy(&lb, cl_lshape(cl_lroot(layouts[i])), cl_lstride(cl_lroot(layouts[i])));
+  cl_lb_close(&lb, m);
+  return cl_lb_finish(&lb, out);
+}
+
+/* filter_zeros(stride, shape): the shape with extent 1 wherever the stride is 0. */
+static void filter_zero_extents(cl_builder *b, const cl_node *stride, const cl_node *shape) {
+  if (!cl_is_tuple(shape)) {
+    cl_b_int(b, stride->value == 0 ? 1 : shape->value);
+    return;
+  }
+  int32_t at = cl_b_open(b, CL_KIND_TUPLE);
+  const cl_node *d = cl_first(stride);
+  CL_FOR_EACH_CHILD(s, shape) {
+    filter_zero_extents(b, d, s);
+    d = cl_next(d);
+  }
+  cl_b_close(b, at);
+}
+
+/* make_layout_like(L) = make_layout(shape(L),
+ *     compact_order(filter_zeros(stride(L), shape(L)), stride(L))). */
+cl_status cl_make_layout_like(const cl_layout_t *layout, cl_layout_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(layout);
+  const cl_node *shape = cl_lshape(cl_lroot(layout)), *stride = cl_lstride(cl_lroot(layout));
+  cl_builder kept;
+  cl_b_init(&kept);
+  filter_zero_extents(&kept, stride, shape);
+  cl_lbuilder lb;
+  cl_lb_init(&lb);
+  cl_b_copy(&lb.shape, shape);
+  if (kept.status == CL_OK)
+    cl_b_compact_order(&lb.stride, kept.nodes, stride);
+  else
+    cl_b_set_error(&lb.stride, kept.status);
+  cl_b_release(&kept);
+  return cl_lb_finish(&lb, out);
+}
+
+void cl_layout_free(cl_layout_t *layout) { cl_dealloc(layout); }
+
+cl_status cl_layout_copy(const cl_layout_t *layout, cl_layout_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(layout);
+  return cl_tuple_from_tree(cl_lroot(layout), (cl_tuple_t **)out);
+}
+
+/* ------------------------------------------------------------ queries */
+
+cl_status cl_layout_shape(const cl_layout_t *layout, cl_tuple_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(layout);
+  return cl_tuple_from_tree(cl_lshape(cl_lroot(layout)), out);
+}
+
+cl_status cl_layout_stride(const cl_layout_t *layout, cl_tuple_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(layout);
+  return cl_tuple_from_tree(cl_lstride(cl_lroot(layout)), out);
+}
+
+cl_status cl_layout_size_checked(const cl_layout_t *layout, int64_t *out) {
+  CHECK_NULL(layout);
+  CHECK_NULL(out);
+  return cl_tree_product(cl_lshape(cl_lroot(layout)), out);
+}
+
+/* coshape's integer form: 1 + sum of (extent - 1) * |stride| over the leaves. */
+static cl_status cosize_of(const cl_node *shape, const cl_node *stride, int64_t *out) {
+  int64_t sum = 0;
+  const cl_node *end = shape + shape->span, *d = stride;
+  for (const cl_node *s = shape; s < end; s++, d++) {
+    if (cl_is_tuple(s))
+      continue;
+    int64_t m1, absd, t;
+    if (d->value == INT64_MIN)
+      return cl_fail(CL_E_OVERFLOW, "cosize: |stride| overflows");
+    absd = d->value < 0 ? -d->value : d->value;
+    CL_TRY(cl_sub(s->value, 1, &m1));
+    CL_TRY(cl_mul(m1, absd, &t));
+    CL_TRY(cl_add(sum, t, &sum));
+  }
+  return cl_add(sum, 1, out);
+}
+
+cl_status cl_layout_cosize_checked(const cl_layout_t *layout, int64_t *out) {
+  CHECK_NULL(layout);
+  CHECK_NULL(out);
+  /* Shape and stride are congruent, so their nodes pair up one to one. */
+  return cosize_of(cl_lshape(cl_lroot(layout)), cl_lstride(cl_lroot(layout)), out);
+}
+
+int64_t cl_layout_size(const cl_layout_t *layout) {
+  int64_t v;
+  cl_status s = cl_layout_size_checked(layout, &v);
+  return s == CL_OK ? v : s;
+}
+
+int64_t cl_layout_cosize(const cl_layout_t *layout) {
+  int64_t v;
+  cl_status s = cl_layout_cosize_checked(layout, &v);
+  return s == CL_OK ? v : s;
+}
+
+cl_status cl_layout_coshape(const cl_layout_t *layout, cl_tuple_t **out) {
+  CHECK_OUT(out);
+  int64_t c;
+  CL_TRY(cl_layout_cosize_checked(layout, &c));
+  return cl_tuple_int(c, out);
+}
+
+int64_t cl_layout_rank(const cl_layout_t *layout) {
+  return layout ? cl_rank_of(cl_lshape(cl_lroot(layout))) : CL_E_NULL;
+}
+
+int64_t cl_layout_depth(const cl_layout_t *layout) {
+  if (layout == NULL)
+    return CL_E_NULL;
+  const cl_node *s = cl_lshape(cl_lroot(layout));
+  return cl_is_tuple(s) ? s->depth : 0;
+}
+
+/* The sub-trees at a path of mode indices (a leaf is its own mode 0). */
+static cl_status mode_at(const cl_node *shape, const cl_node *stride, const int64_t *path, int64_t n,
+                         const cl_node **sub_shape, const cl_node **sub_stride) {
+  for (int64_t k = 0; k < n; k++) {
+    int64_t r = cl_rank_of(shape);
+    if (path[k] < 0 || path[k] >= r)
+      return cl_fail(CL_E_DOMAIN, "get: mode %lld out of range for rank %lld", (long long)path[k], (long long)r);
+    shape = cl_child(shape, path[k]);
+    stride = cl_child(stride, path[k]);
+  }
+  *sub_shape = shape;
+  *sub_stride = stride;
+  return CL_OK;
+}
+
+cl_status cl_layout_get(const cl_layout_t *layout, const int64_t *path, int64_t n, cl_layout_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(layout);
+  if (n > 0)
+    CHECK_NULL(path);
+  const cl_node *s = NULL, *d = NULL;
+  CL_TRY(mode_at(cl_lshape(cl_lroot(layout)), cl_lstride(cl_lroot(layout)), path, n, &s, &d));
+  return cl_layout_from_trees(s, d, out);
+}
+
+int cl_layout_equal(const cl_layout_t *a, const cl_layout_t *b) {
+  return a && b && cl_tree_equal(cl_lroot(a), cl_lroot(b));
+}
+
+/* ------------------------------------------------------------ evaluation */
+
+cl_status cl_layout_eval(const cl_layout_t *layout, int64_t i, int64_t *index) {
+  CHECK_NULL(layout);
+  CHECK_NULL(index);
+  return cl_tree_eval(cl_lshape(cl_lroot(layout)), cl_lstride(cl_lroot(layout)), i, index);
+}
+
+cl_status cl_layout_eval_coord(const cl_layout_t *layout, const cl_tuple_t *crd, int64_t *index) {
+  CHECK_NULL(layout);
+  CHECK_NULL(crd);
+  CHECK_NULL(index);
+  return cl_tree_crd2idx(cl_troot(crd), cl_lshape(cl_lroot(layout)), cl_lstride(cl_lroot(layout)), index);
+}
+
+/* ------------------------------------------------------------ slicing */
+
+/* slice(crd, t): the subtrees of t at the '_' positions of crd, spliced
+ * into one flat list (CuTe's filter_tuple of lift_slice). */
+static void lift_slice(cl_builder *b, const cl_node *crd, const cl_node *t) {
+  if (cl_is_tuple(crd)) {
+    if (!cl_is_tuple(t) || crd->rank != t->rank) {
+      cl_b_set_error(b, cl_fail(CL_E_RANK, "slice: the coordinate's profile does not match the layout's"));
+      return;
+    }
+    const cl_node *x = cl_first(t);
+    CL_FOR_EACH_CHILD(c, crd) {
+      lift_slice(b, c, x);
+      x = cl_next(x);
+    }
+  } else if (crd->kind == CL_KIND_UNDERSCORE) {
+    cl_b_copy(b, t);
+  } else if (crd->kind != CL_KIND_INT) {
+    cl_b_set_error(b, cl_fail(CL_E_TYPE, "slice: a coordinate holds integers and '_' only"));
+  }
+}
+
+static void slice_tree(cl_builder *b, const cl_node *crd, const cl_node *t) {
+  if (crd->kind == CL_KIND_UNDERSCORE) {
+    cl_b_copy(b, t);
+    return;
+  }
+  int32_t at = cl_b_open(b, CL_KIND_TUPLE);
+  if (cl_is_tuple(crd))
+    lift_slice(b, crd, t);
+  else if (crd->kind != CL_KIND_INT)
+    cl_b_set_error(b, cl_fail(CL_E_TYPE, "slice: a coordinate holds integers and '_' only"));
+  cl_b_close(b, at);
+}
+
+cl_status cl_layout_slice(const cl_tuple_t *crd, const cl_layout_t *layout, cl_layout_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(crd);
+  CHECK_NULL(layout);
+  const cl_node *l = cl_lroot(layout);
+  cl_lbuilder lb;
+  cl_lb_init(&lb);
+  slice_tree(&lb.shape, cl_troot(crd), cl_lshape(l));
+  slice_tree(&lb.stride, cl_troot(crd), cl_lstride(l));
+  return cl_lb_finish(&lb, out);
+}
+
+cl_status cl_layout_slice_and_offset(const cl_tuple_t *crd, const cl_layout_t *layout, cl_layout_t **out, int64_t *offset) {
+  CHECK_OUT(out);
+  CHECK_NULL(offset);
+  CHECK_NULL(crd);
+  CHECK_NULL(layout);
+  /* '_' counts as 0 in the offset, as CuTe's Underscore is Int<0>. */
+  CL_TRY(cl_layout_eval_coord(layout, crd, offset));
+  return cl_layout_slice(crd, layout, out);
+}
+
+/* ------------------------------------------------------------ modes */
+
+typedef void (*tree_map)(cl_builder *, const cl_node *, const void *);
+
+/* Applies the same tree operation to a layout's shape and its stride. */
+static cl_status map_layout(const cl_layout_t *layout, cl_layout_t **out, tree_map f, const void *arg) {
+  CHECK_OUT(out);
+  CHECK_NULL(layout);
+  const cl_node *l = cl_lroot(layout);
+  cl_lbuilder lb;
+  cl_lb_init(&lb);
+  f(&lb.shape, cl_lshape(l), arg);
+  f(&lb.stride, cl_lstride(l), arg);
+  return cl_lb_finish(&lb, out);
+}
+
+static void flatten_map(cl_builder *b, const cl_node *t, const void *arg) {
+  (void)arg;
+  cl_b_flatten(b, t);
+}
+
+cl_status cl_layout_flatten(const cl_layout_t *layout, cl_layout_t **out) { return map_layout(layout, out, flatten_map, NULL); }
+
+static void unflatten_map(cl_builder *b, const cl_node *t, const void *arg) {
+  const cl_node *profile = arg;
+  if (!cl_is_tuple(t)) {
+    cl_b_set_error(b, cl_fail(CL_E_TYPE, "unflatten: the layout must have a flat tuple shape"));
+    return;
+  }
+  const cl_node *leaves[CL_MAX_DEPTH]; /* small profiles stay on the stack */
+  const cl_node **flat = t->rank <= CL_MAX_DEPTH ? leaves : cl_alloc((size_t)t->rank * sizeof *flat);
+  if (flat == NULL) {
+    cl_b_set_error(b, cl_fail(CL_E_NOMEM, "out of memory"));
+    return;
+  }
+  int64_t k = 0, next = 0;
+  CL_FOR_EACH_CHILD(c, t) flat[k++] = c;
+  cl_b_unflatten(b, flat, k, &next, profile);
+  if (b->status == CL_OK && next != k)
+    cl_b_set_error(b, cl_fail(CL_E_RANK, "unflatten: the layout has %lld modes but the profile has %lld leaves", (long long)k, (long long)next));
+  if (flat != leaves)
+    cl_dealloc(flat);
+}
+
+cl_status cl_layout_unflatten(const cl_layout_t *layout, const cl_tuple_t *profile, cl_layout_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(profile);
+  return map_layout(layout, out, unflatten_map, cl_troot(profile));
+}
+
+typedef struct { int64_t begin, end; } range;
+
+/* Copies modes [r.begin, r.end) of t (a leaf is a rank-1 tuple). */
+static void copy_modes(cl_builder *b, const cl_node *t, range r) {
+  for (int64_t i = r.begin; i < r.end; i++)
+    cl_b_copy(b, cl_child(t, i));
+}
+
+static void group_map(cl_builder *b, const cl_node *t, const void *arg) {
+  const range *r = arg;
+  int64_t rank = cl_rank_of(t);
+  int32_t at = cl_b_open(b, CL_KIND_TUPLE);
+  copy_modes(b, t, (range){0, r->begin});
+  if (r->begin < r->end) {
+    int32_t g = cl_b_open(b, CL_KIND_TUPLE);
+    copy_modes(b, t, *r);
+    cl_b_close(b, g);
+  }
+  copy_modes(b, t, (range){r->end, rank});
+  cl_b_close(b, at);
+}
+
+static cl_status check_range(const cl_layout_t *layout, int64_t begin, int64_t end, bool nonempty, const char *what) {
+  CHECK_NULL(layout);
+  int64_t rank = cl_layout_rank(layout);
+  if (begin < 0 || end > rank || begin > end || (nonempty && begin == end))
+    return cl_fail(CL_E_DOMAIN, "%s: range [%lld,%lld) is not %sinside the %lld modes", what, (long long)begin,
+                   (long long)end, nonempty ? "a non-empty range " : "", (long long)rank);
+  return CL_OK;
+}
+
+cl_status cl_layout_group(const cl_layout_t *layout, int64_t begin, int64_t end, cl_layout_t **out) {
+  CHECK_OUT(out);
+  CL_TRY(check_range(layout, begin, end, false, "group"));
+  range r = {begin, end};
+  return map_layout(layout, out, group_map, &r);
+}
+
+static void take_map(cl_builder *b, const cl_node *t, const void *arg) {
+  int32_t at = cl_b_open(b, CL_KIND_TUPLE);
+  copy_modes(b, t, *(const range *)arg);
+  cl_b_close(b, at);
+}
+
+cl_status cl_layout_take(const cl_layout_t *layout, int64_t begin, int64_t end, cl_layout_t **out) {
+  CHECK_OUT(out);
+  CL_TRY(check_range(layout, begin, end, true, "take"));
+  range r = {begin, end};
+  return map_layout(layout, out, take_map, &r);
+}
+
+typedef struct { const int64_t *modes; int64_t n; } selection;
+
+static void select_map(cl_builder *b, const cl_node *t, const void *arg) {
+  const selection *sel = arg;
+  int32_t at = cl_b_open(b, CL_KIND_TUPLE);
+  for (int64_t i = 0; i < sel->n; i++)
+    cl_b_copy(b, cl_child(t, sel->modes[i]));
+  cl_b_close(b, at);
+}
+
+cl_status cl_layout_select(const cl_layout_t *layout, const int64_t *modes, int64_t n, cl_layout_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(layout);
+  if (n > 0)
+    CHECK_NULL(modes);
+  int64_t rank = cl_layout_rank(layout);
+  for (int64_t i = 0; i < n; i++)
+    if (modes[i] < 0 || modes[i] >= rank)
+      return cl_fail(CL_E_DOMAIN, "select: mode %lld out of range for rank %lld", (long long)modes[i], (long long)rank);
+  selection sel = {modes, n};
+  return map_layout(layout, out, select_map, &sel);
+}
+
+/* append/prepend: t's modes (a leaf is one mode) with x added at one end. */
+static void extend(cl_builder *b, const cl_node *t, const cl_node *x, bool at_front) {
+  int32_t at = cl_b_open(b, CL_KIND_TUPLE);
+  if (at_front)
+    cl_b_copy(b, x);
+  cl_b_copy_children(b, t);
+  if (!at_front)
+    cl_b_copy(b, x);
+  cl_b_close(b, at);
+}
+
+static cl_status extend_layout(const cl_layout_t *layout, const cl_layout_t *x, bool at_front, cl_layout_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(layout);
+  cl_int_node one = cl_int_leaf(1), zero = cl_int_leaf(0);
+  const cl_node *xs = x ? cl_lshape(cl_lroot(x)) : &one.node, *xd = x ? cl_lstride(cl_lroot(x)) : &zero.node;
+  const cl_node *l = cl_lroot(layout);
+  cl_lbuilder lb;
+  cl_lb_init(&lb);
+  extend(&lb.shape, cl_lshape(l), xs, at_front);
+  extend(&lb.stride, cl_lstride(l), xd, at_front);
+  return cl_lb_finish(&lb, out);
+}
+
+cl_status cl_layout_append(const cl_layout_t *layout, const cl_layout_t *x, cl_layout_t **out) {
+  return extend_layout(layout, x, false, out);
+}
+cl_status cl_layout_prepend(const cl_layout_t *layout, const cl_layout_t *x, cl_layout_t **out) {
+  return extend_layout(layout, x, true, out);
+}
+
+/* zip(t): ((a,b),(c,d)) -> ((a,c),(b,d)); a tuple whose first element is a
+ * leaf is wrapped, a leaf is itself. */
+static void zip_map(cl_builder *b, const cl_node *t, const void *arg) {
+  (void)arg;
+  if (!cl_is_tuple(t)) {
+    cl_b_copy(b, t);
+    return;
+  }
+  if (t->rank == 0 || !cl_is_tuple(cl_first(t))) {
+    int32_t at = cl_b_open(b, CL_KIND_TUPLE);
+    cl_b_copy(b, t);
+    cl_b_close(b, at);
+    return;
+  }
+  int64_t width = cl_first(t)->rank;
+  CL_FOR_EACH_CHILD(c, t) {
+    if (!cl_is_tuple(c) || c->rank != width) {
+      cl_b_set_error(b, cl_fail(CL_E_RANK, "zip: the modes must be tuples of one rank"));
+      return;
+    }
+  }
+  int32_t at = cl_b_open(b, CL_KIND_TUPLE);
+  for (int64_t j = 0; j < width; j++) {
+    int32_t col = cl_b_open(b, CL_KIND_TUPLE);
+    CL_FOR_EACH_CHILD(c, t) cl_b_copy(b, cl_child(c, j));
+    cl_b_close(b, col);
+  }
+  cl_b_close(b, at);
+}
+
+cl_status cl_layout_zip(const cl_layout_t *layout, cl_layout_t **out) { return map_layout(layout, out, zip_map, NULL); }

@@ -1,0 +1,482 @@
+/* stride.c: coordinates and indices (CuTe's stride.hpp): crd2idx, idx2crd,
+ * crd2crd and the compact strides. */
+#include "tuple_impl.h"
+
+/* crd2idx(crd, shape, stride):
+ *   tuple crd: the sum over modes of crd2idx(crd_i, shape_i, stride_i);
+ *   integer crd, tuple shape: split crd colexicographically, each mode taking
+ *     crd % size(mode) and passing crd / size(mode) on; the last mode takes
+ *     the rest without a modulus;
+ *   integers: crd * stride. */
+cl_status cl_tree_crd2idx(const cl_node *crd, const cl_node *shape, const cl_node *stride, int64_t *out) {
+  if (cl_is_tuple(shape) && (!cl_is_tuple(stride) || stride->rank != shape->rank))
+    return cl_fail(CL_E_RANK, "crd2idx: shape and stride are not congruent");
+  if (cl_is_tuple(crd)) {
+    if (!cl_is_tuple(shape))
+      return cl_fail(CL_E_RANK, "crd2idx: a tuple coordinate for an integer shape");
+    if (crd->rank != shape->rank)
+      return cl_fail(CL_E_RANK, "crd2idx: coordinate of rank %d for a shape of rank %d", crd->rank, shape->rank);
+    int64_t sum = 0;
+    const cl_node *s = cl_first(shape), *d = cl_first(stride);
+    CL_FOR_EACH_CHILD(c, crd) {
+      int64_t t;
+      CL_TRY(cl_tree_crd2idx(c, s, d, &t));
+      CL_TRY(cl_add(sum, t, &sum));
+      s = cl_next(s);
+      d = cl_next(d);
+    }
+    *out = sum;
+    return CL_OK;
+  }
+  /* CuTe's Underscore is an Int<0>, so '_' evaluates as 0. */
+  if (crd->kind == CL_KIND_UNDERSCORE)
+    return cl_tree_eval(shape, stride, 0, out);
+  if (crd->kind != CL_KIND_INT)
+    return cl_fail(CL_E_TYPE, "crd2idx: the coordinate must hold integers");
+  return cl_tree_eval(shape, stride, crd->value, out);
+}
+
+cl_status cl_tree_eval(const cl_node *shape, const cl_node *stride, int64_t i, int64_t *out) {
+  if (!cl_is_tuple(shape)) {
+    if (!cl_is_int(shape) || !cl_is_int(stride))
+      return cl_fail(CL_E_RANK, "crd2idx: shape and stride are not congruent");
+    return cl_mul(i, stride->value, out);
+  }
+  if (!cl_is_tuple(stride) || stride->rank != shape->rank)
+    return cl_fail(CL_E_RANK, "crd2idx: shape and stride are not congruent");
+  int64_t sum = 0, rest = i;
+  const cl_node *d = cl_first(stride), *end = shape + shape->span;
+  for (const cl_node *s = cl_first(shape); s < end; s = cl_next(s), d = cl_next(d)) {
+    int64_t part = rest, t;
+    bool last = cl_next(s) >= end;
+    if (!last) {
+      int64_t size;
+      CL_TRY(cl_tree_product(s, &size));
+      if (rest == 0) {
+        part = 0;
+      } else {
+        CL_TRY(cl_mod(rest, size, &part));
+        CL_TRY(cl_div(rest, size, &rest));
+      }
+    }
+    CL_TRY(cl_tree_eval(s, d, part, &t));
+    CL_TRY(cl_add(sum, t, &sum));
+  }
+  *out = sum;
+  return CL_OK;
+}
+
+/* crd2idx(crd, shape): Horner's rule over the flattened coordinate, where an
+ * integer coordinate of a sub-shape counts as that sub-shape's index. */
+static cl_status horner(const cl_node *crd, const cl_node *shape, int64_t *acc, int64_t *scale) {
+  if (!cl_is_tuple(crd)) {
+    if (crd->kind != CL_KIND_INT)
+      return cl_fail(CL_E_TYPE, "crd2idx: the coordinate must be integers");
+    int64_t size, t;
+    CL_TRY(cl_tree_product(shape, &size));
+    CL_TRY(cl_mul(crd->value, *scale, &t));
+    CL_TRY(cl_add(*acc, t, acc));
+    return cl_mul(*scale, size, scale);
+  }
+  if (!cl_is_tuple(shape))
+    return cl_fail(CL_E_RANK, "crd2idx: a tuple coordinate for an integer shape");
+  if (crd->rank != shape->rank)
+    return cl_fail(CL_E_RANK, "crd2idx: coordinate of rank %d for a shape of rank %d", crd->rank, shape->rank);
+  const cl_node *s = cl_first(shape);
+  CL_FOR_EACH_CHILD(c, crd) {
+    CL_TRY(horner(c, s, acc, scale));
+    s = cl_next(s);
+  }
+  return CL_OK;
+}
+
+cl_status cl_tree_crd2idx_shape(const cl_node *crd, const cl_node *shape, int64_t *out) {
+  if (cl_is_int(crd)) {
+    *out = crd->value;
+    return CL_OK;
+  }
+  if (!cl_is_tuple(shape))
+    return cl_fail(CL_E_RANK, "crd2idx: a tuple coordinate for an integer shape");
+  int64_t acc = 0, scale = 1;
+  /* The scale after the last mode is never used; CuTe does not compute it, so
+   * neither may its overflow fail the call. */
+  const cl_node *s = cl_first(shape);
+  if (crd->rank != shape->rank)
+    return cl_fail(CL_E_RANK, "crd2idx: coordinate of rank %d for a shape of rank %d", crd->rank, shape->rank);
+  CL_FOR_EACH_CHILD(c, crd) {
+    if (cl_next(c) >= crd + crd->span && !cl_is_tuple(c)) {
+      if (c->kind != CL_KIND_INT)
+        return cl_fail(CL_E_TYPE, "crd2idx: the coordinate must be integers");
+      int64_t t;
+      CL_TRY(cl_mul(c->value, scale, &t));
+      CL_TRY(cl_add(acc, t, &acc));
+      break;
+    }
+    CL_TRY(horner(c, s, &acc, &scale));
+    s = cl_next(s);
+  }
+  *out = acc;
+  return CL_OK;
+}
+
+/* idx2crd(i, shape): every mode but the last takes i % size(mode) and passes
+ * i / size(mode) on, recursively; the last leaf keeps what is left. */
+static void idx2crd_int(cl_builder *b, int64_t idx, const cl_node *shape) {
+  if (!cl_is_tuple(shape)) {
+    cl_b_int(b, idx);
+    return;
+  }
+  int32_t at = cl_b_open(b, CL_KIND_TUPLE);
+  const cl_node *end = shape + shape->span;
+  for (const cl_node *s = cl_first(shape); s < end && b->status == CL_OK; s = cl_next(s)) {
+    if (cl_next(s) >= end) {
+      idx2crd_int(b, idx, s);
+      break;
+    }
+    int64_t size = 1, part = 0;
+    cl_status st = cl_tree_product(s, &size);
+    if (st == CL_OK)
+      st = cl_mod(idx, size, &part);
+    if (st == CL_OK)
+      st = cl_div(idx, size, &idx);
+    if (st != CL_OK) {
+      cl_b_set_error(b, st);
+      break;
+    }
+    idx2crd_int(b, part, s);
+  }
+  cl_b_close(b, at);
+}
+
+void cl_b_idx2crd(cl_builder *b, const cl_node *idx, const cl_node *shape) {
+  if (cl_is_tuple(idx)) {
+    if (!cl_is_tuple(shape) || shape->rank != idx->rank) {
+      cl_b_set_error(b, cl_fail(CL_E_RANK, "idx2crd: mismatched ranks"));
+      return;
+    }
+    int32_t at = cl_b_open(b, CL_KIND_TUPLE);
+    const cl_node *s = cl_first(shape);
+    CL_FOR_EACH_CHILD(c, idx) {
+      cl_b_idx2crd(b, c, s);
+      s = cl_next(s);
+    }
+    cl_b_close(b, at);
+    return;
+  }
+  if (!cl_is_int(idx)) {
+    cl_b_set_error(b, cl_fail(CL_E_TYPE, "idx2crd: the index must be an integer"));
+    return;
+  }
+  idx2crd_int(b, idx->value, shape);
+}
+
+/* idx2crd(i, shape, stride): each leaf is (i / stride) % shape; an extent-1
+ * leaf is 0 without dividing (its stride may be 0). */
+static void idx2crd_strided_int(cl_builder *b, int64_t idx, const cl_node *shape, const cl_node *stride) {
+  if (cl_is_tuple(shape)) {
+    if (!cl_is_tuple(stride) || stride->rank != shape->rank) {
+      cl_b_set_error(b, cl_fail(CL_E_RANK, "idx2crd: shape and stride are not congruent"));
+      return;
+    }
+    int32_t at = cl_b_open(b, CL_KIND_TUPLE);
+    const cl_node *d = cl_first(stride);
+    CL_FOR_EACH_CHILD(s, shape) {
+      idx2crd_strided_int(b, idx, s, d);
+      d = cl_next(d);
+    }
+    cl_b_close(b, at);
+    return;
+  }
+  if (cl_is_tuple(stride)) {
+    cl_b_set_error(b, cl_fail(CL_E_RANK, "idx2crd: shape and stride are not congruent"));
+    return;
+  }
+  if (shape->value == 1) {
+    cl_b_int(b, 0);
+    return;
+  }
+  int64_t q = 0, r = 0;
+  cl_status st = cl_div(idx, stride->value, &q);
+  if (st == CL_OK)
+    st = cl_mod(q, shape->value, &r);
+  if (st != CL_OK)
+    cl_b_set_error(b, st);
+  cl_b_int(b, r);
+}
+
+void cl_b_idx2crd_strided(cl_builder *b, const cl_node *idx, const cl_node *shape, const cl_node *stride) {
+  if (cl_is_tuple(idx)) {
+    if (!cl_is_tuple(shape) || shape->rank != idx->rank || !cl_is_tuple(stride) || stride->rank != idx->rank) {
+      cl_b_set_error(b, cl_fail(CL_E_RANK, "idx2crd: mismatched ranks"));
+      return;
+    }
+    int32_t at = cl_b_open(b, CL_KIND_TUPLE);
+    const cl_node *s = cl_first(shape), *d = cl_first(stride);
+    CL_FOR_EACH_CHILD(c, idx) {
+      cl_b_idx2crd_strided(b, c, s, d);
+      s = cl_next(s);
+      d = cl_next(d);
+    }
+    cl_b_close(b, at);
+    return;
+  }
+  if (!cl_is_int(idx)) {
+    cl_b_set_error(b, cl_fail(CL_E_TYPE, "idx2crd: the index must be an integer"));
+    return;
+  }
+  if (cl_is_tuple(shape) && !cl_is_tuple(stride)) {
+    /* An integer stride d stands for the compact column-major strides from d. */
+    cl_builder strides;
+    cl_b_init(&strides);
+    cl_b_compact_major(&strides, shape, false, stride->value);
+    if (strides.status != CL_OK)
+      cl_b_set_error(b, strides.status);
+    else
+      idx2crd_strided_int(b, idx->value, shape, strides.nodes);
+    cl_b_release(&strides);
+    return;
+  }
+  idx2crd_strided_int(b, idx->value, shape, stride);
+}
+
+/* compact_major: strides that enumerate shape densely from `current`, leaves
+ * left to right (column-major) or right to left (row-major); as CuTe does for
+ * static extents, an extent-1 leaf gets stride 0 and does not advance. */
+static int64_t compact(cl_builder *b, const cl_node *shape, bool row_major, int64_t current) {
+  if (!cl_is_tuple(shape)) {
+    if (!cl_is_int(shape)) {
+      cl_b_set_error(b, cl_fail(CL_E_TYPE, "compact strides of a value that is not an int tuple"));
+      return current;
+    }
+    if (shape->value == 1) {
+      cl_b_int(b, 0);
+      return current;
+    }
+    cl_b_int(b, current);
+    int64_t next = current;
+    cl_status s = cl_mul(current, shape->value, &next);
+    if (s != CL_OK)
+      cl_b_set_error(b, s);
+    return next;
+  }
+  int32_t at = cl_b_open(b, CL_KIND_TUPLE);
+  if (!row_major) {
+    CL_FOR_EACH_CHILD(c, shape) current = compact(b, c, false, current);
+  } else {
+    /* Visit the modes right to left, then put their strides back in order. */
+    int64_t r = shape->rank;
+    const cl_node **modes = cl_alloc((size_t)(r ? r : 1) * sizeof *modes);
+    int32_t *starts = cl_alloc((size_t)(r ? r : 1) * sizeof *starts);
+    if (starts == NULL || modes == NULL) {
+      cl_dealloc(modes);
+      cl_dealloc(starts);
+      cl_b_set_error(b, cl_fail(CL_E_NOMEM, "out of memory"));
+      return current;
+    }
+    int64_t k = 0;
+    CL_FOR_EACH_CHILD(c, shape) modes[k++] = c;
+    for (int64_t i = r - 1; i >= 0; i--) {
+      starts[i] = b->count;
+      current = compact(b, modes[i], true, current);
+    }
+    if (b->status == CL_OK && r > 1) {
+      /* The strides were appended in reverse mode order: reverse them back. */
+      int32_t first = at + 1, total = b->count - first;
+      cl_node *tmp = cl_alloc((size_t)total * sizeof *tmp);
+      if (tmp == NULL) {
+        cl_b_set_error(b, cl_fail(CL_E_NOMEM, "out of memory"));
+      } else {
+        int32_t w = 0;
+        for (int64_t i = 0; i < r; i++) {
+          int32_t end = (i == 0) ? b->count : starts[i - 1];
+          memcpy(tmp + w, b->nodes + starts[i], (size_t)(end - starts[i]) * sizeof *tmp);
+          w += end - starts[i];
+        }
+        memcpy(b->nodes + first, tmp, (size_t)total * sizeof *tmp);
+        cl_dealloc(tmp);
+      }
+    }
+    cl_dealloc(starts);
+    cl_dealloc(modes);
+  }
+  cl_b_close(b, at);
+  return current;
+}
+
+void cl_b_compact_major(cl_builder *b, const cl_node *shape, bool row_major, int64_t current) {
+  compact(b, shape, row_major, current);
+}
+
+/* compact_order(shape, order): a leaf (or subtree) of order o starts at the
+ * product of the extents whose order is less than o, and is compact
+ * column-major from there. */
+static void compact_order_rec(cl_builder *b, const cl_node *shape, const cl_node *order,
+                              const cl_node *const *ref_shape, const cl_node *const *ref_order, int64_t nref) {
+  if (cl_is_tuple(order)) {
+    if (!cl_is_tuple(shape) || shape->rank != order->rank) {
+      cl_b_set_error(b, cl_fail(CL_E_RANK, "compact_order: shape and order need equal ranks"));
+      return;
+    }
+    int32_t at = cl_b_open(b, CL_KIND_TUPLE);
+    const cl_node *s = cl_first(shape);
+    CL_FOR_EACH_CHILD(o, order) {
+      compact_order_rec(b, s, o, ref_shape, ref_order, nref);
+      s = cl_next(s);
+    }
+    cl_b_close(b, at);
+    return;
+  }
+  int64_t start = 1;
+  for (int64_t k = 0; k < nref; k++) {
+    if (ref_order[k]->value < order->value) {
+      int64_t size = 1;
+      cl_status st = cl_tree_product(ref_shape[k], &size);
+      if (st == CL_OK)
+        st = cl_mul(start, size, &start);
+      if (st != CL_OK) {
+        cl_b_set_error(b, st);
+        return;
+      }
+    }
+  }
+  compact(b, shape, false, start);
+}
+
+/* The reference shape: the shape's subtrees at the leaves of order. */
+static void shape_at_order_leaves(const cl_node *shape, const cl_node *order, const cl_node **out, int64_t *k) {
+  if (!cl_is_tuple(order) || !cl_is_tuple(shape) || shape->rank != order->rank) {
+    out[(*k)++] = shape;
+    return;
+  }
+  const cl_node *s = cl_first(shape);
+  CL_FOR_EACH_CHILD(o, order) {
+    shape_at_order_leaves(s, o, out, k);
+    s = cl_next(s);
+  }
+}
+
+void cl_b_compact_order(cl_builder *b, const cl_node *shape, const cl_node *order) {
+  if (!cl_tree_all_int(order) || !cl_tree_all_int(shape)) {
+    cl_b_set_error(b, cl_fail(CL_E_TYPE, "compact_order: shape and order must be int tuples"));
+    return;
+  }
+  int64_t n = cl_tree_leaf_count(order);
+  const cl_node **mem = cl_alloc((size_t)(2 * n + 1) * sizeof *mem);
+  if (mem == NULL) {
+    cl_b_set_error(b, cl_fail(CL_E_NOMEM, "out of memory"));
+    return;
+  }
+  const cl_node **ref_shape = mem, **ref_order = mem + n;
+  int64_t k = 0;
+  shape_at_order_leaves(shape, order, ref_shape, &k);
+  cl_tree_leaves(order, ref_order);
+  compact_order_rec(b, shape, order, ref_shape, ref_order, n);
+  cl_dealloc(mem);
+}
+
+/* ------------------------------------------------------------ public API */
+
+static cl_status compact_public(const cl_tuple_t *shape, bool row_major, cl_tuple_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(shape);
+  cl_builder b;
+  cl_b_init(&b);
+  cl_b_compact_major(&b, cl_troot(shape), row_major, 1);
+  return cl_b_finish_tuple(&b, out);
+}
+
+cl_status cl_compact_col_major(const cl_tuple_t *shape, cl_tuple_t **out) { return compact_public(shape, false, out); }
+cl_status cl_compact_row_major(const cl_tuple_t *shape, cl_tuple_t **out) { return compact_public(shape, true, out); }
+
+cl_status cl_compact_order(const cl_tuple_t *shape, const cl_tuple_t *order, cl_tuple_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(shape);
+  CHECK_NULL(order);
+  cl_builder b;
+  cl_b_init(&b);
+  cl_b_compact_order(&b, cl_troot(shape), cl_troot(order));
+  return cl_b_finish_tuple(&b, out);
+}
+
+cl_status cl_crd2idx(const cl_tuple_t *crd, const cl_tuple_t *shape, const cl_tuple_t *stride, int64_t *out) {
+  CHECK_NULL(crd);
+  CHECK_NULL(shape);
+  CHECK_NULL(stride);
+  CHECK_NULL(out);
+  CL_TRY(cl_require_int_tuple(cl_troot(shape), "crd2idx shape"));
+  CL_TRY(cl_require_int_tuple(cl_troot(stride), "crd2idx stride"));
+  return cl_tree_crd2idx(cl_troot(crd), cl_troot(shape), cl_troot(stride), out);
+}
+
+cl_status cl_crd2idx_shape(const cl_tuple_t *crd, const cl_tuple_t *shape, int64_t *out) {
+  CHECK_NULL(crd);
+  CHECK_NULL(shape);
+  CHECK_NULL(out);
+  CL_TRY(cl_require_int_tuple(cl_troot(shape), "crd2idx shape"));
+  CL_TRY(cl_require_int_tuple(cl_troot(crd), "crd2idx coordinate"));
+  return cl_tree_crd2idx_shape(cl_troot(crd), cl_troot(shape), out);
+}
+
+cl_status cl_idx2crd(const cl_tuple_t *idx, const cl_tuple_t *shape, cl_tuple_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(idx);
+  CHECK_NULL(shape);
+  CL_TRY(cl_require_int_tuple(cl_troot(shape), "idx2crd shape"));
+  cl_builder b;
+  cl_b_init(&b);
+  cl_b_idx2crd(&b, cl_troot(idx), cl_troot(shape));
+  return cl_b_finish_tuple(&b, out);
+}
+
+cl_status cl_idx2crd_strided(const cl_tuple_t *idx, const cl_tuple_t *shape, const cl_tuple_t *stride, cl_tuple_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(idx);
+  CHECK_NULL(shape);
+  CHECK_NULL(stride);
+  CL_TRY(cl_require_int_tuple(cl_troot(shape), "idx2crd shape"));
+  CL_TRY(cl_require_int_tuple(cl_troot(stride), "idx2crd stride"));
+  cl_builder b;
+  cl_b_init(&b);
+  cl_b_idx2crd_strided(&b, cl_troot(idx), cl_troot(shape), cl_troot(stride));
+  return cl_b_finish_tuple(&b, out);
+}
+
+/* crd2crd: mode by mode while all three are tuples, else through the index. */
+static void crd2crd_rec(cl_builder *b, const cl_node *crd, const cl_node *from, const cl_node *to) {
+  if (cl_is_tuple(crd) && cl_is_tuple(from) && cl_is_tuple(to)) {
+    if (crd->rank != from->rank || crd->rank != to->rank) {
+      cl_b_set_error(b, cl_fail(CL_E_RANK, "crd2crd: mismatched ranks"));
+      return;
+    }
+    int32_t at = cl_b_open(b, CL_KIND_TUPLE);
+    const cl_node *f = cl_first(from), *t = cl_first(to);
+    CL_FOR_EACH_CHILD(c, crd) {
+      crd2crd_rec(b, c, f, t);
+      f = cl_next(f);
+      t = cl_next(t);
+    }
+    cl_b_close(b, at);
+    return;
+  }
+  int64_t idx = 0;
+  cl_status s = cl_tree_crd2idx_shape(crd, from, &idx);
+  if (s != CL_OK) {
+    cl_b_set_error(b, s);
+    return;
+  }
+  idx2crd_int(b, idx, to);
+}
+
+cl_status cl_crd2crd(const cl_tuple_t *crd, const cl_tuple_t *from_shape, const cl_tuple_t *to_shape, cl_tuple_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(crd);
+  CHECK_NULL(from_shape);
+  CHECK_NULL(to_shape);
+  CL_TRY(cl_require_int_tuple(cl_troot(crd), "crd2crd coordinate"));
+  CL_TRY(cl_require_int_tuple(cl_troot(from_shape), "crd2crd shape"));
+  CL_TRY(cl_require_int_tuple(cl_troot(to_shape), "crd2crd shape"));
+  cl_builder b;
+  cl_b_init(&b);
+  crd2crd_rec(&b, cl_troot(crd), cl_troot(from_shape), cl_troot(to_shape));
+  return cl_b_finish_tuple(&b, out);
+}

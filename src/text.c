@@ -1,0 +1,256 @@
+/* text.c: the canonical text form of CONTRACT.md, parsed and formatted.
+ *
+ *   value := term [':' term]        a layout when ':' is present
+ *   term  := INT | '_' | '(' [value (',' value)*] ')'
+ *
+ * White space may stand between any two tokens.  Nesting is limited to
+ * CL_MAX_DEPTH, so recursion depth is bounded whatever the input. */
+#include <ctype.h>
+#include <stdio.h>
+
+#include "tuple_impl.h"
+#include "cutelayout/layout.h"
+#include "cutelayout/text.h"
+
+typedef struct parser {
+  const char *text;
+  size_t pos;
+  int depth;
+  cl_builder *b;
+} parser;
+
+static void skip_space(parser *p) {
+  while (isspace((unsigned char)p->text[p->pos]))
+    p->pos++;
+}
+
+static bool fail_at(parser *p, const char *expected) {
+  char c = p->text[p->pos];
+  if (c == '\0')
+    cl_b_set_error(p->b, cl_fail(CL_E_PARSE, "column %zu: expected %s, found the end of the text", p->pos + 1, expected));
+  else if (isprint((unsigned char)c))
+    cl_b_set_error(p->b, cl_fail(CL_E_PARSE, "column %zu: expected %s, found '%c'", p->pos + 1, expected, c));
+  else
+    cl_b_set_error(p->b, cl_fail(CL_E_PARSE, "column %zu: expected %s, found byte 0x%02x", p->pos + 1, expected, (unsigned char)c));
+  return false;
+}
+
+static bool parse_int(parser *p) {
+  size_t start = p->pos;
+  bool negative = false;
+  if (p->text[p->pos] == '-') {
+    negative = true;
+    p->pos++;
+  }
+  if (!isdigit((unsigned char)p->text[p->pos]))
+    return fail_at(p, "a digit");
+  /* Accumulate negatively so that INT64_MIN parses. */
+  int64_t v = 0;
+  while (isdigit((unsigned char)p->text[p->pos])) {
+    int d = p->text[p->pos] - '0';
+    if (__builtin_mul_overflow(v, 10, &v) || __builtin_sub_overflow(v, d, &v)) {
+      cl_b_set_error(p->b, cl_fail(CL_E_OVERFLOW, "column %zu: integer does not fit in 64 bits", start + 1));
+      return false;
+    }
+    p->pos++;
+  }
+  if (!negative) {
+    if (v == INT64_MIN) {
+      cl_b_set_error(p->b, cl_fail(CL_E_OVERFLOW, "column %zu: integer does not fit in 64 bits", start + 1));
+      return false;
+    }
+    v = -v;
+  }
+  cl_b_int(p->b, v);
+  return true;
+}
+
+static bool parse_value(parser *p);
+
+static bool parse_term(parser *p) {
+  skip_space(p);
+  char c = p->text[p->pos];
+  if (c == '-' || isdigit((unsigned char)c))
+    return parse_int(p);
+  if (c == '_') {
+    p->pos++;
+    cl_b_underscore(p->b);
+    return true;
+  }
+  if (c != '(')
+    return fail_at(p, "an integer, '_' or '('");
+  if (++p->depth > CL_MAX_DEPTH) {
+    cl_b_set_error(p->b, cl_fail(CL_E_LIMIT, "column %zu: nesting deeper than %d levels", p->pos + 1, CL_MAX_DEPTH));
+    return false;
+  }
+  p->pos++;
+  int32_t at = cl_b_open(p->b, CL_KIND_TUPLE);
+  skip_space(p);
+  if (p->text[p->pos] != ')') {
+    for (;;) {
+      if (!parse_value(p))
+        return false;
+      skip_space(p);
+      if (p->text[p->pos] == ',') {
+        p->pos++;
+        continue;
+      }
+      if (p->text[p->pos] == ')')
+        break;
+      return fail_at(p, "',' or ')'");
+    }
+  }
+  p->pos++;
+  p->depth--;
+  cl_b_close(p->b, at);
+  return p->b->status == CL_OK;
+}
+
+/* A term, or two terms joined by ':' making a layout node. */
+static bool parse_value(parser *p) {
+  int32_t at = cl_b_open(p->b, CL_KIND_LAYOUT);
+  size_t start = p->pos;
+  if (!parse_term(p))
+    return false;
+  skip_space(p);
+  if (p->text[p->pos] != ':') {
+    /* Not a layout: drop the provisional layout node in front of the term. */
+    memmove(p->b->nodes + at, p->b->nodes + at + 1, (size_t)(p->b->count - at - 1) * sizeof(cl_node));
+    p->b->count--;
+    return true;
+  }
+  p->pos++;
+  size_t stride_col = p->pos;
+  if (!parse_term(p))
+    return false;
+  cl_b_close(p->b, at);
+  if (p->b->status != CL_OK)
+    return false;
+  const cl_node *l = &p->b->nodes[at];
+  if (!cl_tree_all_int(cl_lshape(l)) || !cl_tree_all_int(cl_lstride(l))) {
+    cl_b_set_error(p->b, cl_fail(CL_E_PARSE, "column %zu: a layout's shape and stride hold integers only", start + 1));
+    return false;
+  }
+  if (!cl_tree_congruent(cl_lshape(l), cl_lstride(l))) {
+    cl_b_set_error(p->b, cl_fail(CL_E_PARSE, "column %zu: the stride is not congruent with the shape", stride_col + 1));
+    return false;
+  }
+  return true;
+}
+
+/* Parses the whole text as one value into b. */
+static cl_status parse_all(const char *text, cl_builder *b) {
+  parser p = {text, 0, 0, b};
+  if (parse_value(&p)) {
+    skip_space(&p);
+    if (text[p.pos] != '\0')
+      fail_at(&p, "the end of the text");
+  }
+  return b->status;
+}
+
+cl_status cl_tuple_parse(const char *text, cl_tuple_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(text);
+  cl_builder b;
+  cl_b_init(&b);
+  parse_all(text, &b);
+  return cl_b_finish_tuple(&b, out);
+}
+
+cl_status cl_layout_parse(const char *text, cl_layout_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(text);
+  cl_builder b;
+  cl_b_init(&b);
+  if (parse_all(text, &b) == CL_OK && b.nodes[0].kind != CL_KIND_LAYOUT)
+    cl_b_set_error(&b, cl_fail(CL_E_PARSE, "column %zu: expected ':' and a stride (a layout is SHAPE:STRIDE)", strlen(text) + 1));
+  return cl_b_finish_layout(&b, out);
+}
+
+/* ------------------------------------------------------------ formatting */
+
+typedef struct writer {
+  char *buf;
+  size_t cap, len;
+} writer;
+
+static void put(writer *w, const char *s, size_t n) {
+  if (w->len < w->cap) {
+    size_t room = w->cap - w->len;
+    memcpy(w->buf + w->len, s, n < room ? n : room);
+  }
+  w->len += n;
+}
+
+static void put_int(writer *w, int64_t v) {
+  char digits[24];
+  int n = snprintf(digits, sizeof digits, "%lld", (long long)v);
+  put(w, digits, (size_t)n);
+}
+
+static void put_tree(writer *w, const cl_node *n) {
+  switch (n->kind) {
+  case CL_KIND_INT: put_int(w, n->value); return;
+  case CL_KIND_UNDERSCORE: put(w, "_", 1); return;
+  case CL_KIND_LAYOUT:
+    put_tree(w, cl_lshape(n));
+    put(w, ":", 1);
+    put_tree(w, cl_lstride(n));
+    return;
+  default:
+    put(w, "(", 1);
+    CL_FOR_EACH_CHILD(c, n) {
+      if (c != cl_first(n))
+        put(w, ",", 1);
+      put_tree(w, c);
+    }
+    put(w, ")", 1);
+  }
+}
+
+/* Writes the text of a tree snprintf-style; returns the full length. */
+int64_t cl_format_tree(const cl_node *root, char *buf, size_t cap) {
+  writer w = {buf, cap, 0};
+  put_tree(&w, root);
+  if (cap > 0)
+    buf[w.len < cap ? w.len : cap - 1] = '\0';
+  return (int64_t)w.len;
+}
+
+int64_t cl_tuple_format(const cl_tuple_t *t, char *buf, size_t cap) {
+  if (t == NULL || (buf == NULL && cap > 0))
+    return cl_fail(CL_E_NULL, "cl_tuple_format: NULL argument");
+  return cl_format_tree(cl_troot(t), buf, cap);
+}
+
+int64_t cl_layout_format(const cl_layout_t *layout, char *buf, size_t cap) {
+  if (layout == NULL || (buf == NULL && cap > 0))
+    return cl_fail(CL_E_NULL, "cl_layout_format: NULL argument");
+  return cl_format_tree(cl_lroot(layout), buf, cap);
+}
+
+/* Allocating variants, for callers that do not want to size a buffer. */
+static char *format_alloc(const cl_node *root) {
+  int64_t n = cl_format_tree(root, NULL, 0);
+  char *s = cl_alloc((size_t)n + 1);
+  if (s != NULL)
+    cl_format_tree(root, s, (size_t)n + 1);
+  return s;
+}
+
+cl_status cl_tuple_to_string(const cl_tuple_t *t, char **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(t);
+  *out = format_alloc(cl_troot(t));
+  return *out ? CL_OK : cl_fail(CL_E_NOMEM, "out of memory");
+}
+
+cl_status cl_layout_to_string(const cl_layout_t *layout, char **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(layout);
+  *out = format_alloc(cl_lroot(layout));
+  return *out ? CL_OK : cl_fail(CL_E_NOMEM, "out of memory");
+}
+
+void cl_string_free(char *s) { cl_dealloc(s); }

@@ -1,0 +1,763 @@
+/* tuple.c: the IntTuple arena (builder, handles) and CuTe's int_tuple.hpp
+ * operations on it. */
+#include <stdlib.h>
+
+#include "tuple_impl.h"
+
+/* ------------------------------------------------------------------ walk */
+
+const cl_node *cl_child(const cl_node *n, int64_t i) {
+  if (!cl_is_tuple(n))
+    return n;
+  const cl_node *c = cl_first(n);
+  while (i-- > 0)
+    c = cl_next(c);
+  return c;
+}
+
+/* --------------------------------------------------------------- builder */
+
+void cl_b_init(cl_builder *b) {
+  b->nodes = b->inline_nodes;
+  b->count = 0;
+  b->cap = CL_BUILDER_INLINE;
+  b->status = CL_OK;
+}
+
+void cl_b_release(cl_builder *b) {
+  if (b->nodes != b->inline_nodes)
+    cl_dealloc(b->nodes);
+  cl_b_init(b);
+}
+
+void cl_b_set_error(cl_builder *b, cl_status status) {
+  if (b->status == CL_OK)
+    b->status = status;
+}
+
+/* Room for n more nodes; false (and a failed builder) when there is none. */
+static bool reserve(cl_builder *b, int64_t n) {
+  if (b->status != CL_OK)
+    return false;
+  if (b->count + n <= b->cap)
+    return true;
+  if (b->count + n > INT32_MAX / 2) {
+    cl_b_set_error(b, cl_fail(CL_E_LIMIT, "value has too many nodes"));
+    return false;
+  }
+  int32_t cap = b->cap;
+  while (cap < b->count + n)
+    cap *= 2;
+  cl_node *grown;
+  if (b->nodes == b->inline_nodes) {
+    grown = cl_alloc((size_t)cap * sizeof(cl_node));
+    if (grown != NULL)
+      memcpy(grown, b->nodes, (size_t)b->count * sizeof(cl_node));
+  } else {
+    grown = cl_realloc(b->nodes, (size_t)cap * sizeof(cl_node));
+  }
+  if (grown == NULL) {
+    cl_b_set_error(b, cl_fail(CL_E_NOMEM, "out of memory"));
+    return false;
+  }
+  b->nodes = grown;
+  b->cap = cap;
+  return true;
+}
+
+static void push_leaf(cl_builder *b, cl_kind kind, int64_t value) {
+  if (!reserve(b, 1))
+    return;
+  b->nodes[b->count++] = (cl_node){value, 1, 0, (uint8_t)kind, 0};
+}
+
+void cl_b_int(cl_builder *b, int64_t value) { push_leaf(b, CL_KIND_INT, value); }
+void cl_b_underscore(cl_builder *b) { push_leaf(b, CL_KIND_UNDERSCORE, 0); }
+
+int32_t cl_b_open(cl_builder *b, cl_kind kind) {
+  if (!reserve(b, 1))
+    return -1;
+  b->nodes[b->count] = (cl_node){0, 1, 0, (uint8_t)kind, 0};
+  return b->count++;
+}
+
+void cl_b_close(cl_builder *b, int32_t at) {
+  if (b->status != CL_OK)
+    return;
+  cl_node *n = &b->nodes[at];
+  n->span = b->count - at;
+  int64_t rank = 0;
+  int depth = 0;
+  for (const cl_node *c = n + 1; c < b->nodes + b->count; c = cl_next(c)) {
+    rank++;
+    if (c->depth > depth)
+      depth = c->depth;
+  }
+  if (n->kind == CL_KIND_LAYOUT) {
+    n->depth = n[1].depth;
+  } else {
+    if (rank > CL_MAX_RANK) {
+      cl_b_set_error(b, cl_fail(CL_E_LIMIT, "a tuple has %lld elements; at most %d are allowed", (long long)rank, CL_MAX_RANK));
+      return;
+    }
+    if (depth + 1 > CL_MAX_DEPTH) {
+      cl_b_set_error(b, cl_fail(CL_E_LIMIT, "nesting deeper than %d levels", CL_MAX_DEPTH));
+      return;
+    }
+    n->depth = (uint8_t)(depth + 1);
+  }
+  n->rank = (int16_t)rank;
+}
+
+void cl_b_copy(cl_builder *b, const cl_node *subtree) {
+  if (!reserve(b, subtree->span))
+    return;
+  memcpy(b->nodes + b->count, subtree, (size_t)subtree->span * sizeof(cl_node));
+  b->count += subtree->span;
+}
+
+void cl_b_copy_children(cl_builder *b, const cl_node *n) {
+  if (!cl_is_tuple(n)) {
+    cl_b_copy(b, n);
+    return;
+  }
+  CL_FOR_EACH_CHILD(c, n) cl_b_copy(b, c);
+}
+
+void cl_b_repeat_like(cl_builder *b, const cl_node *like, int64_t value) {
+  if (!cl_is_tuple(like)) {
+    cl_b_int(b, value);
+    return;
+  }
+  int32_t at = cl_b_open(b, CL_KIND_TUPLE);
+  CL_FOR_EACH_CHILD(c, like) cl_b_repeat_like(b, c, value);
+  cl_b_close(b, at);
+}
+
+static cl_status finish(cl_builder *b, struct cl_tuple **out) {
+  *out = NULL;
+  if (b->status != CL_OK) {
+    cl_status s = b->status;
+    cl_b_release(b);
+    return s;
+  }
+  struct cl_tuple *h = cl_alloc(sizeof *h + (size_t)b->count * sizeof(cl_node));
+  if (h == NULL) {
+    cl_b_release(b);
+    return cl_fail(CL_E_NOMEM, "out of memory");
+  }
+  h->count = b->count;
+  h->reserved = 0;
+  memcpy(h->nodes, b->nodes, (size_t)b->count * sizeof(cl_node));
+  cl_b_release(b);
+  *out = h;
+  return CL_OK;
+}
+
+cl_status cl_b_finish_tuple(cl_builder *b, cl_tuple_t **out) { return finish(b, out); }
+
+cl_status cl_b_finish_layout(cl_builder *b, cl_layout_t **out) {
+  return finish(b, (struct cl_tuple **)out);
+}
+
+void cl_lb_init(cl_lbuilder *lb) {
+  cl_b_init(&lb->shape);
+  cl_b_init(&lb->stride);
+}
+
+void cl_lb_release(cl_lbuilder *lb) {
+  cl_b_release(&lb->shape);
+  cl_b_release(&lb->stride);
+}
+
+cl_lb_mark cl_lb_open(cl_lbuilder *lb) {
+  cl_lb_mark m = {cl_b_open(&lb->shape, CL_KIND_TUPLE), cl_b_open(&lb->stride, CL_KIND_TUPLE)};
+  return m;
+}
+
+void cl_lb_close(cl_lbuilder *lb, cl_lb_mark m) {
+  cl_b_close(&lb->shape, m.shape_at);
+  cl_b_close(&lb->stride, m.stride_at);
+}
+
+void cl_lb_leaf(cl_lbuilder *lb, int64_t shape, int64_t stride) {
+  cl_b_int(&lb->shape, shape);
+  cl_b_int(&lb->stride, stride);
+}
+
+void cl_lb_copy(cl_lbuilder *lb, const cl_node *shape, const cl_node *stride) {
+  cl_b_copy(&lb->shape, shape);
+  cl_b_copy(&lb->stride, stride);
+}
+
+cl_status cl_lb_status(const cl_lbuilder *lb) {
+  return lb->shape.status != CL_OK ? lb->shape.status : lb->stride.status;
+}
+
+void cl_b_layout(cl_builder *b, const cl_node *shape, const cl_node *stride) {
+  int32_t at = cl_b_open(b, CL_KIND_LAYOUT);
+  cl_b_copy(b, shape);
+  cl_b_copy(b, stride);
+  cl_b_close(b, at);
+}
+
+cl_status cl_lb_finish(cl_lbuilder *lb, cl_layout_t **out) {
+  *out = NULL;
+  cl_status s = cl_lb_status(lb);
+  if (s == CL_OK && (lb->shape.count == 0 || lb->stride.count == 0))
+    s = cl_fail(CL_E_RANK, "internal: empty layout");
+  if (s != CL_OK) {
+    cl_lb_release(lb);
+    return s;
+  }
+  s = cl_layout_from_trees(lb->shape.nodes, lb->stride.nodes, out);
+  cl_lb_release(lb);
+  return s;
+}
+
+cl_status cl_tuple_from_tree(const cl_node *root, cl_tuple_t **out) {
+  cl_builder b;
+  cl_b_init(&b);
+  cl_b_copy(&b, root);
+  return cl_b_finish_tuple(&b, out);
+}
+
+cl_status cl_layout_from_trees(const cl_node *shape, const cl_node *stride, cl_layout_t **out) {
+  cl_builder b;
+  cl_b_init(&b);
+  cl_b_layout(&b, shape, stride);
+  return cl_b_finish_layout(&b, out);
+}
+
+/* ------------------------------------------------------ tree predicates */
+
+bool cl_tree_equal(const cl_node *a, const cl_node *b) {
+  if (a->span != b->span)
+    return false;
+  for (int32_t i = 0; i < a->span; i++)
+    if (a[i].kind != b[i].kind || a[i].rank != b[i].rank || a[i].value != b[i].value || a[i].span != b[i].span)
+      return false;
+  return true;
+}
+
+bool cl_tree_all_int(const cl_node *n) {
+  for (int32_t i = 0; i < n->span; i++)
+    if (n[i].kind != CL_KIND_INT && n[i].kind != CL_KIND_TUPLE)
+      return false;
+  return true;
+}
+
+cl_status cl_require_int_tuple(const cl_node *n, const char *what) {
+  return cl_tree_all_int(n) ? CL_OK : cl_fail(CL_E_TYPE, "%s must be an int tuple (no '_' or layouts)", what);
+}
+
+bool cl_tree_congruent(const cl_node *a, const cl_node *b) {
+  if (cl_is_tuple(a) != cl_is_tuple(b))
+    return false;
+  if (!cl_is_tuple(a))
+    return true;
+  if (a->rank != b->rank)
+    return false;
+  for (const cl_node *x = cl_first(a), *y = cl_first(b); x < a + a->span; x = cl_next(x), y = cl_next(y))
+    if (!cl_tree_congruent(x, y))
+      return false;
+  return true;
+}
+
+/* weakly_congruent(a, b): a leaf of a may stand for a whole subtree of b. */
+static bool weakly_congruent(const cl_node *a, const cl_node *b) {
+  if (!cl_is_tuple(a))
+    return true;
+  if (!cl_is_tuple(b) || a->rank != b->rank)
+    return false;
+  for (const cl_node *x = cl_first(a), *y = cl_first(b); x < a + a->span; x = cl_next(x), y = cl_next(y))
+    if (!weakly_congruent(x, y))
+      return false;
+  return true;
+}
+
+/* compatible(a, b): every leaf of a equals the size of b's subtree there. */
+static cl_status compatible(const cl_node *a, const cl_node *b, int *out) {
+  if (!cl_is_tuple(a)) {
+    int64_t size;
+    CL_TRY(cl_tree_product(b, &size));
+    *out = (a->value == size);
+    return CL_OK;
+  }
+  *out = 0;
+  if (!cl_is_tuple(b) || a->rank != b->rank)
+    return CL_OK;
+  for (const cl_node *x = cl_first(a), *y = cl_first(b); x < a + a->span; x = cl_next(x), y = cl_next(y)) {
+    CL_TRY(compatible(x, y, out));
+    if (!*out)
+      return CL_OK;
+  }
+  *out = 1;
+  return CL_OK;
+}
+
+/* ------------------------------------------------------------ reductions */
+
+cl_status cl_tree_product(const cl_node *n, int64_t *out) {
+  int64_t p = 1;
+  for (int32_t i = 0; i < n->span; i++) {
+    if (n[i].kind == CL_KIND_INT)
+      CL_TRY(cl_mul(p, n[i].value, &p));
+    else if (n[i].kind != CL_KIND_TUPLE)
+      return cl_fail(CL_E_TYPE, "product of a value that is not an int tuple");
+  }
+  *out = p;
+  return CL_OK;
+}
+
+cl_status cl_tree_sum(const cl_node *n, int64_t *out) {
+  int64_t s = 0;
+  for (int32_t i = 0; i < n->span; i++) {
+    if (n[i].kind == CL_KIND_INT)
+      CL_TRY(cl_add(s, n[i].value, &s));
+    else if (n[i].kind != CL_KIND_TUPLE)
+      return cl_fail(CL_E_TYPE, "sum of a value that is not an int tuple");
+  }
+  *out = s;
+  return CL_OK;
+}
+
+cl_status cl_tree_inner_product(const cl_node *a, const cl_node *b, int64_t *out) {
+  if (cl_is_tuple(a) && cl_is_tuple(b)) {
+    if (a->rank != b->rank)
+      return cl_fail(CL_E_RANK, "inner_product: ranks %d and %d differ", a->rank, b->rank);
+    int64_t s = 0;
+    for (const cl_node *x = cl_first(a), *y = cl_first(b); x < a + a->span; x = cl_next(x), y = cl_next(y)) {
+      int64_t t;
+      CL_TRY(cl_tree_inner_product(x, y, &t));
+      CL_TRY(cl_add(s, t, &s));
+    }
+    *out = s;
+    return CL_OK;
+  }
+  if (cl_is_int(a) && cl_is_int(b))
+    return cl_mul(a->value, b->value, out);
+  return cl_fail(CL_E_RANK, "inner_product: an integer and a tuple");
+}
+
+int64_t cl_tree_leaf_count(const cl_node *n) {
+  int64_t k = 0;
+  for (int32_t i = 0; i < n->span; i += cl_is_tuple(&n[i]) ? 1 : n[i].span)
+    k += !cl_is_tuple(&n[i]);
+  return k;
+}
+
+void cl_tree_leaves(const cl_node *n, const cl_node **out) {
+  int64_t k = 0;
+  for (int32_t i = 0; i < n->span; i += cl_is_tuple(&n[i]) ? 1 : n[i].span)
+    if (!cl_is_tuple(&n[i]))
+      out[k++] = &n[i];
+}
+
+/* ---------------------------------------------------- tuple transforms */
+
+void cl_b_flatten(cl_builder *b, const cl_node *n) {
+  if (!cl_is_tuple(n)) {
+    cl_b_copy(b, n);
+    return;
+  }
+  int32_t at = cl_b_open(b, CL_KIND_TUPLE);
+  for (int32_t i = 0; i < n->span; i += cl_is_tuple(&n[i]) ? 1 : n[i].span)
+    if (!cl_is_tuple(&n[i]))
+      cl_b_copy(b, &n[i]);
+  cl_b_close(b, at);
+}
+
+void cl_b_unflatten(cl_builder *b, const cl_node *const *flat, int64_t nflat, int64_t *next, const cl_node *profile) {
+  if (!cl_is_tuple(profile)) {
+    if (*next >= nflat) {
+      cl_b_set_error(b, cl_fail(CL_E_RANK, "unflatten: the flat tuple has fewer elements than the profile has leaves"));
+      return;
+    }
+    cl_b_copy(b, flat[(*next)++]);
+    return;
+  }
+  int32_t at = cl_b_open(b, CL_KIND_TUPLE);
+  CL_FOR_EACH_CHILD(c, profile) cl_b_unflatten(b, flat, nflat, next, c);
+  cl_b_close(b, at);
+}
+
+/* An integer of an int tuple, or a failed builder. */
+static bool int_of(cl_builder *b, const cl_node *n, const char *what) {
+  if (cl_is_int(n))
+    return true;
+  cl_b_set_error(b, cl_fail(CL_E_TYPE, "%s must be an integer", what));
+  return false;
+}
+
+/* The product of a subtree, or a failed builder. */
+static int64_t product_or_fail(cl_builder *b, const cl_node *n) {
+  int64_t p = 1;
+  cl_status s = cl_tree_product(n, &p);
+  if (s != CL_OK)
+    cl_b_set_error(b, s);
+  return p;
+}
+
+static cl_status shape_div_int(int64_t a, int64_t d, int64_t *r) {
+  int64_t a_mod_d, d_mod_a = 1;
+  CL_TRY(cl_mod(a, d, &a_mod_d));
+  if (a != 0)
+    CL_TRY(cl_mod(d, a, &d_mod_a));
+  if (a_mod_d != 0 && d_mod_a != 0)
+    return cl_fail(CL_E_DIVISIBILITY, "shape_div: divisibility condition violated: neither %lld %% %lld == 0 nor %lld %% %lld == 0",
+                   (long long)a, (long long)d, (long long)d, (long long)a);
+  return cl_ceil_div_int(a, d, r);
+}
+
+typedef cl_status (*int_op)(int64_t, int64_t, int64_t *);
+
+/* The fold shared by shape_div and ceil_div with a tuple and an integer:
+ * a_i op= rest, then rest = rest op a_i, left to right. */
+static void div_fold(cl_builder *b, const cl_node *a, int64_t d, int_op op, int64_t *rest_out) {
+  if (!cl_is_tuple(a)) {
+    if (!int_of(b, a, "dividend"))
+      return;
+    int64_t q = 0, rest = 0;
+    cl_status s = op(a->value, d, &q);
+    if (s == CL_OK)
+      s = op(d, a->value, &rest);
+    if (s != CL_OK) {
+      cl_b_set_error(b, s);
+      return;
+    }
+    cl_b_int(b, q);
+    *rest_out = rest;
+    return;
+  }
+  int32_t at = cl_b_open(b, CL_KIND_TUPLE);
+  int64_t rest = d;
+  CL_FOR_EACH_CHILD(c, a) {
+    if (b->status != CL_OK)
+      break;
+    /* rest = op(rest, product(c)), done by the recursive call on a leaf and
+     * here for a subtree: CuTe divides the remaining divisor by the whole mode. */
+    if (cl_is_tuple(c)) {
+      int64_t inner_rest;
+      div_fold(b, c, rest, op, &inner_rest);
+      int64_t pc = product_or_fail(b, c), next = 0;
+      cl_status s = op(rest, pc, &next);
+      if (s != CL_OK)
+        cl_b_set_error(b, s);
+      rest = next;
+    } else {
+      div_fold(b, c, rest, op, &rest);
+    }
+  }
+  cl_b_close(b, at);
+  *rest_out = rest;
+}
+
+static void elementwise_div(cl_builder *b, const cl_node *a, const cl_node *d, int_op op, bool pad_missing) {
+  if (cl_is_tuple(a) && cl_is_tuple(d)) {
+    if (pad_missing ? a->rank < d->rank : a->rank != d->rank) {
+      cl_b_set_error(b, cl_fail(CL_E_RANK, "%s: mismatched ranks %d and %d", op == shape_div_int ? "shape_div" : "ceil_div", a->rank, d->rank));
+      return;
+    }
+    int32_t at = cl_b_open(b, CL_KIND_TUPLE);
+    const cl_node *y = cl_first(d);
+    CL_FOR_EACH_CHILD(x, a) {
+      if (y < d + d->span) {
+        elementwise_div(b, x, y, op, pad_missing);
+        y = cl_next(y);
+      } else {
+        cl_b_copy(b, x); /* missing modes of the divisor are 1 */
+      }
+    }
+    cl_b_close(b, at);
+    return;
+  }
+  int64_t dv = product_or_fail(b, d);
+  if (b->status != CL_OK)
+    return;
+  if (cl_is_tuple(a)) {
+    int64_t rest;
+    div_fold(b, a, dv, op, &rest);
+    return;
+  }
+  if (!int_of(b, a, "dividend"))
+    return;
+  int64_t q = 0;
+  cl_status s = op(a->value, dv, &q);
+  if (s != CL_OK)
+    cl_b_set_error(b, s);
+  cl_b_int(b, q);
+}
+
+void cl_b_shape_div(cl_builder *b, const cl_node *a, const cl_node *d) { elementwise_div(b, a, d, shape_div_int, false); }
+void cl_b_ceil_div(cl_builder *b, const cl_node *a, const cl_node *d) { elementwise_div(b, a, d, cl_ceil_div_int, true); }
+
+void cl_b_elem_scale(cl_builder *b, const cl_node *a, const cl_node *s) {
+  if (cl_is_tuple(a)) {
+    if (!cl_is_tuple(s) || s->rank != a->rank) {
+      cl_b_set_error(b, cl_fail(CL_E_RANK, "elem_scale: the scale must be a tuple of rank %d", a->rank));
+      return;
+    }
+    int32_t at = cl_b_open(b, CL_KIND_TUPLE);
+    const cl_node *y = cl_first(s);
+    CL_FOR_EACH_CHILD(x, a) {
+      cl_b_elem_scale(b, x, y);
+      y = cl_next(y);
+    }
+    cl_b_close(b, at);
+    return;
+  }
+  if (!int_of(b, a, "elem_scale operand"))
+    return;
+  int64_t p = product_or_fail(b, s), r = 0;
+  cl_status st = cl_mul(a->value, p, &r);
+  if (st != CL_OK)
+    cl_b_set_error(b, st);
+  cl_b_int(b, r);
+}
+
+void cl_b_prefix_product(cl_builder *b, const cl_node *a, int64_t init) {
+  if (!cl_is_tuple(a)) {
+    cl_b_int(b, init);
+    return;
+  }
+  int32_t at = cl_b_open(b, CL_KIND_TUPLE);
+  int64_t current = init;
+  CL_FOR_EACH_CHILD(c, a) {
+    cl_b_prefix_product(b, c, current);
+    cl_status s = cl_mul(current, product_or_fail(b, c), &current);
+    if (s != CL_OK)
+      cl_b_set_error(b, s);
+  }
+  cl_b_close(b, at);
+}
+
+/* ------------------------------------------------------------ public API */
+
+cl_status cl_tuple_int(int64_t value, cl_tuple_t **out) {
+  CHECK_OUT(out);
+  cl_builder b;
+  cl_b_init(&b);
+  cl_b_int(&b, value);
+  return cl_b_finish_tuple(&b, out);
+}
+
+cl_status cl_tuple_underscore(cl_tuple_t **out) {
+  CHECK_OUT(out);
+  cl_builder b;
+  cl_b_init(&b);
+  cl_b_underscore(&b);
+  return cl_b_finish_tuple(&b, out);
+}
+
+cl_status cl_tuple_from_ints(const int64_t *values, int64_t n, cl_tuple_t **out) {
+  CHECK_OUT(out);
+  if (n > 0)
+    CHECK_NULL(values);
+  if (n < 0)
+    return cl_fail(CL_E_DOMAIN, "cl_tuple_from_ints: negative count");
+  cl_builder b;
+  cl_b_init(&b);
+  int32_t at = cl_b_open(&b, CL_KIND_TUPLE);
+  for (int64_t i = 0; i < n && b.status == CL_OK; i++)
+    cl_b_int(&b, values[i]);
+  cl_b_close(&b, at);
+  return cl_b_finish_tuple(&b, out);
+}
+
+cl_status cl_tuple_make(const cl_tuple_t *const *elems, int64_t n, cl_tuple_t **out) {
+  CHECK_OUT(out);
+  if (n > 0)
+    CHECK_NULL(elems);
+  if (n < 0)
+    return cl_fail(CL_E_DOMAIN, "cl_tuple_make: negative count");
+  for (int64_t i = 0; i < n; i++)
+    if (elems[i] == NULL)
+      return cl_fail(CL_E_NULL, "cl_tuple_make: element %lld is NULL", (long long)i);
+  cl_builder b;
+  cl_b_init(&b);
+  int32_t at = cl_b_open(&b, CL_KIND_TUPLE);
+  for (int64_t i = 0; i < n && b.status == CL_OK; i++)
+    cl_b_copy(&b, cl_troot(elems[i]));
+  cl_b_close(&b, at);
+  return cl_b_finish_tuple(&b, out);
+}
+
+cl_status cl_tuple_from_layout(const cl_layout_t *layout, cl_tuple_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(layout);
+  return cl_tuple_from_tree(cl_lroot(layout), out);
+}
+
+cl_status cl_tuple_copy(const cl_tuple_t *t, cl_tuple_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(t);
+  return cl_tuple_from_tree(cl_troot(t), out);
+}
+
+void cl_tuple_free(cl_tuple_t *t) { cl_dealloc(t); }
+
+cl_kind cl_tuple_kind(const cl_tuple_t *t) { return t ? (cl_kind)t->nodes[0].kind : CL_KIND_INT; }
+
+cl_status cl_tuple_value(const cl_tuple_t *t, int64_t *value) {
+  CHECK_NULL(t);
+  CHECK_NULL(value);
+  if (!cl_is_int(cl_troot(t)))
+    return cl_fail(CL_E_TYPE, "the value is not an integer");
+  *value = t->nodes[0].value;
+  return CL_OK;
+}
+
+cl_status cl_tuple_layout(const cl_tuple_t *t, cl_layout_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(t);
+  const cl_node *r = cl_troot(t);
+  if (r->kind != CL_KIND_LAYOUT)
+    return cl_fail(CL_E_TYPE, "the value is not a layout");
+  return cl_layout_from_trees(cl_lshape(r), cl_lstride(r), out);
+}
+
+int64_t cl_tuple_rank(const cl_tuple_t *t) { return t ? cl_rank_of(cl_troot(t)) : CL_E_NULL; }
+int64_t cl_tuple_depth(const cl_tuple_t *t) {
+  if (t == NULL)
+    return CL_E_NULL;
+  return cl_is_tuple(cl_troot(t)) ? t->nodes[0].depth : 0;
+}
+
+/* Follows a path of element indices; a leaf is its own element 0. */
+static cl_status follow_path(const cl_node *n, const int64_t *path, int64_t len, const cl_node **out) {
+  for (int64_t k = 0; k < len; k++) {
+    int64_t r = cl_rank_of(n);
+    if (path[k] < 0 || path[k] >= r)
+      return cl_fail(CL_E_DOMAIN, "get: index %lld out of range for rank %lld", (long long)path[k], (long long)r);
+    n = cl_child(n, path[k]);
+  }
+  *out = n;
+  return CL_OK;
+}
+
+cl_status cl_tuple_get(const cl_tuple_t *t, const int64_t *path, int64_t n, cl_tuple_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(t);
+  if (n > 0)
+    CHECK_NULL(path);
+  const cl_node *sub = NULL;
+  CL_TRY(follow_path(cl_troot(t), path, n, &sub));
+  return cl_tuple_from_tree(sub, out);
+}
+
+int cl_tuple_equal(const cl_tuple_t *a, const cl_tuple_t *b) {
+  return a && b && cl_tree_equal(cl_troot(a), cl_troot(b));
+}
+
+cl_status cl_tuple_product(const cl_tuple_t *t, int64_t *out) {
+  CHECK_NULL(t);
+  CHECK_NULL(out);
+  return cl_tree_product(cl_troot(t), out);
+}
+
+cl_status cl_tuple_sum(const cl_tuple_t *t, int64_t *out) {
+  CHECK_NULL(t);
+  CHECK_NULL(out);
+  return cl_tree_sum(cl_troot(t), out);
+}
+
+cl_status cl_tuple_inner_product(const cl_tuple_t *a, const cl_tuple_t *b, int64_t *out) {
+  CHECK_NULL(a);
+  CHECK_NULL(b);
+  CHECK_NULL(out);
+  CL_TRY(cl_require_int_tuple(cl_troot(a), "inner_product operand"));
+  CL_TRY(cl_require_int_tuple(cl_troot(b), "inner_product operand"));
+  return cl_tree_inner_product(cl_troot(a), cl_troot(b), out);
+}
+
+cl_status cl_tuple_flatten(const cl_tuple_t *t, cl_tuple_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(t);
+  cl_builder b;
+  cl_b_init(&b);
+  cl_b_flatten(&b, cl_troot(t));
+  return cl_b_finish_tuple(&b, out);
+}
+
+cl_status cl_tuple_unflatten(const cl_tuple_t *flat, const cl_tuple_t *profile, cl_tuple_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(flat);
+  CHECK_NULL(profile);
+  const cl_node *f = cl_troot(flat);
+  if (!cl_is_tuple(f))
+    return cl_fail(CL_E_TYPE, "unflatten: the first argument must be a flat tuple");
+  int64_t nflat = f->rank, next = 0;
+  const cl_node **leaves = cl_alloc((size_t)(nflat ? nflat : 1) * sizeof *leaves);
+  if (leaves == NULL)
+    return cl_fail(CL_E_NOMEM, "out of memory");
+  int64_t k = 0;
+  CL_FOR_EACH_CHILD(c, f) leaves[k++] = c;
+  cl_builder b;
+  cl_b_init(&b);
+  cl_b_unflatten(&b, leaves, nflat, &next, cl_troot(profile));
+  cl_dealloc(leaves);
+  if (b.status == CL_OK && next != nflat)
+    cl_b_set_error(&b, cl_fail(CL_E_RANK, "unflatten: the flat tuple has %lld elements but the profile has %lld leaves",
+                               (long long)nflat, (long long)next));
+  return cl_b_finish_tuple(&b, out);
+}
+
+cl_status cl_tuple_congruent(const cl_tuple_t *a, const cl_tuple_t *b, int *out) {
+  CHECK_NULL(a);
+  CHECK_NULL(b);
+  CHECK_NULL(out);
+  *out = cl_tree_congruent(cl_troot(a), cl_troot(b));
+  return CL_OK;
+}
+
+cl_status cl_tuple_weakly_congruent(const cl_tuple_t *a, const cl_tuple_t *b, int *out) {
+  CHECK_NULL(a);
+  CHECK_NULL(b);
+  CHECK_NULL(out);
+  *out = weakly_congruent(cl_troot(a), cl_troot(b));
+  return CL_OK;
+}
+
+cl_status cl_tuple_compatible(const cl_tuple_t *a, const cl_tuple_t *b, int *out) {
+  CHECK_NULL(a);
+  CHECK_NULL(b);
+  CHECK_NULL(out);
+  CL_TRY(cl_require_int_tuple(cl_troot(a), "compatible operand"));
+  CL_TRY(cl_require_int_tuple(cl_troot(b), "compatible operand"));
+  return compatible(cl_troot(a), cl_troot(b), out);
+}
+
+typedef void (*binary_builder)(cl_builder *, const cl_node *, const cl_node *);
+
+static cl_status build_binary(const cl_tuple_t *a, const cl_tuple_t *d, cl_tuple_t **out, binary_builder f, const char *what) {
+  CHECK_OUT(out);
+  CHECK_NULL(a);
+  CHECK_NULL(d);
+  CL_TRY(cl_require_int_tuple(cl_troot(a), what));
+  CL_TRY(cl_require_int_tuple(cl_troot(d), what));
+  cl_builder b;
+  cl_b_init(&b);
+  f(&b, cl_troot(a), cl_troot(d));
+  return cl_b_finish_tuple(&b, out);
+}
+
+cl_status cl_tuple_shape_div(const cl_tuple_t *a, const cl_tuple_t *b, cl_tuple_t **out) {
+  return build_binary(a, b, out, cl_b_shape_div, "shape_div operand");
+}
+cl_status cl_tuple_ceil_div(const cl_tuple_t *a, const cl_tuple_t *b, cl_tuple_t **out) {
+  return build_binary(a, b, out, cl_b_ceil_div, "ceil_div operand");
+}
+cl_status cl_tuple_elem_scale(const cl_tuple_t *a, const cl_tuple_t *b, cl_tuple_t **out) {
+  return build_binary(a, b, out, cl_b_elem_scale, "elem_scale operand");
+}
+
+cl_status cl_tuple_prefix_product(const cl_tuple_t *a, cl_tuple_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(a);
+  CL_TRY(cl_require_int_tuple(cl_troot(a), "prefix_product operand"));
+  cl_builder b;
+  cl_b_init(&b);
+  cl_b_prefix_product(&b, cl_troot(a), 1);
+  return cl_b_finish_tuple(&b, out);
+}
