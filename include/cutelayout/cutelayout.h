@@ -7,5 +7,6 @@
 #include "tuple.h"
 #include "layout.h"
 #include "text.h"
+#include "render.h"
 
 #endif

@@ -1,0 +1,30 @@
+/* builtins.h: the functions of the `cute-layout eval` language.
+ *
+ * Each group of functions lives in its own fn_*.c file and exports a table
+ * ending in an entry with a NULL name; eval.c searches the tables in
+ * cli_builtin_tables.  A builtin gets its evaluated arguments (it does not
+ * own them) and stores its result in *out. */
+#ifndef CLI_BUILTINS_H
+#define CLI_BUILTINS_H
+
+#include "value.h"
+
+typedef cl_status (*builtin_fn)(const char *name, const value *args, int nargs, value *out);
+
+typedef struct builtin {
+  const char *name;
+  int min_args, max_args; /* max_args < 0: any number */
+  builtin_fn fn;
+  const char *usage;      /* for --help and error messages */
+} builtin;
+
+extern const builtin cli_builtins_tuple[];
+extern const builtin cli_builtins_layout[];
+extern const builtin cli_builtins_print[];
+
+/* Looks a name up in every table; NULL if unknown. */
+const builtin *builtin_find(const char *name);
+/* Calls fn for every builtin (for --help's list). */
+void builtin_each(void (*fn)(const builtin *b, void *ctx), void *ctx);
+
+#endif

@@ -1,0 +1,380 @@
+/* eval.c: the expression language of `cute-layout eval` (CONTRACT.md).
+ *
+ *   expr    := layout ('o' layout)*          a composed layout when 'o' appears
+ *   layout  := primary [':' primary]         SHAPE:STRIDE
+ *   primary := INT | '(' [expr (',' expr)*] ')' | NAME | NAME '(' [expr (',' expr)*] ')'
+ *            | 'Sw' '<' INT ',' INT ',' INT '>'
+ *
+ * Expressions are evaluated as they are parsed.  Nesting is bounded so that
+ * hostile input cannot exhaust the stack. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtins.h"
+#include "eval.h"
+
+#define MAX_NESTING 256
+#define MAX_ARGS 64
+
+typedef struct parser {
+  const char *text;
+  size_t pos;
+  int depth;
+} parser;
+
+static void skip_space(parser *p) {
+  while (isspace((unsigned char)p->text[p->pos]))
+    p->pos++;
+}
+
+static cl_status expected(parser *p, const char *what) {
+  char c = p->text[p->pos];
+  if (c == '\0')
+    return cli_fail(CL_E_PARSE, "column %zu: expected %s, found the end of the expression", p->pos + 1, what);
+  if (isprint((unsigned char)c))
+    return cli_fail(CL_E_PARSE, "column %zu: expected %s, found '%c'", p->pos + 1, what, c);
+  return cli_fail(CL_E_PARSE, "column %zu: expected %s, found byte 0x%02x", p->pos + 1, what, (unsigned char)c);
+}
+
+static bool is_name_start(char c) { return isalpha((unsigned char)c) || c == '_'; }
+static bool is_name_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
+
+/* The name at the current position (not consumed): its length. */
+static size_t name_length(const parser *p) {
+  size_t n = 0;
+  if (!is_name_start(p->text[p->pos]))
+    return 0;
+  while (is_name_char(p->text[p->pos + n]))
+    n++;
+  return n;
+}
+
+static cl_status parse_expr(parser *p, value *out);
+
+static cl_status parse_int_literal(parser *p, int64_t *out) {
+  size_t start = p->pos;
+  bool negative = p->text[p->pos] == '-';
+  if (negative)
+    p->pos++;
+  if (!isdigit((unsigned char)p->text[p->pos]))
+    return expected(p, "a digit");
+  int64_t v = 0;
+  while (isdigit((unsigned char)p->text[p->pos])) {
+    if (__builtin_mul_overflow(v, 10, &v) || __builtin_sub_overflow(v, p->text[p->pos] - '0', &v))
+      return cli_fail(CL_E_OVERFLOW, "column %zu: integer does not fit in 64 bits", start + 1);
+    p->pos++;
+  }
+  if (!negative) {
+    if (v == INT64_MIN)
+      return cli_fail(CL_E_OVERFLOW, "column %zu: integer does not fit in 64 bits", start + 1);
+    v = -v;
+  }
+  *out = v;
+  return CL_OK;
+}
+
+static void free_values(value *vs, int n) {
+  for (int i = 0; i < n; i++)
+    value_free(&vs[i]);
+}
+
+/* '(' [expr (',' expr)*] ')' into args; *n is the count. */
+static cl_status parse_list(parser *p, value *args, int *n) {
+  *n = 0;
+  p->pos++; /* '(' */
+  skip_space(p);
+  if (p->text[p->pos] == ')') {
+    p->pos++;
+    return CL_OK;
+  }
+  for (;;) {
+    if (*n == MAX_ARGS) {
+      free_values(args, *n);
+      return cli_fail(CL_E_LIMIT, "column %zu: more than %d elements in one list", p->pos + 1, MAX_ARGS);
+    }
+    cl_status s = parse_expr(p, &args[*n]);
+    if (s != CL_OK) {
+      free_values(args, *n);
+      return s;
+    }
+    (*n)++;
+    skip_space(p);
+    if (p->text[p->pos] == ',') {
+      p->pos++;
+      continue;
+    }
+    if (p->text[p->pos] == ')') {
+      p->pos++;
+      return CL_OK;
+    }
+    free_values(args, *n);
+    return expected(p, "',' or ')'");
+  }
+}
+
+/* A tuple value from evaluated elements: integers, '_', tuples and layouts. */
+static cl_status make_tuple_value(const value *elems, int n, size_t column, value *out) {
+  const cl_tuple_t *parts[MAX_ARGS];
+  cl_tuple_t *owned[MAX_ARGS];
+  int nowned = 0;
+  cl_status s = CL_OK;
+  for (int i = 0; i < n && s == CL_OK; i++) {
+    if (elems[i].kind == V_TUPLE) {
+      parts[i] = elems[i].tuple;
+    } else if (elems[i].kind == V_LAYOUT) {
+      s = cl_tuple_from_layout(elems[i].layout, &owned[nowned]);
+      if (s == CL_OK)
+        parts[i] = owned[nowned++];
+    } else {
+      s = cli_fail(CL_E_TYPE, "column %zu: element %d of a tuple must be an integer, a tuple or a layout", column, i + 1);
+    }
+  }
+  cl_tuple_t *t = NULL;
+  if (s == CL_OK)
+    s = cl_tuple_make(parts, n, &t);
+  for (int i = 0; i < nowned; i++)
+    cl_tuple_free(owned[i]);
+  if (s == CL_OK)
+    *out = value_of_tuple(t);
+  return s;
+}
+
+static cl_status call_builtin(parser *p, const char *name, size_t column, value *args, int nargs, value *out) {
+  const builtin *b = builtin_find(name);
+  cl_status s;
+  if (b == NULL)
+    s = cli_fail(CL_E_DOMAIN, "column %zu: unknown function '%s'", column, name);
+  else if (nargs < b->min_args || (b->max_args >= 0 && nargs > b->max_args))
+    s = cli_fail(CL_E_RANK, "%s: wrong number of arguments (%d); usage: %s", name, nargs, b->usage);
+  else
+    s = b->fn(name, args, nargs, out);
+  free_values(args, nargs);
+  (void)p;
+  return s;
+}
+
+static cl_status parse_swizzle_literal(parser *p, value *out) {
+  /* 'Sw' '<' INT ',' INT ',' INT '>' */
+  p->pos += 2;
+  int64_t num[3];
+  for (int i = 0; i < 3; i++) {
+    skip_space(p);
+    if (p->text[p->pos] != (i == 0 ? '<' : ','))
+      return expected(p, i == 0 ? "'<'" : "','");
+    p->pos++;
+    skip_space(p);
+    TRY(parse_int_literal(p, &num[i]));
+  }
+  skip_space(p);
+  if (p->text[p->pos] != '>')
+    return expected(p, "'>'");
+  p->pos++;
+  value args[3];
+  for (int i = 0; i < 3; i++) {
+    cl_status s = value_of_int(num[i], &args[i]);
+    if (s != CL_OK) {
+      free_values(args, i);
+      return s;
+    }
+  }
+  return call_builtin(p, "Swizzle", p->pos, args, 3, out);
+}
+
+static cl_status parse_primary(parser *p, value *out) {
+  skip_space(p);
+  size_t column = p->pos + 1;
+  char c = p->text[p->pos];
+  if (c == '-' || isdigit((unsigned char)c)) {
+    int64_t v;
+    TRY(parse_int_literal(p, &v));
+    return value_of_int(v, out);
+  }
+  if (c == '(') {
+    value elems[MAX_ARGS];
+    int n;
+    TRY(parse_list(p, elems, &n));
+    cl_status s = make_tuple_value(elems, n, column, out);
+    free_values(elems, n);
+    return s;
+  }
+  size_t len = name_length(p);
+  if (len == 0)
+    return expected(p, "an integer, '(', '_' or a name");
+  if (len == 2 && strncmp(p->text + p->pos, "Sw", 2) == 0) {
+    size_t after = p->pos + 2;
+    while (isspace((unsigned char)p->text[after]))
+      after++;
+    if (p->text[after] == '<')
+      return parse_swizzle_literal(p, out);
+  }
+  char name[64];
+  if (len >= sizeof name)
+    return cli_fail(CL_E_PARSE, "column %zu: name too long", column);
+  memcpy(name, p->text + p->pos, len);
+  name[len] = '\0';
+  p->pos += len;
+  skip_space(p);
+  if (p->text[p->pos] == '(') {
+    value args[MAX_ARGS];
+    int n;
+    TRY(parse_list(p, args, &n));
+    return call_builtin(p, name, column, args, n, out);
+  }
+  if (strcmp(name, "_") == 0) {
+    cl_tuple_t *t;
+    TRY(cl_tuple_underscore(&t));
+    *out = value_of_tuple(t);
+    return CL_OK;
+  }
+  if (strcmp(name, "LayoutLeft") == 0 || strcmp(name, "LayoutRight") == 0) {
+    *out = (value){.kind = V_TAG, .num = {name[6] == 'R'}};
+    return CL_OK;
+  }
+  if (strcmp(name, "true") == 0 || strcmp(name, "false") == 0) {
+    *out = value_of_bool(name[0] == 't');
+    return CL_OK;
+  }
+  return cli_fail(CL_E_PARSE, "column %zu: unknown name '%s' (a function needs '(' and arguments)", column, name);
+}
+
+/* primary [':' primary]: a layout literal or expression. */
+static cl_status parse_layout(parser *p, value *out) {
+  value shape;
+  TRY(parse_primary(p, &shape));
+  skip_space(p);
+  if (p->text[p->pos] != ':') {
+    *out = shape;
+    return CL_OK;
+  }
+  size_t column = p->pos + 1;
+  p->pos++;
+  value stride;
+  cl_status s = parse_primary(p, &stride);
+  if (s != CL_OK) {
+    value_free(&shape);
+    return s;
+  }
+  cl_layout_t *l = NULL;
+  if (shape.kind != V_TUPLE || stride.kind != V_TUPLE)
+    s = cli_fail(CL_E_TYPE, "column %zu: a layout is SHAPE:STRIDE with int tuples on both sides", column);
+  else
+    s = cl_layout_make(shape.tuple, stride.tuple, &l);
+  if (s == CL_E_RANK)
+    s = cli_fail(s, "column %zu: the stride is not congruent with the shape", column);
+  value_free(&shape);
+  value_free(&stride);
+  if (s == CL_OK)
+    *out = value_of_layout(l);
+  return s;
+}
+
+/* Is the next token the composition operator 'o' (a lone letter o)? */
+static bool at_compose_operator(parser *p) {
+  skip_space(p);
+  return p->text[p->pos] == 'o' && !is_name_char(p->text[p->pos + 1]);
+}
+
+static cl_status parse_expr(parser *p, value *out) {
+  if (++p->depth > MAX_NESTING)
+    return cli_fail(CL_E_LIMIT, "column %zu: expression nested deeper than %d levels", p->pos + 1, MAX_NESTING);
+  value parts[3];
+  int n = 0;
+  size_t column = p->pos + 1;
+  cl_status s = parse_layout(p, &parts[0]);
+  if (s == CL_OK)
+    n = 1;
+  while (s == CL_OK && at_compose_operator(p)) {
+    if (n == 3) {
+      free_values(parts, n);
+      return cli_fail(CL_E_PARSE, "column %zu: a composed layout is INNER o OFFSET o OUTER", p->pos + 1);
+    }
+    p->pos++;
+    s = parse_layout(p, &parts[n]);
+    if (s == CL_OK)
+      n++;
+  }
+  if (s != CL_OK) {
+    free_values(parts, n);
+    return s;
+  }
+  p->depth--;
+  if (n == 1) {
+    *out = parts[0];
+    return CL_OK;
+  }
+  return call_builtin(p, "make_composed_layout", column, parts, n, out);
+}
+
+cl_status eval_expression(const char *text, value *out) {
+  cli_clear_error();
+  *out = (value){0};
+  parser p = {text, 0, 0};
+  cl_status s = parse_expr(&p, out);
+  if (s == CL_OK) {
+    skip_space(&p);
+    if (p.text[p.pos] != '\0') {
+      value_free(out);
+      s = expected(&p, "the end of the expression");
+    }
+  }
+  return s;
+}
+
+const char *eval_error_message(cl_status status) {
+  if (cli_error()[0] != '\0')
+    return cli_error();
+  if (cl_last_error()[0] != '\0')
+    return cl_last_error();
+  return cl_status_string(status);
+}
+
+/* One line of output: no newlines inside a message. */
+static void put_message(FILE *f, const char *msg) {
+  for (const char *c = msg; *c; c++)
+    fputc(*c == '\n' || *c == '\r' ? ' ' : *c, f);
+}
+
+int eval_and_print(const char *text, FILE *f) {
+  value v;
+  cl_status s = eval_expression(text, &v);
+  char *shown = s == CL_OK ? value_format(&v) : NULL;
+  if (s == CL_OK && shown == NULL)
+    s = cli_fail(CL_E_NOMEM, "out of memory");
+  if (s != CL_OK) {
+    fputs("error: ", f);
+    put_message(f, eval_error_message(s));
+    fputc('\n', f);
+    value_free(&v);
+    return 1;
+  }
+  fputs(shown, f);
+  fputc('\n', f);
+  free(shown);
+  value_free(&v);
+  return 0;
+}
+
+/* ------------------------------------------------------------ tables */
+
+/* Each module of functions adds its table here. */
+static const builtin *const tables[] = {
+  cli_builtins_tuple, cli_builtins_layout, cli_builtins_print, NULL,
+};
+
+const builtin *builtin_find(const char *name) {
+  /* Later tables take precedence, so a module can extend an earlier name
+   * (e.g. the algebra's "coalesce" with more argument forms). */
+  const builtin *found = NULL;
+  for (size_t t = 0; tables[t] != NULL; t++)
+    for (const builtin *b = tables[t]; b->name != NULL; b++)
+      if (strcmp(b->name, name) == 0)
+        found = b;
+  return found;
+}
+
+void builtin_each(void (*fn)(const builtin *b, void *ctx), void *ctx) {
+  for (size_t t = 0; tables[t] != NULL; t++)
+    for (const builtin *b = tables[t]; b->name != NULL; b++)
+      fn(b, ctx);
+}
