@@ -8,5 +8,6 @@
 #include "layout.h"
 #include "text.h"
 #include "render.h"
+#include "swizzle.h"
 
 #endif

@@ -20,9 +20,9 @@ cl_status cli_fail(cl_status status, const char *fmt, ...) {
 const char *cli_error(void) { return error_text; }
 void cli_clear_error(void) { error_text[0] = '\0'; }
 
-/* Composed layouts belong to the swizzle builtins, which register these. */
-void (*cli_composed_free)(void *composed) = NULL;
-char *(*cli_composed_format)(const void *composed) = NULL;
+/* Composed layouts belong to the swizzle builtins (fn_swizzle.c). */
+void (*cli_composed_free)(void *composed) = cli_swizzle_free_composed;
+char *(*cli_composed_format)(const void *composed) = cli_swizzle_format_composed;
 
 void value_free(value *v) {
   cl_tuple_free(v->tuple);

@@ -28,6 +28,13 @@ typedef struct value {
   char *text;
 } value;
 
+/* How V_COMPOSED values are freed and printed: hooks that point to
+ * fn_swizzle.c's functions, which own the composed-layout handles. */
+extern void (*cli_composed_free)(void *composed);
+extern char *(*cli_composed_format)(const void *composed);
+void cli_swizzle_free_composed(void *composed);
+char *cli_swizzle_format_composed(const void *composed);
+
 void value_free(value *v);
 /* The canonical text of v into a malloc'ed string (NULL on allocation failure). */
 char *value_format(const value *v);

@@ -1,0 +1,169 @@
+/* swizzle.h: CuTe's Swizzle<B,M,S> functions on indices and its
+ * ComposedLayout<A,Offset,B> (swizzle.hpp, swizzle_layout.hpp,
+ * layout_composed.hpp).
+ *
+ * A swizzle is a small value (three integers), validated as CuTe's
+ * static_asserts and 32-bit `int` masks require.  A composed layout is the
+ * function i -> A(offset + B(i)): an immutable handle, freed with
+ * cl_composed_free(), that any number of threads may read.
+ *
+ * Either-or results.  Where CuTe returns a plain Layout for some inputs and a
+ * ComposedLayout for others (composition(Swizzle<0,M,S>, 0, L) is L itself;
+ * slicing a swizzled layout may decay to a plain layout), a function has two
+ * out-parameters, `layout` and `composed`: on success exactly one of them is
+ * set to a fresh handle, on failure both are NULL. */
+#ifndef CUTELAYOUT_SWIZZLE_H
+#define CUTELAYOUT_SWIZZLE_H
+
+#include "common.h"
+#include "tuple.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ==================================================================== swizzle */
+
+/* Swizzle<B,M,S>: keeps the low M bits, and XORs the B bits at position
+ * M + max(0,S) (the "yyy" bits) into the B bits at position M - min(0,S)
+ * (the "zzz" bits):  f(x) = x ^ shiftr(x & yyy_msk, S).  Printed Sw<B,M,S>. */
+typedef struct cl_swizzle {
+  int32_t bits;  /* B: number of bits in each mask */
+  int32_t base;  /* M: number of least significant bits kept constant */
+  int32_t shift; /* S: distance from yyy to zzz (negative: yyy below zzz) */
+} cl_swizzle_t;
+
+/* Swizzle<bits,base,shift>, validated as CuTe does at compile time:
+ * bits >= 0, base >= 0, |shift| >= bits, and both masks must be values of a
+ * 32-bit int: bits <= 30, base + |shift| <= 31 and (2^bits - 1) shifted into
+ * place fits in 32 bits.  CL_E_DOMAIN (naming the condition) otherwise, and
+ * *out is zeroed. */
+CL_API cl_status cl_swizzle_make(int64_t bits, int64_t base, int64_t shift, cl_swizzle_t *out);
+/* CL_OK if sw satisfies the conditions of cl_swizzle_make, else CL_E_DOMAIN. */
+CL_API cl_status cl_swizzle_validate(cl_swizzle_t sw);
+
+/* The swizzle function at an index: offset ^ shiftr(offset & yyy_msk, S),
+ * where shiftr shifts right by S (left by -S when S < 0).  The masks are
+ * CuTe's `int` masks widened to 64 bits, so any int64_t offset is accepted. */
+CL_API cl_status cl_swizzle_apply(cl_swizzle_t sw, int64_t offset, int64_t *out);
+/* CuTe's yyy_msk and zzz_msk (either pointer may be NULL). */
+CL_API cl_status cl_swizzle_masks(cl_swizzle_t sw, int64_t *yyy, int64_t *zzz);
+/* make_swizzle<Y,Z>(): the swizzle whose yyy mask is Y and zzz mask is Z
+ * (each an unsigned 32-bit value).  CL_E_DOMAIN when Y and Z differ in
+ * popcount or are not the masks of any valid swizzle. */
+CL_API cl_status cl_make_swizzle(int64_t yyy, int64_t zzz, cl_swizzle_t *out);
+/* composition(Swizzle, Swizzle): the swizzle with masks yyy0^yyy1 and
+ * zzz0^zzz1.  CL_E_DOMAIN unless both shifts are equal (CuTe: "Can only merge
+ * swizzles of the same shift") and the merged masks make a swizzle. */
+CL_API cl_status cl_swizzle_composition(cl_swizzle_t a, cl_swizzle_t b, cl_swizzle_t *out);
+/* upcast<n>(Swizzle) / downcast<n>(Swizzle): the swizzle on indices of
+ * elements n times larger / smaller.  n must be a power of two (CL_E_DOMAIN). */
+CL_API cl_status cl_swizzle_upcast(cl_swizzle_t sw, int64_t n, cl_swizzle_t *out);
+CL_API cl_status cl_swizzle_downcast(cl_swizzle_t sw, int64_t n, cl_swizzle_t *out);
+/* max_alignment(Swizzle) = 2^M: the largest aligned run it leaves in place. */
+CL_API int64_t cl_swizzle_max_alignment(cl_swizzle_t sw);
+CL_API int cl_swizzle_equal(cl_swizzle_t a, cl_swizzle_t b);
+
+/* Text: `Sw<B,M,S>` (white space allowed between tokens).  cl_swizzle_parse
+ * fails with CL_E_PARSE naming the column, or CL_E_DOMAIN for an invalid
+ * swizzle.  cl_swizzle_format is snprintf-style. */
+CL_API cl_status cl_swizzle_parse(const char *text, cl_swizzle_t *out);
+CL_API int64_t cl_swizzle_format(cl_swizzle_t sw, char *buf, size_t cap);
+
+/* ============================================================ composed layout */
+
+typedef struct cl_composed cl_composed_t;
+
+/* The functions that stand on either side of a composed layout. */
+typedef enum cl_fn_kind {
+  CL_FN_LAYOUT = 0,
+  CL_FN_SWIZZLE = 1
+} cl_fn_kind;
+
+/* A borrowed view of a layout or a swizzle: the argument type of the
+ * constructors and what cl_composed_parts hands out. */
+typedef struct cl_fn {
+  cl_fn_kind kind;
+  cl_swizzle_t swizzle;     /* CL_FN_SWIZZLE */
+  const cl_layout_t *layout; /* CL_FN_LAYOUT; borrowed, never freed through a cl_fn */
+} cl_fn;
+
+static inline cl_fn cl_fn_layout(const cl_layout_t *layout) {
+  cl_fn f = {CL_FN_LAYOUT, {0, 0, 0}, layout};
+  return f;
+}
+static inline cl_fn cl_fn_swizzle(cl_swizzle_t swizzle) {
+  cl_fn f = {CL_FN_SWIZZLE, swizzle, NULL};
+  return f;
+}
+
+/* ---- making, text, freeing ---- */
+
+/* make_composed_layout(outer, offset, inner): the function
+ * i -> outer(offset + inner(i)), always a ComposedLayout (no simplification).
+ * Either side may be a layout or a swizzle (a swizzle is validated:
+ * CL_E_DOMAIN); the layouts are copied. */
+CL_API cl_status cl_make_composed_layout(cl_fn outer, int64_t offset, cl_fn inner, cl_composed_t **out);
+/* NULL is a no-op. */
+CL_API void cl_composed_free(cl_composed_t *composed);
+CL_API cl_status cl_composed_copy(const cl_composed_t *composed, cl_composed_t **out);
+/* The three parts.  The layouts in *outer / *inner are borrowed from composed
+ * and live as long as it.  Any out pointer may be NULL. */
+CL_API cl_status cl_composed_parts(const cl_composed_t *composed, cl_fn *outer, int64_t *offset, cl_fn *inner);
+CL_API int cl_composed_equal(const cl_composed_t *a, const cl_composed_t *b);
+
+/* Text as CuTe prints a ComposedLayout: `Sw<3,3,3> o 0 o (8,8):(8,1)`
+ * (CONTRACT.md; each side a layout or a swizzle, the offset an integer).
+ * The parser also accepts white space anywhere between tokens and the short
+ * form `A o B` for offset 0.  CL_E_PARSE names the column on bad text. */
+CL_API cl_status cl_composed_parse(const char *text, cl_composed_t **out);
+/* snprintf-style: returns the full length of the text, or a negative status. */
+CL_API int64_t cl_composed_format(const cl_composed_t *composed, char *buf, size_t cap);
+/* The text in a fresh string, freed with cl_string_free(). */
+CL_API cl_status cl_composed_to_string(const cl_composed_t *composed, char **out);
+
+/* ---- queries (CuTe answers them from the inner layout, which defines the
+ * domain; CL_E_UNSUPPORTED when the inner function is a swizzle) ---- */
+CL_API cl_status cl_composed_size(const cl_composed_t *composed, int64_t *out);
+CL_API cl_status cl_composed_cosize(const cl_composed_t *composed, int64_t *out);
+CL_API cl_status cl_composed_shape(const cl_composed_t *composed, cl_tuple_t **out);
+/* rank / depth of the inner layout, or a negative status. */
+CL_API int64_t cl_composed_rank(const cl_composed_t *composed);
+CL_API int64_t cl_composed_depth(const cl_composed_t *composed);
+
+/* ---- evaluation ---- */
+/* outer(offset + inner(i)) for a linear coordinate i. */
+CL_API cl_status cl_composed_eval(const cl_composed_t *composed, int64_t i, int64_t *index);
+/* outer(offset + inner(crd)) for an integer or hierarchical coordinate of the
+ * inner layout (an integer only, when the inner function is a swizzle). */
+CL_API cl_status cl_composed_eval_coord(const cl_composed_t *composed, const cl_tuple_t *crd, int64_t *index);
+
+
+/* ---- composition with swizzles (no layout algebra needed) ---- */
+
+/* composition(A, offset, B): CuTe's three-argument composition.  It is
+ * make_composed_layout(A, offset, B), except that composition(Swizzle<0,M,S>,
+ * 0, L) is L itself (the identity swizzle), returned as a plain layout.
+ * Either-or result (see the top of this file). */
+CL_API cl_status cl_composition_offset(cl_fn outer, int64_t offset, cl_fn inner, cl_layout_t **layout,
+                                       cl_composed_t **composed);
+/* composition(L, Swizzle): the swizzle moved through L, i.e.
+ * composition(make_swizzle<L(yyy_msk), L(zzz_msk)>(), L).  CL_E_DOMAIN when
+ * those images are not the masks of a swizzle.  Either-or result. */
+CL_API cl_status cl_composition_with_swizzle(const cl_layout_t *layout, cl_swizzle_t swizzle, cl_layout_t **out_layout,
+                                             cl_composed_t **out_composed);
+/* make_layout(Swizzle<B,M,S>) = composition(Sw, 0, (M+B+|S|):1), as CuTe
+ * defines it.  Either-or result. */
+CL_API cl_status cl_make_layout_from_swizzle(cl_swizzle_t swizzle, cl_layout_t **layout, cl_composed_t **composed);
+
+/* ---- pictures (render.h's functions for composed layouts) ---- */
+/* CuTe's print_layout: the text, then the table of composed(m,n) for the
+ * rank-2 inner layout (CL_E_RANK otherwise); column width from cosize. */
+CL_API int64_t cl_composed_print_layout(const cl_composed_t *composed, char *buf, size_t cap);
+/* composed(0) composed(1) ... composed(size-1), separated by single spaces. */
+CL_API int64_t cl_composed_print_1d(const cl_composed_t *composed, char *buf, size_t cap);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

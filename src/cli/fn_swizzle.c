@@ -1,0 +1,293 @@
+/* fn_swizzle.c: swizzles and composed layouts in the eval language.
+ *
+ * `Swizzle(b,m,s)` (and the literal `Sw<b,m,s>`) makes a swizzle value;
+ * `A o offset o B` and make_composed_layout make composed layouts.  This
+ * table comes after the algebra's in eval.c, so its entries take over the
+ * algebra's names: each one handles the forms with a swizzle or a composed
+ * layout among its arguments and hands every other call to the builtin it
+ * shadows, so that plain layouts behave exactly as without this module. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtins.h"
+
+/* ------------------------------------------------------------ values */
+
+static value value_of_swizzle(cl_swizzle_t sw) {
+  return (value){.kind = V_SWIZZLE, .num = {sw.bits, sw.base, sw.shift}};
+}
+
+static value value_of_composed(cl_composed_t *c) { return (value){.kind = V_COMPOSED, .composed = c}; }
+
+static bool is_swizzle(const value *v) { return v->kind == V_SWIZZLE; }
+static bool is_composed(const value *v) { return v->kind == V_COMPOSED; }
+
+/* A V_SWIZZLE value holds a validated swizzle (only Swizzle() makes them). */
+static cl_swizzle_t swizzle_of(const value *v) {
+  return (cl_swizzle_t){(int32_t)v->num[0], (int32_t)v->num[1], (int32_t)v->num[2]};
+}
+
+static const cl_composed_t *composed_of(const value *v) { return v->composed; }
+
+/* Value hooks of value.c: composed values own a cl_composed_t. */
+void cli_swizzle_free_composed(void *composed) { cl_composed_free(composed); }
+
+char *cli_swizzle_format_composed(const void *composed) {
+  char *s = NULL;
+  if (cl_composed_to_string(composed, &s) != CL_OK)
+    return NULL;
+  size_t n = strlen(s) + 1;
+  char *copy = malloc(n);
+  if (copy != NULL)
+    memcpy(copy, s, n);
+  cl_string_free(s);
+  return copy;
+}
+
+/* An either-or library result (swizzle.h) as a value.  The handles are read
+ * through pointers, after the call that fills them has run. */
+static cl_status either_result(cl_status s, cl_layout_t *const *l, cl_composed_t *const *c, value *out) {
+  if (s != CL_OK)
+    return s;
+  *out = *l != NULL ? value_of_layout(*l) : value_of_composed(*c);
+  return CL_OK;
+}
+
+static cl_status swizzle_result(cl_status s, cl_swizzle_t sw, value *out) {
+  if (s == CL_OK)
+    *out = value_of_swizzle(sw);
+  return s;
+}
+
+static cl_status int_result(cl_status s, int64_t v, value *out) { return s == CL_OK ? value_of_int(v, out) : s; }
+
+/* A layout or a swizzle argument, as the library's borrowed view. */
+static bool as_fn(const value *v, cl_fn *f) {
+  if (is_layout(v))
+    *f = cl_fn_layout(v->layout);
+  else if (is_swizzle(v))
+    *f = cl_fn_swizzle(swizzle_of(v));
+  else
+    return false;
+  return true;
+}
+
+static bool any_of_ours(const value *a, int n) {
+  for (int i = 0; i < n; i++)
+    if (is_swizzle(&a[i]) || is_composed(&a[i]))
+      return true;
+  return false;
+}
+
+/* ------------------------------------------------------------ delegation */
+
+extern const builtin cli_builtins_swizzle[];
+
+static bool is_ours(const builtin *b) {
+  for (const builtin *t = cli_builtins_swizzle; t->name != NULL; t++)
+    if (t == b)
+      return true;
+  return false;
+}
+
+typedef struct shadow_search {
+  const char *name;
+  const builtin *found;
+} shadow_search;
+
+static void find_shadowed(const builtin *b, void *ctx) {
+  shadow_search *search = ctx;
+  if (strcmp(b->name, search->name) == 0 && !is_ours(b))
+    search->found = b; /* tables are visited in order: the last one wins */
+}
+
+/* Calls the builtin of the same name that this module's entry shadows. */
+static cl_status delegate(const char *name, const value *a, int n, value *out) {
+  shadow_search search = {name, NULL};
+  builtin_each(find_shadowed, &search);
+  const builtin *b = search.found;
+  if (b == NULL)
+    return cli_fail(CL_E_TYPE, "%s: needs a swizzle or a composed layout among its arguments", name);
+  if (n < b->min_args || (b->max_args >= 0 && n > b->max_args))
+    return cli_fail(CL_E_RANK, "%s: wrong number of arguments (%d); usage: %s", name, n, b->usage);
+  return b->fn(name, a, n, out);
+}
+
+/* ------------------------------------------------------------ swizzles */
+
+/* Swizzle(b,m,s): CuTe's Swizzle<B,M,S>. */
+static cl_status fn_swizzle(const char *name, const value *a, int n, value *out) {
+  int64_t v[3];
+  for (int i = 0; i < 3; i++)
+    TRY(arg_int(name, a, i, &v[i]));
+  cl_swizzle_t sw;
+  return swizzle_result(cl_swizzle_make(v[0], v[1], v[2], &sw), sw, out);
+}
+
+/* make_swizzle(Y,Z): the swizzle with these yyy and zzz masks. */
+static cl_status fn_make_swizzle(const char *name, const value *a, int n, value *out) {
+  int64_t y, z;
+  TRY(arg_int(name, a, 0, &y));
+  TRY(arg_int(name, a, 1, &z));
+  cl_swizzle_t sw;
+  return swizzle_result(cl_make_swizzle(y, z, &sw), sw, out);
+}
+
+/* make_composed_layout(A, offset, B), and `A o offset o B` / `A o B`. */
+static cl_status fn_make_composed_layout(const char *name, const value *a, int n, value *out) {
+  cl_fn outer, inner;
+  int64_t offset = 0;
+  if (!as_fn(&a[0], &outer))
+    return cli_fail(CL_E_TYPE, "%s: the outer function (argument 1) must be a layout or a swizzle", name);
+  if (n == 3)
+    TRY(arg_int(name, a, 1, &offset));
+  if (!as_fn(&a[n - 1], &inner))
+    return cli_fail(CL_E_TYPE, "%s: the inner function (argument %d) must be a layout or a swizzle", name, n);
+  cl_composed_t *c = NULL;
+  TRY(cl_make_composed_layout(outer, offset, inner, &c));
+  *out = value_of_composed(c);
+  return CL_OK;
+}
+
+/* composition(Sw, L), composition(Sw, offset, L), composition(L, Sw),
+ * composition(Sw, Sw), composition(A, offset, B) for layouts and swizzles. */
+static cl_status fn_composition(const char *name, const value *a, int n, value *out) {
+  cl_layout_t *l = NULL;
+  cl_composed_t *c = NULL;
+  cl_fn outer, inner;
+  if (n == 3) {
+    int64_t offset;
+    if (!as_fn(&a[0], &outer) || !as_fn(&a[2], &inner))
+      return cli_fail(CL_E_TYPE, "%s: composition(A, offset, B) takes layouts or swizzles as A and B", name);
+    TRY(arg_int(name, a, 1, &offset));
+    return either_result(cl_composition_offset(outer, offset, inner, &l, &c), &l, &c, out);
+  }
+  if (!any_of_ours(a, n))
+    return delegate(name, a, n, out);
+  if (is_swizzle(&a[0]) && is_swizzle(&a[1])) {
+    cl_swizzle_t sw;
+    return swizzle_result(cl_swizzle_composition(swizzle_of(&a[0]), swizzle_of(&a[1]), &sw), sw, out);
+  }
+  if (is_swizzle(&a[0]) && is_layout(&a[1]))
+    return either_result(cl_composition_offset(cl_fn_swizzle(swizzle_of(&a[0])), 0, cl_fn_layout(a[1].layout), &l, &c),
+                         &l, &c, out);
+  if (is_layout(&a[0]) && is_swizzle(&a[1]))
+    return either_result(cl_composition_with_swizzle(a[0].layout, swizzle_of(&a[1]), &l, &c), &l, &c, out);
+  return cli_fail(CL_E_UNSUPPORTED, "%s: CuTe has no composition of these arguments", name);
+}
+
+/* make_layout(Sw) is CuTe's composition(Sw, (M+B+|S|):1). */
+static cl_status fn_make_layout(const char *name, const value *a, int n, value *out) {
+  if (n == 1 && is_swizzle(&a[0])) {
+    cl_layout_t *l = NULL;
+    cl_composed_t *c = NULL;
+    return either_result(cl_make_layout_from_swizzle(swizzle_of(&a[0]), &l, &c), &l, &c, out);
+  }
+  if (any_of_ours(a, n))
+    return cli_fail(CL_E_UNSUPPORTED, "%s: takes a single swizzle, or shapes, strides and layouts", name);
+  return delegate(name, a, n, out);
+}
+
+/* ------------------------------------------------------------ queries */
+
+/* The composed layout in argument i, or a message. */
+static cl_status __attribute__((unused)) arg_composed(const char *name, const value *a, int i, const cl_composed_t **out) {
+  if (!is_composed(&a[i]))
+    return cli_fail(CL_E_TYPE, "%s: argument %d must be a composed layout", name, i + 1);
+  *out = composed_of(&a[i]);
+  return CL_OK;
+}
+
+typedef cl_status (*composed_count)(const cl_composed_t *, int64_t *);
+
+static cl_status count_query(const char *name, const value *a, int n, composed_count f, value *out) {
+  if (!is_composed(&a[0]))
+    return delegate(name, a, n, out);
+  if (n != 1)
+    return cli_fail(CL_E_RANK, "%s: takes one composed layout", name);
+  int64_t v = 0;
+  cl_status s = f(composed_of(&a[0]), &v);
+  return int_result(s, v, out);
+}
+
+static cl_status rank_of(const cl_composed_t *c, int64_t *v) {
+  *v = cl_composed_rank(c);
+  return *v < 0 ? (cl_status)*v : CL_OK;
+}
+static cl_status depth_of(const cl_composed_t *c, int64_t *v) {
+  *v = cl_composed_depth(c);
+  return *v < 0 ? (cl_status)*v : CL_OK;
+}
+
+static cl_status fn_size(const char *name, const value *a, int n, value *out) { return count_query(name, a, n, cl_composed_size, out); }
+static cl_status fn_cosize(const char *name, const value *a, int n, value *out) { return count_query(name, a, n, cl_composed_cosize, out); }
+static cl_status fn_rank(const char *name, const value *a, int n, value *out) { return count_query(name, a, n, rank_of, out); }
+static cl_status fn_depth(const char *name, const value *a, int n, value *out) { return count_query(name, a, n, depth_of, out); }
+
+static cl_status fn_shape(const char *name, const value *a, int n, value *out) {
+  if (!is_composed(&a[0]))
+    return delegate(name, a, n, out);
+  cl_tuple_t *t = NULL;
+  TRY(cl_composed_shape(composed_of(&a[0]), &t));
+  *out = value_of_tuple(t);
+  return CL_OK;
+}
+
+/* crd2idx(crd, C) is CuTe's C(crd). */
+static cl_status fn_crd2idx(const char *name, const value *a, int n, value *out) {
+  if (n != 2 || !is_composed(&a[1]))
+    return delegate(name, a, n, out);
+  const cl_tuple_t *crd;
+  TRY(arg_tuple(name, a, 0, &crd));
+  int64_t v = 0;
+  cl_status s = cl_composed_eval_coord(composed_of(&a[1]), crd, &v);
+  return int_result(s, v, out);
+}
+
+/* ------------------------------------------------------------ pictures */
+
+typedef int64_t (*composed_printer)(const cl_composed_t *, char *, size_t);
+
+static cl_status picture(const char *name, const value *a, int n, composed_printer f, bool strip_newline, value *out) {
+  if (!is_composed(&a[0]))
+    return delegate(name, a, n, out);
+  const cl_composed_t *c = composed_of(&a[0]);
+  int64_t len = f(c, NULL, 0);
+  if (len < 0)
+    return (cl_status)len;
+  char *text = malloc((size_t)len + 1);
+  if (text == NULL)
+    return cli_fail(CL_E_NOMEM, "out of memory");
+  f(c, text, (size_t)len + 1);
+  if (strip_newline && len > 0 && text[len - 1] == '\n')
+    text[len - 1] = '\0';
+  *out = value_of_text(text);
+  return CL_OK;
+}
+
+static cl_status fn_print_layout(const char *name, const value *a, int n, value *out) {
+  return picture(name, a, n, cl_composed_print_layout, true, out);
+}
+static cl_status fn_print1d(const char *name, const value *a, int n, value *out) {
+  return picture(name, a, n, cl_composed_print_1d, false, out);
+}
+
+/* ------------------------------------------------------------ table */
+
+const builtin cli_builtins_swizzle[] = {
+  {"Swizzle", 3, 3, fn_swizzle, "Swizzle(b,m,s)"},
+  {"make_swizzle", 2, 2, fn_make_swizzle, "make_swizzle(yyy_mask,zzz_mask)"},
+  {"make_composed_layout", 2, 3, fn_make_composed_layout, "make_composed_layout(A,offset,B) | A o offset o B"},
+  {"composition", 2, 3, fn_composition,
+   "composition(A,B) | composition(Sw,L) | composition(L,Sw) | composition(C,tiler) | composition(A,offset,B)"},
+  {"make_layout", 1, 64, fn_make_layout, "make_layout(shape[,stride|LayoutLeft|LayoutRight]) | make_layout(L0,L1,...) | make_layout(Sw)"},
+  {"size", 1, 1, fn_size, "size(t) | size(L) | size(C)"},
+  {"cosize", 1, 1, fn_cosize, "cosize(L) | cosize(C)"},
+  {"rank", 1, 1, fn_rank, "rank(t) | rank(L) | rank(C)"},
+  {"depth", 1, 1, fn_depth, "depth(t) | depth(L) | depth(C)"},
+  {"shape", 1, 1, fn_shape, "shape(L) | shape(C)"},
+  {"crd2idx", 2, 3, fn_crd2idx, "crd2idx(crd,shape) | crd2idx(crd,shape,stride) | crd2idx(crd,L) | crd2idx(crd,C)"},
+  {"print_layout", 1, 1, fn_print_layout, "print_layout(L) | print_layout(C)"},
+  {"print1D", 1, 1, fn_print1d, "print1D(L) | print1D(C)"},
+  {NULL, 0, 0, NULL, NULL},
+};

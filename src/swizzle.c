@@ -1,0 +1,699 @@
+/* swizzle.c: swizzle functions and composed layouts (CuTe's swizzle.hpp,
+ * swizzle_layout.hpp and layout_composed.hpp).
+ *
+ * Swizzle<B,M,S> acting on an index x:
+ *
+ *     x = 0b ...xxx YYY xxx...xxx ZZZ xxxx        (M low bits kept)
+ *     f(x) = x ^ shiftr(x & yyy_msk, S)           ZZZ ^= YYY
+ *
+ * A composed layout A o offset o B is the function i -> A(offset + B(i)).
+ * CuTe forwards nearly every operation to B (which defines the domain) and
+ * re-wraps the result; only slicing and inversion look inside a swizzle. */
+#include <ctype.h>
+#include <stdio.h>
+
+#include "tuple_impl.h"
+#include "cutelayout/layout.h"
+#include "cutelayout/text.h"
+#include "cutelayout/swizzle.h"
+
+/* ================================================================ swizzle */
+
+static int64_t iabs64(int64_t v) { return v < 0 ? -v : v; }
+
+/* CuTe builds its masks as constant expressions of type int.  A shift by 32
+ * or more, or a mask that does not fit in 32 bits, is ill-formed there, so
+ * these are the conditions under which Swizzle<B,M,S> compiles. */
+static cl_status check_swizzle(int64_t b, int64_t m, int64_t s) {
+  if (b < 0)
+    return cl_fail(CL_E_DOMAIN, "Swizzle<%lld,%lld,%lld>: BBits must be >= 0", (long long)b, (long long)m, (long long)s);
+  if (m < 0)
+    return cl_fail(CL_E_DOMAIN, "Swizzle<%lld,%lld,%lld>: MBase must be >= 0", (long long)b, (long long)m, (long long)s);
+  if (s < INT32_MIN || s > INT32_MAX || b > INT32_MAX || m > INT32_MAX || iabs64(s) < b)
+    return cl_fail(CL_E_DOMAIN, "Swizzle<%lld,%lld,%lld>: abs(SShift) must be >= BBits", (long long)b, (long long)m,
+                   (long long)s);
+  if (m + iabs64(s) > 31 || (b > 0 && b + m + iabs64(s) > 32))
+    return cl_fail(CL_E_DOMAIN, "Swizzle<%lld,%lld,%lld>: its masks do not fit in a 32-bit int (needs MBase+|SShift| <= 31 and BBits+MBase+|SShift| <= 32)",
+                   (long long)b, (long long)m, (long long)s);
+  return CL_OK;
+}
+
+cl_status cl_swizzle_validate(cl_swizzle_t sw) { return check_swizzle(sw.bits, sw.base, sw.shift); }
+
+cl_status cl_swizzle_make(int64_t bits, int64_t base, int64_t shift, cl_swizzle_t *out) {
+  CHECK_NULL(out);
+  *out = (cl_swizzle_t){0, 0, 0};
+  CL_TRY(check_swizzle(bits, base, shift));
+  *out = (cl_swizzle_t){(int32_t)bits, (int32_t)base, (int32_t)shift};
+  return CL_OK;
+}
+
+/* The masks as CuTe's `int` constants (bit 31 may be set, which makes them
+ * negative), widened to 64 bits the way C++ widens an int: sign-extended. */
+static int64_t int_mask(int32_t bits, int32_t at) {
+  uint32_t ones = bits == 0 ? 0u : (uint32_t)((UINT64_C(1) << bits) - 1);
+  return (int64_t)(int32_t)(ones << at);
+}
+static int64_t yyy_msk(cl_swizzle_t sw) { return int_mask(sw.bits, sw.base + (sw.shift > 0 ? sw.shift : 0)); }
+static int64_t zzz_msk(cl_swizzle_t sw) { return int_mask(sw.bits, sw.base - (sw.shift < 0 ? sw.shift : 0)); }
+
+/* CuTe's shiftr: right by s, or left by -s.  Left shifts go through uint64_t
+ * (well defined); the right shift of a negative value is arithmetic. */
+static int64_t shiftr(int64_t x, int32_t s) {
+  return s >= 0 ? x >> s : (int64_t)((uint64_t)x << -s);
+}
+
+/* For validated swizzles only. */
+static int64_t swizzle_of(cl_swizzle_t sw, int64_t offset) {
+  return offset ^ shiftr(offset & yyy_msk(sw), sw.shift);
+}
+
+cl_status cl_swizzle_apply(cl_swizzle_t sw, int64_t offset, int64_t *out) {
+  CHECK_NULL(out);
+  CL_TRY(cl_swizzle_validate(sw));
+  *out = swizzle_of(sw, offset);
+  return CL_OK;
+}
+
+cl_status cl_swizzle_masks(cl_swizzle_t sw, int64_t *yyy, int64_t *zzz) {
+  CL_TRY(cl_swizzle_validate(sw));
+  if (yyy != NULL)
+    *yyy = yyy_msk(sw);
+  if (zzz != NULL)
+    *zzz = zzz_msk(sw);
+  return CL_OK;
+}
+
+static int popcount32(uint32_t x) { return __builtin_popcount(x); }
+static int countr_zero32(uint32_t x) { return x == 0 ? 32 : __builtin_ctz(x); }
+
+/* make_swizzle<Y,Z>: B = popcount, M = the lower of the two lowest set bits,
+ * S = their distance; valid only if Y|Z is exactly that swizzle's code. */
+cl_status cl_make_swizzle(int64_t yyy, int64_t zzz, cl_swizzle_t *out) {
+  CHECK_NULL(out);
+  *out = (cl_swizzle_t){0, 0, 0};
+  if (yyy < 0 || yyy > UINT32_MAX || zzz < 0 || zzz > UINT32_MAX)
+    return cl_fail(CL_E_DOMAIN, "make_swizzle<%lld,%lld>: the masks must be unsigned 32-bit values", (long long)yyy,
+                   (long long)zzz);
+  uint32_t y = (uint32_t)yyy, z = (uint32_t)zzz;
+  if (popcount32(y) != popcount32(z))
+    return cl_fail(CL_E_DOMAIN, "make_swizzle<%lld,%lld>: number of bits in Y and Z don't match", (long long)yyy,
+                   (long long)zzz);
+  int tz_y = countr_zero32(y), tz_z = countr_zero32(z);
+  cl_swizzle_t sw = {popcount32(y), (tz_y < tz_z ? tz_y : tz_z) % 32, tz_y - tz_z};
+  if (check_swizzle(sw.bits, sw.base, sw.shift) != CL_OK ||
+      (uint32_t)(yyy_msk(sw) | zzz_msk(sw)) != (y | z))
+    return cl_fail(CL_E_DOMAIN, "make_swizzle<%lld,%lld>: the masks are not those of a swizzle (Y and Z must be runs of bits of one length)",
+                   (long long)yyy, (long long)zzz);
+  *out = sw;
+  return CL_OK;
+}
+
+cl_status cl_swizzle_composition(cl_swizzle_t a, cl_swizzle_t b, cl_swizzle_t *out) {
+  CHECK_NULL(out);
+  *out = (cl_swizzle_t){0, 0, 0};
+  CL_TRY(cl_swizzle_validate(a));
+  CL_TRY(cl_swizzle_validate(b));
+  if (a.shift != b.shift)
+    return cl_fail(CL_E_DOMAIN, "composition(Sw<%d,%d,%d>, Sw<%d,%d,%d>): can only merge swizzles of the same shift",
+                   a.bits, a.base, a.shift, b.bits, b.base, b.shift);
+  /* CuTe stores the XORed int masks in uint32_t variables. */
+  uint32_t y = (uint32_t)(yyy_msk(a) ^ yyy_msk(b)), z = (uint32_t)(zzz_msk(a) ^ zzz_msk(b));
+  return cl_make_swizzle(y, z, out);
+}
+
+static bool is_pow2(int64_t n) { return n > 0 && (n & (n - 1)) == 0; }
+static int log2_of(int64_t n) { return 63 - __builtin_clzll((unsigned long long)n); }
+
+/* upcast<N>: indices of N-times larger elements; the kept low bits shrink by
+ * log2(N), and once they are gone the swizzled bits shrink instead. */
+cl_status cl_swizzle_upcast(cl_swizzle_t sw, int64_t n, cl_swizzle_t *out) {
+  CHECK_NULL(out);
+  *out = (cl_swizzle_t){0, 0, 0};
+  CL_TRY(cl_swizzle_validate(sw));
+  if (!is_pow2(n) || n > INT32_MAX)
+    return cl_fail(CL_E_DOMAIN, "upcast<%lld>(Sw<%d,%d,%d>): N must be a power of two", (long long)n, sw.bits, sw.base, sw.shift);
+  int new_m = sw.base - log2_of(n);
+  if (new_m >= 0)
+    return cl_swizzle_make(sw.bits, new_m, sw.shift, out);
+  return cl_swizzle_make(sw.bits + new_m > 0 ? sw.bits + new_m : 0, 0, sw.shift, out);
+}
+
+cl_status cl_swizzle_downcast(cl_swizzle_t sw, int64_t n, cl_swizzle_t *out) {
+  CHECK_NULL(out);
+  *out = (cl_swizzle_t){0, 0, 0};
+  CL_TRY(cl_swizzle_validate(sw));
+  if (!is_pow2(n) || n > INT32_MAX)
+    return cl_fail(CL_E_DOMAIN, "downcast<%lld>(Sw<%d,%d,%d>): N must be a power of two", (long long)n, sw.bits, sw.base, sw.shift);
+  return cl_swizzle_make(sw.bits, sw.base + log2_of(n), sw.shift, out);
+}
+
+int64_t cl_swizzle_max_alignment(cl_swizzle_t sw) {
+  cl_status s = cl_swizzle_validate(sw);
+  return s == CL_OK ? INT64_C(1) << sw.base : s;
+}
+
+int cl_swizzle_equal(cl_swizzle_t a, cl_swizzle_t b) {
+  return a.bits == b.bits && a.base == b.base && a.shift == b.shift;
+}
+
+/* ---- text ---- */
+
+typedef struct scanner {
+  const char *text;
+  size_t pos;
+} scanner;
+
+static void skip_space(scanner *sc) {
+  while (isspace((unsigned char)sc->text[sc->pos]))
+    sc->pos++;
+}
+
+static cl_status expected(const scanner *sc, const char *what) {
+  char c = sc->text[sc->pos];
+  if (c == '\0')
+    return cl_fail(CL_E_PARSE, "column %zu: expected %s, found the end of the text", sc->pos + 1, what);
+  if (isprint((unsigned char)c))
+    return cl_fail(CL_E_PARSE, "column %zu: expected %s, found '%c'", sc->pos + 1, what, c);
+  return cl_fail(CL_E_PARSE, "column %zu: expected %s, found byte 0x%02x", sc->pos + 1, what, (unsigned char)c);
+}
+
+static cl_status expect_char(scanner *sc, char c, const char *what) {
+  skip_space(sc);
+  if (sc->text[sc->pos] != c)
+    return expected(sc, what);
+  sc->pos++;
+  return CL_OK;
+}
+
+static cl_status scan_int(scanner *sc, int64_t *out) {
+  skip_space(sc);
+  size_t start = sc->pos;
+  bool negative = sc->text[sc->pos] == '-';
+  if (negative)
+    sc->pos++;
+  if (!isdigit((unsigned char)sc->text[sc->pos]))
+    return expected(sc, "a digit");
+  int64_t v = 0; /* accumulated negatively so that INT64_MIN parses */
+  for (; isdigit((unsigned char)sc->text[sc->pos]); sc->pos++)
+    if (__builtin_mul_overflow(v, 10, &v) || __builtin_sub_overflow(v, sc->text[sc->pos] - '0', &v))
+      return cl_fail(CL_E_OVERFLOW, "column %zu: integer does not fit in 64 bits", start + 1);
+  if (!negative && v == INT64_MIN)
+    return cl_fail(CL_E_OVERFLOW, "column %zu: integer does not fit in 64 bits", start + 1);
+  *out = negative ? v : -v;
+  return CL_OK;
+}
+
+/* 'Sw' '<' INT ',' INT ',' INT '>' at the scanner's position. */
+static cl_status scan_swizzle(scanner *sc, cl_swizzle_t *out) {
+  skip_space(sc);
+  if (sc->text[sc->pos] != 'S' || sc->text[sc->pos + 1] != 'w')
+    return expected(sc, "'Sw<'");
+  sc->pos += 2;
+  int64_t v[3];
+  CL_TRY(expect_char(sc, '<', "'<'"));
+  CL_TRY(scan_int(sc, &v[0]));
+  CL_TRY(expect_char(sc, ',', "','"));
+  CL_TRY(scan_int(sc, &v[1]));
+  CL_TRY(expect_char(sc, ',', "','"));
+  CL_TRY(scan_int(sc, &v[2]));
+  CL_TRY(expect_char(sc, '>', "'>'"));
+  return cl_swizzle_make(v[0], v[1], v[2], out);
+}
+
+cl_status cl_swizzle_parse(const char *text, cl_swizzle_t *out) {
+  CHECK_NULL(out);
+  *out = (cl_swizzle_t){0, 0, 0};
+  CHECK_NULL(text);
+  scanner sc = {text, 0};
+  cl_swizzle_t sw;
+  CL_TRY(scan_swizzle(&sc, &sw));
+  skip_space(&sc);
+  if (text[sc.pos] != '\0')
+    return expected(&sc, "the end of the text");
+  *out = sw;
+  return CL_OK;
+}
+
+int64_t cl_swizzle_format(cl_swizzle_t sw, char *buf, size_t cap) {
+  if (buf == NULL && cap > 0)
+    return cl_fail(CL_E_NULL, "cl_swizzle_format: NULL buffer");
+  return snprintf(buf, cap, "Sw<%d,%d,%d>", sw.bits, sw.base, sw.shift);
+}
+
+/* ======================================================== composed layouts */
+
+/* One side of a composed layout, owning its layout. */
+typedef struct fn_part {
+  cl_fn_kind kind;
+  cl_swizzle_t swizzle;
+  cl_layout_t *layout;
+} fn_part;
+
+struct cl_composed {
+  fn_part outer;  /* CuTe's layout_a() */
+  int64_t offset; /* CuTe's offset() */
+  fn_part inner;  /* CuTe's layout_b(): defines the domain */
+};
+
+static cl_status check_fn(cl_fn f, const char *side) {
+  if (f.kind == CL_FN_SWIZZLE)
+    return cl_swizzle_validate(f.swizzle);
+  if (f.kind != CL_FN_LAYOUT)
+    return cl_fail(CL_E_TYPE, "make_composed_layout: the %s function is neither a layout nor a swizzle", side);
+  if (f.layout == NULL)
+    return cl_fail(CL_E_NULL, "make_composed_layout: the %s layout is NULL", side);
+  return CL_OK;
+}
+
+static cl_status own_fn(cl_fn f, fn_part *part) {
+  *part = (fn_part){f.kind, f.kind == CL_FN_SWIZZLE ? f.swizzle : (cl_swizzle_t){0, 0, 0}, NULL};
+  return f.kind == CL_FN_LAYOUT ? cl_layout_copy(f.layout, &part->layout) : CL_OK;
+}
+
+static cl_fn view_of(const fn_part *part) {
+  return part->kind == CL_FN_SWIZZLE ? cl_fn_swizzle(part->swizzle) : cl_fn_layout(part->layout);
+}
+
+cl_status cl_make_composed_layout(cl_fn outer, int64_t offset, cl_fn inner, cl_composed_t **out) {
+  CHECK_OUT(out);
+  CL_TRY(check_fn(outer, "outer"));
+  CL_TRY(check_fn(inner, "inner"));
+  cl_composed_t *c = cl_alloc(sizeof *c);
+  if (c == NULL)
+    return cl_fail(CL_E_NOMEM, "out of memory");
+  *c = (cl_composed_t){.offset = offset};
+  cl_status s = own_fn(outer, &c->outer);
+  if (s == CL_OK)
+    s = own_fn(inner, &c->inner);
+  if (s != CL_OK) {
+    cl_composed_free(c);
+    return s;
+  }
+  *out = c;
+  return CL_OK;
+}
+
+void cl_composed_free(cl_composed_t *composed) {
+  if (composed == NULL)
+    return;
+  cl_layout_free(composed->outer.layout);
+  cl_layout_free(composed->inner.layout);
+  cl_dealloc(composed);
+}
+
+cl_status cl_composed_copy(const cl_composed_t *composed, cl_composed_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(composed);
+  return cl_make_composed_layout(view_of(&composed->outer), composed->offset, view_of(&composed->inner), out);
+}
+
+cl_status cl_composed_parts(const cl_composed_t *composed, cl_fn *outer, int64_t *offset, cl_fn *inner) {
+  CHECK_NULL(composed);
+  if (outer != NULL)
+    *outer = view_of(&composed->outer);
+  if (offset != NULL)
+    *offset = composed->offset;
+  if (inner != NULL)
+    *inner = view_of(&composed->inner);
+  return CL_OK;
+}
+
+static bool fn_equal(const fn_part *a, const fn_part *b) {
+  if (a->kind != b->kind)
+    return false;
+  return a->kind == CL_FN_SWIZZLE ? cl_swizzle_equal(a->swizzle, b->swizzle) : cl_layout_equal(a->layout, b->layout);
+}
+
+int cl_composed_equal(const cl_composed_t *a, const cl_composed_t *b) {
+  return a && b && a->offset == b->offset && fn_equal(&a->outer, &b->outer) && fn_equal(&a->inner, &b->inner);
+}
+
+/* ---- text ---- */
+
+/* Formats one side into buf (snprintf-style, from position len). */
+static int64_t format_fn(const fn_part *f, char *buf, size_t cap, int64_t len) {
+  size_t at = (size_t)len < cap ? (size_t)len : cap;
+  char *dst = cap > 0 ? buf + at : NULL;
+  size_t room = cap - at;
+  int64_t n = f->kind == CL_FN_SWIZZLE ? cl_swizzle_format(f->swizzle, dst, room) : cl_layout_format(f->layout, dst, room);
+  return n < 0 ? n : len + n;
+}
+
+int64_t cl_composed_format(const cl_composed_t *composed, char *buf, size_t cap) {
+  if (composed == NULL || (buf == NULL && cap > 0))
+    return cl_fail(CL_E_NULL, "cl_composed_format: NULL argument");
+  int64_t len = format_fn(&composed->outer, buf, cap, 0);
+  if (len < 0)
+    return len;
+  char middle[48];
+  int n = snprintf(middle, sizeof middle, " o %lld o ", (long long)composed->offset);
+  if ((size_t)len < cap)
+    snprintf(buf + len, cap - (size_t)len, "%s", middle);
+  return format_fn(&composed->inner, buf, cap, len + n);
+}
+
+cl_status cl_composed_to_string(const cl_composed_t *composed, char **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(composed);
+  int64_t n = cl_composed_format(composed, NULL, 0);
+  if (n < 0)
+    return (cl_status)n;
+  char *s = cl_alloc((size_t)n + 1);
+  if (s == NULL)
+    return cl_fail(CL_E_NOMEM, "out of memory");
+  cl_composed_format(composed, s, (size_t)n + 1);
+  *out = s;
+  return CL_OK;
+}
+
+/* The parts of `A o offset o B` are separated by the letter 'o', which no
+ * layout, integer or swizzle text contains.  Each part is parsed on a copy of
+ * the text in which everything before it is blanked, so the column numbers
+ * in error messages are those of the whole text. */
+typedef struct part_text {
+  size_t begin, end; /* [begin, end) in the text */
+} part_text;
+
+static cl_status parse_part_fn(const char *text, part_text p, const char *after, char *scratch, fn_part *out) {
+  memset(scratch, ' ', p.begin);
+  memcpy(scratch + p.begin, text + p.begin, p.end - p.begin);
+  scratch[p.end] = '\0';
+  scanner sc = {scratch, p.begin};
+  skip_space(&sc);
+  *out = (fn_part){CL_FN_LAYOUT, {0, 0, 0}, NULL};
+  if (scratch[sc.pos] == 'S') {
+    out->kind = CL_FN_SWIZZLE;
+    CL_TRY(scan_swizzle(&sc, &out->swizzle));
+    skip_space(&sc);
+    return scratch[sc.pos] == '\0' ? CL_OK : expected(&sc, after);
+  }
+  if (scratch[sc.pos] == '\0')
+    return expected(&sc, "a layout or a swizzle");
+  return cl_layout_parse(scratch, &out->layout);
+}
+
+static cl_status parse_part_offset(const char *text, part_text p, char *scratch, int64_t *out) {
+  memset(scratch, ' ', p.begin);
+  memcpy(scratch + p.begin, text + p.begin, p.end - p.begin);
+  scratch[p.end] = '\0';
+  scanner sc = {scratch, p.begin};
+  CL_TRY(scan_int(&sc, out));
+  skip_space(&sc);
+  return scratch[sc.pos] == '\0' ? CL_OK : expected(&sc, "'o'");
+}
+
+cl_status cl_composed_parse(const char *text, cl_composed_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(text);
+  size_t len = strlen(text);
+  part_text parts[3];
+  int n = 0;
+  size_t begin = 0;
+  for (size_t i = 0; i <= len; i++) {
+    if (text[i] != 'o' && text[i] != '\0')
+      continue;
+    if (n == 2 && text[i] == 'o')
+      return cl_fail(CL_E_PARSE, "column %zu: expected the end of the text (a composed layout is A o OFFSET o B)", i + 1);
+    parts[n++] = (part_text){begin, i};
+    begin = i + 1;
+  }
+  if (n < 2)
+    return cl_fail(CL_E_PARSE, "column %zu: expected 'o' (a composed layout is A o OFFSET o B)", len + 1);
+  char *scratch = cl_alloc(len + 1);
+  if (scratch == NULL)
+    return cl_fail(CL_E_NOMEM, "out of memory");
+  fn_part outer = {CL_FN_LAYOUT, {0, 0, 0}, NULL}, inner = outer;
+  int64_t offset = 0;
+  cl_status s = parse_part_fn(text, parts[0], "'o'", scratch, &outer);
+  if (s == CL_OK && n == 3)
+    s = parse_part_offset(text, parts[1], scratch, &offset);
+  if (s == CL_OK)
+    s = parse_part_fn(text, parts[n - 1], "the end of the text", scratch, &inner);
+  if (s == CL_OK)
+    s = cl_make_composed_layout(view_of(&outer), offset, view_of(&inner), out);
+  cl_layout_free(outer.layout);
+  cl_layout_free(inner.layout);
+  cl_dealloc(scratch);
+  return s;
+}
+
+/* ---- queries ---- */
+
+/* The inner layout, which defines the domain, or CL_E_UNSUPPORTED. */
+static cl_status inner_layout(const cl_composed_t *c, const char *what, const cl_layout_t **out) {
+  CHECK_NULL(c);
+  if (c->inner.kind != CL_FN_LAYOUT)
+    return cl_fail(CL_E_UNSUPPORTED, "%s: not defined for a composed layout whose inner function is a swizzle", what);
+  *out = c->inner.layout;
+  return CL_OK;
+}
+
+cl_status cl_composed_size(const cl_composed_t *composed, int64_t *out) {
+  CHECK_NULL(out);
+  const cl_layout_t *b = NULL;
+  CL_TRY(inner_layout(composed, "size", &b));
+  return cl_layout_size_checked(b, out);
+}
+
+cl_status cl_composed_cosize(const cl_composed_t *composed, int64_t *out) {
+  CHECK_NULL(out);
+  const cl_layout_t *b = NULL;
+  CL_TRY(inner_layout(composed, "cosize", &b));
+  return cl_layout_cosize_checked(b, out);
+}
+
+cl_status cl_composed_shape(const cl_composed_t *composed, cl_tuple_t **out) {
+  CHECK_OUT(out);
+  const cl_layout_t *b = NULL;
+  CL_TRY(inner_layout(composed, "shape", &b));
+  return cl_layout_shape(b, out);
+}
+
+int64_t cl_composed_rank(const cl_composed_t *composed) {
+  const cl_layout_t *b = NULL;
+  cl_status s = inner_layout(composed, "rank", &b);
+  return s == CL_OK ? cl_layout_rank(b) : s;
+}
+
+int64_t cl_composed_depth(const cl_composed_t *composed) {
+  const cl_layout_t *b = NULL;
+  cl_status s = inner_layout(composed, "depth", &b);
+  return s == CL_OK ? cl_layout_depth(b) : s;
+}
+
+/* ---- evaluation ---- */
+
+/* f(x) for one side at an integer x. */
+static cl_status apply_fn(const fn_part *f, int64_t x, int64_t *out) {
+  if (f->kind == CL_FN_SWIZZLE) {
+    *out = swizzle_of(f->swizzle, x);
+    return CL_OK;
+  }
+  return cl_layout_eval(f->layout, x, out);
+}
+
+cl_status cl_composed_eval(const cl_composed_t *composed, int64_t i, int64_t *index) {
+  CHECK_NULL(composed);
+  CHECK_NULL(index);
+  int64_t b, x;
+  CL_TRY(apply_fn(&composed->inner, i, &b));
+  CL_TRY(cl_add(composed->offset, b, &x));
+  return apply_fn(&composed->outer, x, index);
+}
+
+cl_status cl_composed_eval_coord(const cl_composed_t *composed, const cl_tuple_t *crd, int64_t *index) {
+  CHECK_NULL(composed);
+  CHECK_NULL(crd);
+  CHECK_NULL(index);
+  int64_t b, x;
+  if (composed->inner.kind == CL_FN_LAYOUT) {
+    CL_TRY(cl_layout_eval_coord(composed->inner.layout, crd, &b));
+  } else {
+    int64_t i;
+    if (cl_tuple_value(crd, &i) != CL_OK)
+      return cl_fail(CL_E_TYPE, "a swizzle takes an integer coordinate");
+    b = swizzle_of(composed->inner.swizzle, i);
+  }
+  CL_TRY(cl_add(composed->offset, b, &x));
+  return apply_fn(&composed->outer, x, index);
+}
+
+/* ---- composition with swizzles ---- */
+
+/* Hands out exactly one of a layout and a composed layout. */
+static void clear_either(cl_layout_t **layout, cl_composed_t **composed) {
+  if (layout != NULL)
+    *layout = NULL;
+  if (composed != NULL)
+    *composed = NULL;
+}
+
+#define CHECK_EITHER(layout, composed) \
+  do { CHECK_NULL(layout); CHECK_NULL(composed); clear_either(layout, composed); } while (0)
+
+static bool is_identity_swizzle(cl_fn f) { return f.kind == CL_FN_SWIZZLE && f.swizzle.bits == 0; }
+
+cl_status cl_composition_offset(cl_fn outer, int64_t offset, cl_fn inner, cl_layout_t **layout, cl_composed_t **composed) {
+  CHECK_EITHER(layout, composed);
+  CL_TRY(check_fn(outer, "outer"));
+  CL_TRY(check_fn(inner, "inner"));
+  /* Swizzle<0,M,S> is the identity; CuTe drops it when the offset is 0. */
+  if (is_identity_swizzle(outer) && offset == 0 && inner.kind == CL_FN_LAYOUT)
+    return cl_layout_copy(inner.layout, layout);
+  return cl_make_composed_layout(outer, offset, inner, composed);
+}
+
+/* The same with the inner layout handed over (freed here). */
+static cl_status rewrap(cl_fn outer, int64_t offset, cl_layout_t *inner, cl_layout_t **layout, cl_composed_t **composed) {
+  cl_status s = cl_composition_offset(outer, offset, cl_fn_layout(inner), layout, composed);
+  cl_layout_free(inner);
+  return s;
+}
+
+cl_status cl_composition_with_swizzle(const cl_layout_t *layout, cl_swizzle_t swizzle, cl_layout_t **out_layout,
+                                      cl_composed_t **out_composed) {
+  CHECK_EITHER(out_layout, out_composed);
+  CHECK_NULL(layout);
+  CL_TRY(cl_swizzle_validate(swizzle));
+  int64_t active_y, active_z;
+  CL_TRY(cl_layout_eval(layout, yyy_msk(swizzle), &active_y));
+  CL_TRY(cl_layout_eval(layout, zzz_msk(swizzle), &active_z));
+  cl_swizzle_t moved;
+  CL_TRY(cl_make_swizzle(active_y, active_z, &moved));
+  return cl_composition_offset(cl_fn_swizzle(moved), 0, cl_fn_layout(layout), out_layout, out_composed);
+}
+
+cl_status cl_make_layout_from_swizzle(cl_swizzle_t swizzle, cl_layout_t **layout, cl_composed_t **composed) {
+  CHECK_EITHER(layout, composed);
+  CL_TRY(cl_swizzle_validate(swizzle));
+  /* CuTe's extent is M+B+|S| (not 2^(M+B+|S|)); kept as CuTe has it. */
+  int64_t extent = (int64_t)swizzle.base + swizzle.bits + iabs64(swizzle.shift);
+  cl_lbuilder lb;
+  cl_lb_init(&lb);
+  cl_lb_leaf(&lb, extent, 1);
+  cl_layout_t *identity;
+  CL_TRY(cl_lb_finish(&lb, &identity));
+  return rewrap(cl_fn_swizzle(swizzle), 0, identity, layout, composed);
+}
+
+/* ---- pictures ---- */
+
+typedef struct text_out {
+  char *buf;
+  size_t cap, len;
+} text_out;
+
+static void emit(text_out *o, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+#include <stdarg.h>
+static void emit(text_out *o, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  size_t room = o->len < o->cap ? o->cap - o->len : 0;
+  int n = vsnprintf(room ? o->buf + o->len : NULL, room, fmt, ap);
+  va_end(ap);
+  if (n > 0)
+    o->len += (size_t)n;
+}
+
+static int64_t finish_text(text_out *o) {
+  if (o->cap > 0)
+    o->buf[o->len < o->cap ? o->len : o->cap - 1] = '\0';
+  return (int64_t)o->len;
+}
+
+/* CuTe's num_digits: decimal digits of a non-negative int, at most 10. */
+static int num_digits(int64_t x) {
+  int d = 1;
+  for (int64_t p = 10; d < 10 && x >= p; p *= 10)
+    d++;
+  return d;
+}
+
+static void emit_rule(text_out *o, int64_t columns, int width) {
+  emit(o, "    ");
+  for (int64_t n = 0; n < columns; n++) {
+    emit(o, "+");
+    for (int i = 0; i < width; i++)
+      emit(o, "-");
+  }
+  emit(o, "+\n");
+}
+
+/* composed((m,n)) for the rank-2 inner layout: each integer coordinate is
+ * split within its own mode, as CuTe's layout(m,n) does. */
+static cl_status eval_2d(const cl_composed_t *c, int64_t m, int64_t n, int64_t *out) {
+  const cl_node *l = cl_lroot(c->inner.layout), *shape = cl_lshape(l), *stride = cl_lstride(l);
+  int64_t im, in, b, x;
+  CL_TRY(cl_tree_eval(cl_child(shape, 0), cl_child(stride, 0), m, &im));
+  CL_TRY(cl_tree_eval(cl_child(shape, 1), cl_child(stride, 1), n, &in));
+  CL_TRY(cl_add(im, in, &b));
+  CL_TRY(cl_add(c->offset, b, &x));
+  return apply_fn(&c->outer, x, out);
+}
+
+int64_t cl_composed_print_layout(const cl_composed_t *composed, char *buf, size_t cap) {
+  if (composed == NULL || (buf == NULL && cap > 0))
+    return cl_fail(CL_E_NULL, "print_layout: NULL argument");
+  const cl_layout_t *b = NULL;
+  CL_TRY(inner_layout(composed, "print_layout", &b));
+  const cl_node *shape = cl_lshape(cl_lroot(b));
+  if (!cl_is_tuple(shape) || shape->rank != 2)
+    return cl_fail(CL_E_RANK, "print_layout: the layout must have rank 2, not %lld", (long long)cl_rank_of(shape));
+  int64_t rows, cols, cosize;
+  CL_TRY(cl_tree_product(cl_child(shape, 0), &rows));
+  CL_TRY(cl_tree_product(cl_child(shape, 1), &cols));
+  CL_TRY(cl_layout_cosize_checked(b, &cosize));
+  /* Every entry is computed before anything is written, so that a failure
+   * leaves no partial table. */
+  for (int64_t m = 0; m < rows; m++)
+    for (int64_t n = 0; n < cols; n++) {
+      int64_t idx;
+      CL_TRY(eval_2d(composed, m, n, &idx));
+    }
+  int width = num_digits(cosize) + 2;
+  text_out o = {buf, cap, 0};
+  int64_t head = cl_composed_format(composed, buf, cap);
+  if (head < 0)
+    return head;
+  o.len = (size_t)head;
+  emit(&o, "\n    ");
+  for (int64_t n = 0; n < cols; n++)
+    emit(&o, "  %*lld ", width - 2, (long long)n);
+  emit(&o, "\n");
+  for (int64_t m = 0; m < rows; m++) {
+    emit_rule(&o, cols, width);
+    emit(&o, "%2lld  ", (long long)m);
+    for (int64_t n = 0; n < cols; n++) {
+      int64_t idx = 0;
+      eval_2d(composed, m, n, &idx);
+      emit(&o, "| %*lld ", width - 2, (long long)idx);
+    }
+    emit(&o, "|\n");
+  }
+  emit_rule(&o, cols, width);
+  return finish_text(&o);
+}
+
+int64_t cl_composed_print_1d(const cl_composed_t *composed, char *buf, size_t cap) {
+  if (composed == NULL || (buf == NULL && cap > 0))
+    return cl_fail(CL_E_NULL, "print1D: NULL argument");
+  int64_t size;
+  CL_TRY(cl_composed_size(composed, &size));
+  for (int64_t i = 0; i < size; i++) {
+    int64_t idx;
+    CL_TRY(cl_composed_eval(composed, i, &idx));
+  }
+  text_out o = {buf, cap, 0};
+  for (int64_t i = 0; i < size; i++) {
+    int64_t idx = 0;
+    cl_composed_eval(composed, i, &idx);
+    emit(&o, i ? " %lld" : "%lld", (long long)idx);
+  }
+  return finish_text(&o);
+}

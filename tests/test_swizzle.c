@@ -1,0 +1,559 @@
+/* test_swizzle.c: swizzle functions and composed layouts (swizzle.h).
+ *
+ * The swizzle is checked against its bit-level definition for every small
+ * Swizzle<B,M,S>; composed layouts against their definition
+ * C(i) = A(offset + B(i)); operations on composed layouts against the
+ * functions they must equal; and every error path. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <cutelayout/cutelayout.h>
+
+/* ------------------------------------------------------------ helpers */
+
+static cl_layout_t *layout(const char *text) {
+  cl_layout_t *l = NULL;
+  assert_int_equal(cl_layout_parse(text, &l), CL_OK);
+  return l;
+}
+
+static cl_tuple_t *tuple(const char *text) {
+  cl_tuple_t *t = NULL;
+  assert_int_equal(cl_tuple_parse(text, &t), CL_OK);
+  return t;
+}
+
+static cl_composed_t *composed(const char *text) {
+  cl_composed_t *c = NULL;
+  if (cl_composed_parse(text, &c) != CL_OK)
+    fail_msg("cannot parse '%s': %s", text, cl_last_error());
+  return c;
+}
+
+static cl_swizzle_t sw(int b, int m, int s) {
+  cl_swizzle_t x;
+  assert_int_equal(cl_swizzle_make(b, m, s, &x), CL_OK);
+  return x;
+}
+
+static void assert_composed_text(const cl_composed_t *c, const char *expected) {
+  char buf[512];
+  assert_int_equal(cl_composed_format(c, buf, sizeof buf), (int64_t)strlen(expected));
+  assert_string_equal(buf, expected);
+}
+
+static void assert_layout_text(const cl_layout_t *l, const char *expected) {
+  char buf[512];
+  assert_int_equal(cl_layout_format(l, buf, sizeof buf), (int64_t)strlen(expected));
+  assert_string_equal(buf, expected);
+}
+
+/* An either-or result (swizzle.h) has exactly one handle; its text. */
+static void assert_either_text(const cl_layout_t *l, const cl_composed_t *c, const char *expected) {
+  assert_true((l == NULL) != (c == NULL));
+  if (l != NULL)
+    assert_layout_text(l, expected);
+  else
+    assert_composed_text(c, expected);
+}
+
+/* Every small valid swizzle: B in [0,4], M in [0,4], S in [-6,6], |S| >= B. */
+#define MAX_SMALL 325
+static int small_swizzles(cl_swizzle_t *out) {
+  int n = 0;
+  for (int b = 0; b <= 4; b++)
+    for (int m = 0; m <= 4; m++)
+      for (int s = -6; s <= 6; s++)
+        if ((s < 0 ? -s : s) >= b)
+          out[n++] = (cl_swizzle_t){b, m, s};
+  return n;
+}
+
+#define FOR_EACH_SMALL_SWIZZLE(x)                              \
+  cl_swizzle_t all_[MAX_SMALL];                                \
+  for (int k_ = 0, n_ = small_swizzles(all_); k_ < n_; k_++)   \
+    for (cl_swizzle_t x = all_[k_], *once_ = &x; once_ != NULL; once_ = NULL)
+
+/* ------------------------------------------------------------ swizzle */
+
+/* Bit j of the zzz field is XORed with bit j of the yyy field; the yyy field
+ * starts at M + max(0,S) and the zzz field at M - min(0,S). */
+static int64_t swizzle_by_bits(int b, int m, int s, int64_t x) {
+  int y_at = m + (s > 0 ? s : 0), z_at = m - (s < 0 ? s : 0);
+  int64_t r = x;
+  for (int j = 0; j < b; j++)
+    r ^= ((x >> (y_at + j)) & 1) << (z_at + j);
+  return r;
+}
+
+static void test_swizzle_matches_bit_definition(void **state) {
+  (void)state;
+  int count = 0;
+  FOR_EACH_SMALL_SWIZZLE(x) {
+    assert_int_equal(cl_swizzle_validate(x), CL_OK);
+    int top = x.bits + x.base + (x.shift < 0 ? -x.shift : x.shift) + 1;
+    for (int64_t i = 0; i < (INT64_C(1) << top); i++) {
+      int64_t got = -1;
+      assert_int_equal(cl_swizzle_apply(x, i, &got), CL_OK);
+      assert_int_equal(got, swizzle_by_bits(x.bits, x.base, x.shift, i));
+    }
+    count++;
+  }
+  assert_true(count > 100);
+}
+
+/* A swizzle is an involution that keeps the low M bits. */
+static void test_swizzle_involution(void **state) {
+  (void)state;
+  FOR_EACH_SMALL_SWIZZLE(x) {
+    for (int64_t i = -300; i < 300; i++) {
+      int64_t once, twice;
+      assert_int_equal(cl_swizzle_apply(x, i, &once), CL_OK);
+      assert_int_equal(cl_swizzle_apply(x, once, &twice), CL_OK);
+      assert_int_equal(twice, i);
+      assert_int_equal(once & ((1 << x.base) - 1), i & ((1 << x.base) - 1));
+    }
+  }
+}
+
+static void test_swizzle_masks(void **state) {
+  (void)state;
+  int64_t y, z;
+  assert_int_equal(cl_swizzle_masks(sw(3, 3, 3), &y, &z), CL_OK);
+  assert_int_equal(y, 0x1c0);
+  assert_int_equal(z, 0x38);
+  assert_int_equal(cl_swizzle_masks(sw(2, 1, -3), &y, &z), CL_OK);
+  assert_int_equal(y, 0x6);
+  assert_int_equal(z, 0x30);
+  /* CuTe's masks are ints: bit 31 makes them negative. */
+  assert_int_equal(cl_swizzle_masks(sw(1, 30, 1), &y, &z), CL_OK);
+  assert_int_equal(y, INT32_MIN);
+  assert_int_equal(z, INT64_C(1) << 30);
+  int64_t v;
+  assert_int_equal(cl_swizzle_apply(sw(1, 0, -31), 12345, &v), CL_OK);
+  assert_int_equal(v, 2147495993); /* as CuTe computes it on a 64-bit offset */
+  assert_int_equal(cl_swizzle_max_alignment(sw(3, 4, 3)), 16);
+}
+
+/* Which Swizzle<B,M,S> CuTe compiles (checked against g++ -std=c++17). */
+static void test_swizzle_validation(void **state) {
+  (void)state;
+  static const int valid[][3] = {{0, 0, 0}, {1, 30, 1}, {0, 0, 31}, {1, 0, -31}, {1, 0, 31}, {2, 0, 30}, {0, 31, 0}, {0, 5, -3}, {3, 3, 3}};
+  static const int invalid[][3] = {{-1, 0, 1}, {1, -1, 1}, {2, 0, 1}, {30, 0, 30}, {0, 40, 3}, {31, 0, 31},
+                                   {0, 0, 32}, {2, 29, 1}, {0, 32, 0}, {29, 0, -30}, {3, 0, -2}};
+  cl_swizzle_t x;
+  for (size_t i = 0; i < sizeof valid / sizeof *valid; i++)
+    assert_int_equal(cl_swizzle_make(valid[i][0], valid[i][1], valid[i][2], &x), CL_OK);
+  for (size_t i = 0; i < sizeof invalid / sizeof *invalid; i++) {
+    assert_int_equal(cl_swizzle_make(invalid[i][0], invalid[i][1], invalid[i][2], &x), CL_E_DOMAIN);
+    assert_int_equal(x.bits, 0);
+  }
+  assert_int_equal(cl_swizzle_make(INT64_MAX, 0, 0, &x), CL_E_DOMAIN);
+  assert_int_equal(cl_swizzle_make(1, 0, INT64_MIN, &x), CL_E_DOMAIN);
+  assert_non_null(strstr(cl_last_error(), "SShift"));
+  int64_t v;
+  assert_int_equal(cl_swizzle_apply((cl_swizzle_t){2, 0, 1}, 5, &v), CL_E_DOMAIN);
+  assert_int_equal(cl_swizzle_apply(sw(1, 1, 1), 5, NULL), CL_E_NULL);
+  assert_int_equal(cl_swizzle_make(1, 1, 1, NULL), CL_E_NULL);
+  assert_true(cl_swizzle_max_alignment((cl_swizzle_t){-1, 0, 0}) < 0);
+}
+
+static void test_make_swizzle(void **state) {
+  (void)state;
+  cl_swizzle_t x;
+  /* CuTe's documented examples. */
+  assert_int_equal(cl_make_swizzle(0x8, 0x4, &x), CL_OK);
+  assert_true(cl_swizzle_equal(x, sw(1, 2, 1)));
+  assert_int_equal(cl_make_swizzle(0xc0, 0x06, &x), CL_OK);
+  assert_true(cl_swizzle_equal(x, sw(2, 1, 5)));
+  assert_int_equal(cl_make_swizzle(0, 0, &x), CL_OK);
+  assert_true(cl_swizzle_equal(x, sw(0, 0, 0)));
+  /* Masks give back their swizzle. */
+  FOR_EACH_SMALL_SWIZZLE(s) {
+    if (s.bits == 0)
+      continue;
+    int64_t y, z;
+    assert_int_equal(cl_swizzle_masks(s, &y, &z), CL_OK);
+    assert_int_equal(cl_make_swizzle(y, z, &x), CL_OK);
+    assert_true(cl_swizzle_equal(x, s));
+  }
+  assert_int_equal(cl_make_swizzle(0x8, 0x6, &x), CL_E_DOMAIN);  /* popcounts differ */
+  assert_int_equal(cl_make_swizzle(0x28, 0x3, &x), CL_E_DOMAIN); /* not a run of bits */
+  assert_int_equal(cl_make_swizzle(-8, 4, &x), CL_E_DOMAIN);
+  assert_int_equal(cl_make_swizzle(INT64_C(1) << 32, 4, &x), CL_E_DOMAIN);
+}
+
+static void test_swizzle_composition_and_casts(void **state) {
+  (void)state;
+  cl_swizzle_t x;
+  assert_int_equal(cl_swizzle_composition(sw(2, 0, 3), sw(1, 2, 3), &x), CL_OK);
+  assert_true(cl_swizzle_equal(x, sw(3, 0, 3)));
+  /* Same shift: composing is applying one after the other. */
+  for (int64_t i = 0; i < 64; i++) {
+    int64_t ab, a_of_b, b_of_i;
+    assert_int_equal(cl_swizzle_apply(sw(1, 2, 3), i, &b_of_i), CL_OK);
+    assert_int_equal(cl_swizzle_apply(sw(2, 0, 3), b_of_i, &a_of_b), CL_OK);
+    assert_int_equal(cl_swizzle_apply(x, i, &ab), CL_OK);
+    assert_int_equal(ab, a_of_b);
+  }
+  assert_int_equal(cl_swizzle_composition(sw(2, 0, 3), sw(1, 2, 2), &x), CL_E_DOMAIN);
+  assert_int_equal(cl_swizzle_upcast(sw(3, 3, 3), 2, &x), CL_OK);
+  assert_true(cl_swizzle_equal(x, sw(3, 2, 3)));
+  assert_int_equal(cl_swizzle_upcast(sw(3, 3, 3), 16, &x), CL_OK);
+  assert_true(cl_swizzle_equal(x, sw(2, 0, 3)));
+  assert_int_equal(cl_swizzle_upcast(sw(3, 3, 3), 1024, &x), CL_OK);
+  assert_true(cl_swizzle_equal(x, sw(0, 0, 3)));
+  assert_int_equal(cl_swizzle_downcast(sw(3, 3, 3), 2, &x), CL_OK);
+  assert_true(cl_swizzle_equal(x, sw(3, 4, 3)));
+  assert_int_equal(cl_swizzle_upcast(sw(3, 3, 3), 3, &x), CL_E_DOMAIN);
+  assert_int_equal(cl_swizzle_downcast(sw(3, 3, 3), 0, &x), CL_E_DOMAIN);
+  assert_int_equal(cl_swizzle_downcast(sw(3, 3, 3), INT64_C(1) << 40, &x), CL_E_DOMAIN);
+}
+
+static void test_swizzle_text(void **state) {
+  (void)state;
+  cl_swizzle_t x;
+  char buf[32];
+  assert_int_equal(cl_swizzle_parse("Sw<3,3,3>", &x), CL_OK);
+  assert_true(cl_swizzle_equal(x, sw(3, 3, 3)));
+  assert_int_equal(cl_swizzle_format(x, buf, sizeof buf), 9);
+  assert_string_equal(buf, "Sw<3,3,3>");
+  assert_int_equal(cl_swizzle_parse("  Sw < 2 , 0 , -3 >  ", &x), CL_OK);
+  assert_true(cl_swizzle_equal(x, sw(2, 0, -3)));
+  assert_int_equal(cl_swizzle_format(x, NULL, 0), 10);
+  assert_int_equal(cl_swizzle_parse("Sw<3,3>", &x), CL_E_PARSE);
+  assert_string_equal(cl_last_error(), "column 7: expected ',', found '>'");
+  assert_int_equal(cl_swizzle_parse("Sw<3,3,3>x", &x), CL_E_PARSE);
+  assert_int_equal(cl_swizzle_parse("Sx<3,3,3>", &x), CL_E_PARSE);
+  assert_int_equal(cl_swizzle_parse("Sw<3,3,99999999999999999999>", &x), CL_E_OVERFLOW);
+  assert_int_equal(cl_swizzle_parse("Sw<3,3,2>", &x), CL_E_DOMAIN);
+  assert_int_equal(cl_swizzle_parse(NULL, &x), CL_E_NULL);
+  assert_int_equal(cl_swizzle_format(x, NULL, 4), CL_E_NULL);
+}
+
+/* ------------------------------------------------------------ composed layouts */
+
+static const char *const inner_layouts[] = {
+  "(8,8):(8,1)", "(8,8):(1,8)", "(4,(2,4)):(2,(1,8))", "64:1", "(16,4):(4,1)", "(2,3):(3,1)",
+  "(4,4):(-4,1)", "(8,2):(2,0)", "((2,2),(2,8)):((1,16),(2,4))",
+};
+
+/* C(i) == Sw(offset + L(i)) for every i of the domain. */
+static void test_composed_eval(void **state) {
+  (void)state;
+  static const int swizzles[][3] = {{3, 3, 3}, {2, 0, -3}, {1, 1, 1}, {0, 4, 3}, {2, 1, 4}, {3, 0, -3}};
+  static const int64_t offsets[] = {0, 5, -7, 64};
+  for (size_t li = 0; li < sizeof inner_layouts / sizeof *inner_layouts; li++) {
+    cl_layout_t *l = layout(inner_layouts[li]);
+    for (size_t si = 0; si < sizeof swizzles / sizeof *swizzles; si++)
+      for (size_t oi = 0; oi < sizeof offsets / sizeof *offsets; oi++) {
+        cl_swizzle_t s = sw(swizzles[si][0], swizzles[si][1], swizzles[si][2]);
+        cl_composed_t *c = NULL;
+        assert_int_equal(cl_make_composed_layout(cl_fn_swizzle(s), offsets[oi], cl_fn_layout(l), &c), CL_OK);
+        int64_t size;
+        assert_int_equal(cl_composed_size(c, &size), CL_OK);
+        assert_int_equal(size, cl_layout_size(l));
+        for (int64_t i = 0; i < size; i++) {
+          int64_t li_, expected, got;
+          assert_int_equal(cl_layout_eval(l, i, &li_), CL_OK);
+          assert_int_equal(cl_swizzle_apply(s, offsets[oi] + li_, &expected), CL_OK);
+          assert_int_equal(cl_composed_eval(c, i, &got), CL_OK);
+          assert_int_equal(got, expected);
+        }
+        cl_composed_free(c);
+      }
+    cl_layout_free(l);
+  }
+}
+
+static void test_composed_eval_layout_outer(void **state) {
+  (void)state;
+  /* CuTe: composition((4,2):(2,1), -3, (8,8):(8,1))(5) == 11 (L(5) = 40, and
+   * 37 splits as (1,9) in (4,2), the last mode taking the remainder). */
+  cl_composed_t *c = composed("(4,2):(2,1) o -3 o (8,8):(8,1)");
+  int64_t v;
+  assert_int_equal(cl_composed_eval(c, 5, &v), CL_OK);
+  assert_int_equal(v, 11);
+  cl_tuple_t *crd = tuple("(3,5)");
+  assert_int_equal(cl_composed_eval_coord(c, crd, &v), CL_OK);
+  /* (8,8):(8,1) at (3,5) is 29; 26 splits as (2,6): 4 + 6. */
+  assert_int_equal(v, 10);
+  cl_tuple_free(crd);
+  cl_composed_free(c);
+  /* Sw o 4 o (8,8):(8,1) at (3,5): 29 + 4 = 33, unchanged by Sw<3,3,3>. */
+  c = composed("Sw<3,3,3> o 4 o (8,8):(8,1)");
+  crd = tuple("(3,5)");
+  assert_int_equal(cl_composed_eval_coord(c, crd, &v), CL_OK);
+  assert_int_equal(v, 33);
+  cl_tuple_free(crd);
+  cl_composed_free(c);
+  /* A swizzle inside: (8,8):(8,1) o -4 o Sw<3,3,3> at 0 is L(-4) = -32. */
+  c = composed("(8,8):(8,1) o -4 o Sw<3,3,3>");
+  assert_int_equal(cl_composed_eval(c, 0, &v), CL_OK);
+  assert_int_equal(v, -32);
+  crd = tuple("(1,2)");
+  assert_int_equal(cl_composed_eval_coord(c, crd, &v), CL_E_TYPE);
+  cl_tuple_free(crd);
+  assert_int_equal(cl_composed_size(c, &v), CL_E_UNSUPPORTED);
+  assert_int_equal(cl_composed_cosize(c, &v), CL_E_UNSUPPORTED);
+  assert_int_equal(cl_composed_rank(c), CL_E_UNSUPPORTED);
+  assert_int_equal(cl_composed_depth(c), CL_E_UNSUPPORTED);
+  cl_composed_free(c);
+}
+
+static void test_composed_queries(void **state) {
+  (void)state;
+  cl_composed_t *c = composed("Sw<3,3,3> o 5 o (4,(2,4)):(2,(1,8))");
+  int64_t v;
+  assert_int_equal(cl_composed_size(c, &v), CL_OK);
+  assert_int_equal(v, 32);
+  assert_int_equal(cl_composed_cosize(c, &v), CL_OK);
+  assert_int_equal(v, 32);
+  assert_int_equal(cl_composed_rank(c), 2);
+  assert_int_equal(cl_composed_depth(c), 2);
+  cl_tuple_t *shape = NULL;
+  assert_int_equal(cl_composed_shape(c, &shape), CL_OK);
+  char buf[64];
+  cl_tuple_format(shape, buf, sizeof buf);
+  assert_string_equal(buf, "(4,(2,4))");
+  cl_tuple_free(shape);
+  cl_fn outer, inner;
+  int64_t offset;
+  assert_int_equal(cl_composed_parts(c, &outer, &offset, &inner), CL_OK);
+  assert_int_equal(outer.kind, CL_FN_SWIZZLE);
+  assert_true(cl_swizzle_equal(outer.swizzle, sw(3, 3, 3)));
+  assert_int_equal(offset, 5);
+  assert_int_equal(inner.kind, CL_FN_LAYOUT);
+  assert_layout_text(inner.layout, "(4,(2,4)):(2,(1,8))");
+  cl_composed_t *copy = NULL;
+  assert_int_equal(cl_composed_copy(c, &copy), CL_OK);
+  assert_true(cl_composed_equal(c, copy));
+  cl_composed_free(copy);
+  copy = composed("Sw<3,3,3> o 4 o (4,(2,4)):(2,(1,8))");
+  assert_false(cl_composed_equal(c, copy));
+  cl_composed_free(copy);
+  assert_false(cl_composed_equal(c, NULL));
+  cl_composed_free(c);
+}
+
+static void test_composed_text(void **state) {
+  (void)state;
+  static const char *const texts[] = {
+    "Sw<3,3,3> o 0 o (8,8):(8,1)", "Sw<2,0,-3> o 5 o (8,8):(8,1)", "Sw<0,4,3> o 0 o (8,8):(8,1)",
+    "Sw<2,1,3> o 0 o 6:1", "(8,8):(8,1) o -4 o Sw<3,3,3>", "(4,2):(2,1) o 3 o (8,8):(8,1)",
+    "Sw<2,0,3> o 0 o Sw<1,2,3>", "Sw<3,3,3> o 0 o (64):(1)", "Sw<1,1,1> o 0 o ((4,2)):((2,1))",
+  };
+  for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
+    cl_composed_t *c = composed(texts[i]);
+    assert_composed_text(c, texts[i]);
+    char *s = NULL;
+    assert_int_equal(cl_composed_to_string(c, &s), CL_OK);
+    assert_string_equal(s, texts[i]);
+    cl_string_free(s);
+    /* snprintf-style truncation */
+    char small[8];
+    assert_int_equal(cl_composed_format(c, small, sizeof small), (int64_t)strlen(texts[i]));
+    assert_int_equal(strncmp(small, texts[i], 7), 0);
+    assert_int_equal(small[7], '\0');
+    cl_composed_free(c);
+  }
+  cl_composed_t *c = composed("  Sw < 3 , 3 , 3 >o 0o(8, 8) :(8 ,1)  ");
+  assert_composed_text(c, "Sw<3,3,3> o 0 o (8,8):(8,1)");
+  cl_composed_free(c);
+  c = composed("Sw<3,3,3> o (8,8):(8,1)");
+  assert_composed_text(c, "Sw<3,3,3> o 0 o (8,8):(8,1)");
+  cl_composed_free(c);
+}
+
+static void test_composed_text_errors(void **state) {
+  (void)state;
+  static const struct {
+    const char *text;
+    cl_status status;
+    const char *message; /* NULL: not checked */
+  } bad[] = {
+    {"Sw<3,3,3>", CL_E_PARSE, "column 10: expected 'o' (a composed layout is A o OFFSET o B)"},
+    {"Sw<3,3,3> o 0 o (8,8):(8,1) o 2", CL_E_PARSE, "column 29: expected the end of the text (a composed layout is A o OFFSET o B)"},
+    {"Sw<3,3,3> o x o (8,8):(8,1)", CL_E_PARSE, "column 13: expected a digit, found 'x'"},
+    {"Sw<3,3,3> o 0 o (8,8):(8,1,2)", CL_E_PARSE, NULL},
+    {"Sw<3,3,3> o 0 o ", CL_E_PARSE, "column 17: expected a layout or a swizzle, found the end of the text"},
+    {"Sw<3,3> o 0 o 8:1", CL_E_PARSE, "column 7: expected ',', found '>'"},
+    {"Sw<3,3,2> o 0 o 8:1", CL_E_DOMAIN, NULL},
+    {"Sw<3,3,3> o 0 0 o 8:1", CL_E_PARSE, "column 15: expected 'o', found '0'"},
+    {"Sw<3,3,3> x o 0 o 8:1", CL_E_PARSE, "column 11: expected 'o', found 'x'"},
+    {"8 o 0 o 8:1", CL_E_PARSE, NULL},
+    {"8:1 o 0 o Sw<1,1,1> x", CL_E_PARSE, "column 21: expected the end of the text, found 'x'"},
+    {"Sw<3,3,3> o 99999999999999999999 o 8:1", CL_E_OVERFLOW, NULL},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    cl_composed_t *c = (cl_composed_t *)&c;
+    cl_status s = cl_composed_parse(bad[i].text, &c);
+    if (s != bad[i].status)
+      fail_msg("'%s': status %d, expected %d (%s)", bad[i].text, s, bad[i].status, cl_last_error());
+    assert_null(c);
+    if (bad[i].message != NULL)
+      assert_string_equal(cl_last_error(), bad[i].message);
+  }
+  cl_composed_t *c;
+  assert_int_equal(cl_composed_parse(NULL, &c), CL_E_NULL);
+  assert_int_equal(cl_composed_parse("Sw<1,1,1> o 0 o 4:1", NULL), CL_E_NULL);
+  assert_int_equal(cl_composed_format(NULL, NULL, 0), CL_E_NULL);
+}
+
+static void test_make_composed_errors(void **state) {
+  (void)state;
+  cl_layout_t *l = layout("8:1");
+  cl_composed_t *c = (cl_composed_t *)&c;
+  assert_int_equal(cl_make_composed_layout(cl_fn_swizzle((cl_swizzle_t){2, 0, 1}), 0, cl_fn_layout(l), &c), CL_E_DOMAIN);
+  assert_null(c);
+  assert_int_equal(cl_make_composed_layout(cl_fn_layout(NULL), 0, cl_fn_layout(l), &c), CL_E_NULL);
+  cl_fn bogus = {(cl_fn_kind)7, {0, 0, 0}, NULL};
+  assert_int_equal(cl_make_composed_layout(bogus, 0, cl_fn_layout(l), &c), CL_E_TYPE);
+  assert_int_equal(cl_make_composed_layout(cl_fn_layout(l), 0, cl_fn_layout(l), NULL), CL_E_NULL);
+  assert_int_equal(cl_composed_parts(NULL, NULL, NULL, NULL), CL_E_NULL);
+  int64_t v;
+  assert_int_equal(cl_composed_eval(NULL, 0, &v), CL_E_NULL);
+  assert_int_equal(cl_composed_size(NULL, &v), CL_E_NULL);
+  cl_composed_free(NULL);
+  cl_layout_free(l);
+}
+
+/* composition(Swizzle, offset, L): CuTe drops the identity swizzle only when
+ * the offset is 0; make_composed_layout never simplifies. */
+static void test_composition_offset(void **state) {
+  (void)state;
+  cl_layout_t *l = layout("(8,8):(8,1)"), *r = NULL;
+  cl_composed_t *c = NULL;
+  assert_int_equal(cl_composition_offset(cl_fn_swizzle(sw(3, 3, 3)), 0, cl_fn_layout(l), &r, &c), CL_OK);
+  assert_either_text(r, c, "Sw<3,3,3> o 0 o (8,8):(8,1)");
+  cl_composed_free(c);
+  assert_int_equal(cl_composition_offset(cl_fn_swizzle(sw(0, 4, 3)), 0, cl_fn_layout(l), &r, &c), CL_OK);
+  assert_either_text(r, c, "(8,8):(8,1)");
+  cl_layout_free(r);
+  assert_int_equal(cl_composition_offset(cl_fn_swizzle(sw(0, 4, 3)), 3, cl_fn_layout(l), &r, &c), CL_OK);
+  assert_either_text(r, c, "Sw<0,4,3> o 3 o (8,8):(8,1)");
+  cl_composed_free(c);
+  assert_int_equal(cl_composition_offset(cl_fn_swizzle(sw(0, 4, 3)), 0, cl_fn_swizzle(sw(1, 1, 1)), &r, &c), CL_OK);
+  assert_either_text(r, c, "Sw<0,4,3> o 0 o Sw<1,1,1>");
+  cl_composed_free(c);
+  assert_int_equal(cl_composition_offset(cl_fn_swizzle((cl_swizzle_t){1, 0, 0}), 0, cl_fn_layout(l), &r, &c), CL_E_DOMAIN);
+  assert_null(r);
+  assert_null(c);
+  assert_int_equal(cl_composition_offset(cl_fn_swizzle(sw(1, 1, 1)), 0, cl_fn_layout(l), NULL, &c), CL_E_NULL);
+  cl_layout_free(l);
+}
+
+/* composition(L, Sw) = Sw' o L with Sw' = make_swizzle<L(yyy), L(zzz)>: the
+ * swizzle moved to the other side, so Sw'(L(i)) == L(Sw(i)). */
+static void test_composition_with_swizzle(void **state) {
+  (void)state;
+  static const struct {
+    const char *layout;
+    int sw[3];
+    const char *expected;
+  } cases[] = {
+    {"(8,8):(8,1)", {1, 0, 1}, "Sw<1,3,1> o 0 o (8,8):(8,1)"},
+    {"(64):(1)", {3, 3, 3}, "Sw<3,3,3> o 0 o (64):(1)"},
+    {"(4,2):(2,1)", {1, 0, 1}, "Sw<1,1,1> o 0 o (4,2):(2,1)"},
+    {"(8,8):(8,1)", {3, 0, 3}, "Sw<3,0,-3> o 0 o (8,8):(8,1)"},
+    {"(8,8):(8,1)", {0, 2, 3}, "(8,8):(8,1)"},
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+    cl_layout_t *l = layout(cases[k].layout), *r = NULL;
+    cl_composed_t *c = NULL;
+    cl_swizzle_t s = sw(cases[k].sw[0], cases[k].sw[1], cases[k].sw[2]);
+    assert_int_equal(cl_composition_with_swizzle(l, s, &r, &c), CL_OK);
+    assert_either_text(r, c, cases[k].expected);
+    for (int64_t i = 0; c != NULL && i < cl_layout_size(l); i++) {
+      int64_t si, lsi, got;
+      assert_int_equal(cl_swizzle_apply(s, i, &si), CL_OK);
+      assert_int_equal(cl_layout_eval(l, si, &lsi), CL_OK);
+      assert_int_equal(cl_composed_eval(c, i, &got), CL_OK);
+      assert_int_equal(got, lsi);
+    }
+    cl_layout_free(r);
+    cl_composed_free(c);
+    cl_layout_free(l);
+  }
+  /* (2,3):(3,1) maps the masks 2 and 1 to 1 and 3: not a swizzle. */
+  cl_layout_t *l = layout("(2,3):(3,1)"), *r = NULL;
+  cl_composed_t *c = NULL;
+  assert_int_equal(cl_composition_with_swizzle(l, sw(1, 0, 1), &r, &c), CL_E_DOMAIN);
+  assert_null(r);
+  assert_null(c);
+  cl_layout_free(l);
+}
+
+static void test_make_layout_from_swizzle(void **state) {
+  (void)state;
+  cl_layout_t *r = NULL;
+  cl_composed_t *c = NULL;
+  assert_int_equal(cl_make_layout_from_swizzle(sw(2, 1, 3), &r, &c), CL_OK);
+  assert_either_text(r, c, "Sw<2,1,3> o 0 o 6:1"); /* CuTe's extent is M+B+|S| */
+  cl_composed_free(c);
+  assert_int_equal(cl_make_layout_from_swizzle(sw(0, 1, 3), &r, &c), CL_OK);
+  assert_either_text(r, c, "4:1");
+  cl_layout_free(r);
+}
+
+static void test_composed_pictures(void **state) {
+  (void)state;
+  /* As CuTe's print_layout prints it (column width from cosize of the inner
+   * layout, whatever the swizzle makes of the values). */
+  cl_composed_t *c = composed("Sw<1,1,1> o 3 o (4,4):(1,4)");
+  const char *expected =
+    "Sw<1,1,1> o 3 o (4,4):(1,4)\n"
+    "       0    1    2    3 \n"
+    "    +----+----+----+----+\n"
+    " 0  |  3 |  5 | 11 | 13 |\n"
+    "    +----+----+----+----+\n"
+    " 1  |  6 |  8 | 14 | 16 |\n"
+    "    +----+----+----+----+\n"
+    " 2  |  7 |  9 | 15 | 17 |\n"
+    "    +----+----+----+----+\n"
+    " 3  |  4 | 10 | 12 | 18 |\n"
+    "    +----+----+----+----+\n";
+  char buf[1024];
+  assert_int_equal(cl_composed_print_layout(c, buf, sizeof buf), (int64_t)strlen(expected));
+  assert_string_equal(buf, expected);
+  assert_int_equal(cl_composed_print_1d(c, buf, sizeof buf), 40);
+  assert_string_equal(buf, "3 6 7 4 5 8 9 10 11 14 15 12 13 16 17 18");
+  cl_composed_free(c);
+  c = composed("Sw<1,1,1> o 0 o (4,4,2):(1,4,16)");
+  assert_int_equal(cl_composed_print_layout(c, buf, sizeof buf), CL_E_RANK);
+  cl_composed_free(c);
+  c = composed("8:1 o 0 o Sw<1,1,1>");
+  assert_int_equal(cl_composed_print_1d(c, buf, sizeof buf), CL_E_UNSUPPORTED);
+  assert_int_equal(cl_composed_print_layout(c, buf, sizeof buf), CL_E_UNSUPPORTED);
+  assert_int_equal(cl_composed_print_layout(NULL, buf, sizeof buf), CL_E_NULL);
+  cl_composed_free(c);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_swizzle_matches_bit_definition),
+    cmocka_unit_test(test_swizzle_involution),
+    cmocka_unit_test(test_swizzle_masks),
+    cmocka_unit_test(test_swizzle_validation),
+    cmocka_unit_test(test_make_swizzle),
+    cmocka_unit_test(test_swizzle_composition_and_casts),
+    cmocka_unit_test(test_swizzle_text),
+    cmocka_unit_test(test_composed_eval),
+    cmocka_unit_test(test_composed_eval_layout_outer),
+    cmocka_unit_test(test_composed_queries),
+    cmocka_unit_test(test_composed_text),
+    cmocka_unit_test(test_composed_text_errors),
+    cmocka_unit_test(test_make_composed_errors),
+    cmocka_unit_test(test_composition_offset),
+    cmocka_unit_test(test_composition_with_swizzle),
+    cmocka_unit_test(test_make_layout_from_swizzle),
+    cmocka_unit_test(test_composed_pictures),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
