@@ -1,0 +1,74 @@
+/* bench.c: cute-layout-bench [GROUP...] -- CONTRACT.md's benchmark program.
+ *
+ * Each group is one function `void bench_<group>(void)` in its own file
+ * bench/bench_<group>.c that prints its lines with bench_report().
+ *
+ * To add a group:
+ *   1. write bench/bench_<group>.c defining `void bench_<group>(void)`;
+ *   2. add the file to `bench_sources` in bench/meson.build;
+ *   3. declare it below and add a row to `groups[]`.
+ * The groups of CONTRACT.md (eval, algebra, copy) also have a weak stub here,
+ * so the program links and runs before their file exists; the file's strong
+ * definition replaces the stub. */
+#include <stdio.h>
+#include <string.h>
+
+#include "bench_util.h"
+
+void bench_eval(void);
+void bench_algebra(void);
+void bench_copy(void);
+
+#if defined(__GNUC__) || defined(__clang__)
+#define BENCH_WEAK __attribute__((weak))
+#else
+#define BENCH_WEAK
+#endif
+
+BENCH_WEAK void bench_eval(void) { fprintf(stderr, "cute-layout-bench: group 'eval' is not built\n"); }
+BENCH_WEAK void bench_algebra(void) { fprintf(stderr, "cute-layout-bench: group 'algebra' is not built\n"); }
+BENCH_WEAK void bench_copy(void) { fprintf(stderr, "cute-layout-bench: group 'copy' is not built\n"); }
+
+static const struct {
+  const char *name;
+  void (*run)(void);
+} groups[] = {
+    {"eval", bench_eval},
+    {"algebra", bench_algebra},
+    {"copy", bench_copy},
+};
+#define NGROUPS (sizeof groups / sizeof groups[0])
+
+static void usage(FILE *f) {
+  fprintf(f, "usage: cute-layout-bench [GROUP...]\ngroups:");
+  for (size_t g = 0; g < NGROUPS; g++)
+    fprintf(f, " %s", groups[g].name);
+  fprintf(f, " (all when none is named)\n");
+}
+
+int main(int argc, char **argv) {
+  for (int a = 1; a < argc; a++) {
+    if (strcmp(argv[a], "-h") == 0 || strcmp(argv[a], "--help") == 0) {
+      usage(stdout);
+      return 0;
+    }
+    size_t g = 0;
+    while (g < NGROUPS && strcmp(argv[a], groups[g].name) != 0)
+      g++;
+    if (g == NGROUPS) {
+      fprintf(stderr, "cute-layout-bench: unknown group '%s'\n", argv[a]);
+      usage(stderr);
+      return 2;
+    }
+  }
+  if (argc == 1) {
+    for (size_t g = 0; g < NGROUPS; g++)
+      groups[g].run();
+    return 0;
+  }
+  for (int a = 1; a < argc; a++)
+    for (size_t g = 0; g < NGROUPS; g++)
+      if (strcmp(argv[a], groups[g].name) == 0)
+        groups[g].run();
+  return 0;
+}

@@ -1,0 +1,51 @@
+/* bench_util.h: timing and reporting shared by every benchmark group.
+ *
+ * A workload is a function that runs `iters` repetitions of the operation
+ * being measured.  bench_time() calibrates `iters` so that one run lasts a few
+ * milliseconds, repeats the run, and returns the median time of one operation:
+ * the median, not the mean, because the machine is shared and a run that was
+ * interrupted should not move the figure.
+ *
+ * Every figure is printed by bench_report() in CONTRACT.md's format:
+ *   <group>/<workload>  <value> <unit>  <ratio>x <baseline>
+ * where the baseline was measured in the same run, on the same inputs. */
+#ifndef CUTELAYOUT_BENCH_UTIL_H
+#define CUTELAYOUT_BENCH_UTIL_H
+
+#include <stdint.h>
+
+/* Keeps the compiler from deleting or hoisting a computation whose result is
+ * otherwise unused: the value is "used" by an empty asm statement that may
+ * read it from a register or memory. */
+#if defined(__GNUC__) || defined(__clang__)
+#define bench_do_not_optimize(value) __asm__ volatile("" : : "r,m"(value) : "memory")
+/* A compiler barrier: memory may have been read or written here, so stores
+ * before it happen and loads after it are repeated. */
+#define bench_clobber() __asm__ volatile("" : : : "memory")
+#else
+void bench_escape(const volatile void *p);
+#define bench_do_not_optimize(value) bench_escape(&(value))
+#define bench_clobber() bench_escape(0)
+#endif
+
+/* Runs fn(ctx, iters): `iters` repetitions of one operation. */
+typedef void (*bench_fn)(void *ctx, int64_t iters);
+
+/* Median seconds per operation of fn over repeated timed runs (clock_gettime,
+ * CLOCK_MONOTONIC).  ops_per_iter scales the result when one iteration does
+ * several operations (e.g. a bulk call over n elements: pass n to get seconds
+ * per element). */
+double bench_time(bench_fn fn, void *ctx, double ops_per_iter);
+
+/* Nanoseconds now, from CLOCK_MONOTONIC. */
+int64_t bench_now_ns(void);
+
+/* Prints one result line: "<group>/<workload>  <value> <unit>  <ratio>x <baseline>". */
+void bench_report(const char *group, const char *workload, double value, const char *unit, double ratio,
+                  const char *baseline_name);
+
+/* Fails the program (exit 1 with a message) when a library call that the
+ * benchmark depends on fails: a benchmark of a failing call would be a lie. */
+void bench_check(int status, const char *what);
+
+#endif
