@@ -103,6 +103,79 @@ cl_status cl_make_layout_like(const cl_layout_t *layout, cl_layout_t **out) {
   return cl_lb_finish(&lb, out);
 }
 
+/* Appends a copy of t with every integer leaf multiplied by factor. */
+static void scale_leaves(cl_builder *b, const cl_node *t, int64_t factor) {
+  if (!cl_is_tuple(t)) {
+    int64_t v = 0;
+    cl_status s = cl_mul(t->value, factor, &v);
+    if (s != CL_OK)
+      cl_b_set_error(b, s);
+    cl_b_int(b, v);
+    return;
+  }
+  int32_t at = cl_b_open(b, CL_KIND_TUPLE);
+  CL_FOR_EACH_CHILD(c, t) scale_leaves(b, c, factor);
+  cl_b_close(b, at);
+}
+
+/* make_fragment_like(L) for rank R > 1 is CuTe's
+ *   tiled_product(A, B),  A = shape<0>:compact_col_major(filter_zeros(stride<0>, shape<0>)),
+ *                         B = make_ordered_layout(take<1,R>(shape), take<1,R>(stride)).
+ * A is compact over its n = size(filter_zeros(...)) non-broadcast elements, so
+ * the complement that logical_product composes B with is (k):(n), and the
+ * product is (shape<0>, shape<1>, ...) with B's compact strides times n.
+ * For rank <= 1 it is make_layout(shape(L)). */
+cl_status cl_make_fragment_like(const cl_layout_t *layout, cl_layout_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(layout);
+  const cl_node *shape = cl_lshape(cl_lroot(layout)), *stride = cl_lstride(cl_lroot(layout));
+  if (!cl_is_tuple(shape) || shape->rank <= 1) {
+    cl_tuple_t *t = NULL;
+    CL_TRY(cl_tuple_from_tree(shape, &t));
+    cl_status s = cl_layout_make_left(t, out);
+    cl_tuple_free(t);
+    return s;
+  }
+  cl_builder kept0, rest_shape, rest_stride, rest_order;
+  cl_b_init(&kept0);
+  cl_b_init(&rest_shape);
+  cl_b_init(&rest_stride);
+  cl_b_init(&rest_order);
+  filter_zero_extents(&kept0, cl_first(stride), cl_first(shape));
+  int32_t s_at = cl_b_open(&rest_shape, CL_KIND_TUPLE), d_at = cl_b_open(&rest_stride, CL_KIND_TUPLE);
+  for (const cl_node *s = cl_next(cl_first(shape)), *d = cl_next(cl_first(stride)); s < shape + shape->span;
+       s = cl_next(s), d = cl_next(d)) {
+    cl_b_copy(&rest_shape, s);
+    cl_b_copy(&rest_stride, d);
+  }
+  cl_b_close(&rest_shape, s_at);
+  cl_b_close(&rest_stride, d_at);
+  int64_t n = 1;
+  cl_status s = kept0.status != CL_OK ? kept0.status : rest_shape.status != CL_OK ? rest_shape.status : rest_stride.status;
+  if (s == CL_OK)
+    s = cl_tree_product(kept0.nodes, &n);
+  if (s == CL_OK) {
+    cl_b_compact_order(&rest_order, rest_shape.nodes, rest_stride.nodes);
+    s = rest_order.status;
+  }
+  cl_lbuilder lb;
+  cl_lb_init(&lb);
+  if (s == CL_OK) {
+    cl_b_copy(&lb.shape, shape);
+    int32_t at = cl_b_open(&lb.stride, CL_KIND_TUPLE);
+    cl_b_compact_major(&lb.stride, kept0.nodes, false, 1);
+    CL_FOR_EACH_CHILD(o, rest_order.nodes) scale_leaves(&lb.stride, o, n);
+    cl_b_close(&lb.stride, at);
+  } else {
+    cl_b_set_error(&lb.shape, s);
+  }
+  cl_b_release(&kept0);
+  cl_b_release(&rest_shape);
+  cl_b_release(&rest_stride);
+  cl_b_release(&rest_order);
+  return cl_lb_finish(&lb, out);
+}
+
 void cl_layout_free(cl_layout_t *layout) { cl_dealloc(layout); }
 
 cl_status cl_layout_copy(const cl_layout_t *layout, cl_layout_t **out) {
@@ -181,9 +254,10 @@ int64_t cl_layout_rank(const cl_layout_t *layout) {
 
 int64_t cl_layout_depth(const cl_layout_t *layout) {
   if (layout == NULL)
-    return CL_E_NULL;
-  const cl_node *s = cl_lshape(cl_lroot(layout));
-  return cl_is_tuple(s) ? s->depth : 0;
+    return cl_fail(CL_E_NULL, "cl_layout_depth: argument 'layout' is NULL");
+  int64_t depth;
+  cl_status s = cl_tree_depth(cl_lshape(cl_lroot(layout)), &depth);
+  return s == CL_OK ? depth : s;
 }
 
 /* The sub-trees at a path of mode indices (a leaf is its own mode 0). */
@@ -312,18 +386,17 @@ cl_status cl_layout_flatten(const cl_layout_t *layout, cl_layout_t **out) { retu
 
 static void unflatten_map(cl_builder *b, const cl_node *t, const void *arg) {
   const cl_node *profile = arg;
-  if (!cl_is_tuple(t)) {
-    cl_b_set_error(b, cl_fail(CL_E_TYPE, "unflatten: the layout must have a flat tuple shape"));
-    return;
-  }
-  const cl_node *leaves[CL_MAX_DEPTH]; /* small profiles stay on the stack */
-  const cl_node **flat = t->rank <= CL_MAX_DEPTH ? leaves : cl_alloc((size_t)t->rank * sizeof *flat);
+  /* An integer is a flat tuple of rank 1 (CuTe's get<0> of an integer). */
+  int64_t rank = cl_rank_of(t);
+  const cl_node *leaves[CL_MAX_DEPTH] = {0}; /* small profiles stay on the stack */
+  const cl_node **flat = rank <= CL_MAX_DEPTH ? leaves : cl_alloc((size_t)rank * sizeof *flat);
   if (flat == NULL) {
     cl_b_set_error(b, cl_fail(CL_E_NOMEM, "out of memory"));
     return;
   }
   int64_t k = 0, next = 0;
-  CL_FOR_EACH_CHILD(c, t) flat[k++] = c;
+  for (; k < rank; k++)
+    flat[k] = cl_child(t, k);
   cl_b_unflatten(b, flat, k, &next, profile);
   if (b->status == CL_OK && next != k)
     cl_b_set_error(b, cl_fail(CL_E_RANK, "unflatten: the layout has %lld modes but the profile has %lld leaves", (long long)k, (long long)next));
@@ -450,7 +523,11 @@ static void zip_map(cl_builder *b, const cl_node *t, const void *arg) {
     cl_b_copy(b, t);
     return;
   }
-  if (t->rank == 0 || !cl_is_tuple(cl_first(t))) {
+  if (t->rank == 0) {
+    cl_b_set_error(b, cl_fail(CL_E_RANK, "zip: an empty tuple () has no first mode to zip by"));
+    return;
+  }
+  if (!cl_is_tuple(cl_first(t))) {
     int32_t at = cl_b_open(b, CL_KIND_TUPLE);
     cl_b_copy(b, t);
     cl_b_close(b, at);

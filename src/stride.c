@@ -8,7 +8,16 @@
  *     crd % size(mode) and passing crd / size(mode) on; the last mode takes
  *     the rest without a modulus;
  *   integers: crd * stride. */
+/* CuTe sums the modes with a fold that has no value for zero modes, so a
+ * coordinate can never be mapped through an empty tuple (). */
+static cl_status no_empty_mode(const cl_node *shape) {
+  if (cl_is_tuple(shape) && shape->rank == 0)
+    return cl_fail(CL_E_DOMAIN, "crd2idx: a coordinate cannot be mapped through an empty tuple ()");
+  return CL_OK;
+}
+
 cl_status cl_tree_crd2idx(const cl_node *crd, const cl_node *shape, const cl_node *stride, int64_t *out) {
+  CL_TRY(no_empty_mode(shape));
   if (cl_is_tuple(shape) && (!cl_is_tuple(stride) || stride->rank != shape->rank))
     return cl_fail(CL_E_RANK, "crd2idx: shape and stride are not congruent");
   if (cl_is_tuple(crd)) {
@@ -37,6 +46,7 @@ cl_status cl_tree_crd2idx(const cl_node *crd, const cl_node *shape, const cl_nod
 }
 
 cl_status cl_tree_eval(const cl_node *shape, const cl_node *stride, int64_t i, int64_t *out) {
+  CL_TRY(no_empty_mode(shape));
   if (!cl_is_tuple(shape)) {
     if (!cl_is_int(shape) || !cl_is_int(stride))
       return cl_fail(CL_E_RANK, "crd2idx: shape and stride are not congruent");
@@ -126,6 +136,11 @@ static void idx2crd_int(cl_builder *b, int64_t idx, const cl_node *shape) {
     cl_b_int(b, idx);
     return;
   }
+  /* CuTe computes this as crd2idx(idx, shape, basis strides). */
+  if (no_empty_mode(shape) != CL_OK) {
+    cl_b_set_error(b, cl_fail(CL_E_DOMAIN, "idx2crd: an index cannot be split over an empty tuple ()"));
+    return;
+  }
   int32_t at = cl_b_open(b, CL_KIND_TUPLE);
   const cl_node *end = shape + shape->span;
   for (const cl_node *s = cl_first(shape); s < end && b->status == CL_OK; s = cl_next(s)) {
@@ -133,11 +148,13 @@ static void idx2crd_int(cl_builder *b, int64_t idx, const cl_node *shape) {
       idx2crd_int(b, idx, s);
       break;
     }
+    /* As in CuTe, an index that is already 0 is not divided any further,
+     * so extent-0 modes after it are no division by zero. */
     int64_t size = 1, part = 0;
-    cl_status st = cl_tree_product(s, &size);
-    if (st == CL_OK)
+    cl_status st = idx == 0 ? CL_OK : cl_tree_product(s, &size);
+    if (st == CL_OK && idx != 0)
       st = cl_mod(idx, size, &part);
-    if (st == CL_OK)
+    if (st == CL_OK && idx != 0)
       st = cl_div(idx, size, &idx);
     if (st != CL_OK) {
       cl_b_set_error(b, st);
@@ -358,6 +375,11 @@ static void shape_at_order_leaves(const cl_node *shape, const cl_node *order, co
 void cl_b_compact_order(cl_builder *b, const cl_node *shape, const cl_node *order) {
   if (!cl_tree_all_int(order) || !cl_tree_all_int(shape)) {
     cl_b_set_error(b, cl_fail(CL_E_TYPE, "compact_order: shape and order must be int tuples"));
+    return;
+  }
+  /* CuTe pairs each leaf of order with a subtree of shape (product_like). */
+  if (!cl_tree_weakly_congruent(order, shape)) {
+    cl_b_set_error(b, cl_fail(CL_E_RANK, "compact_order: the order must be weakly congruent with the shape (Mismatched Ranks)"));
     return;
   }
   int64_t n = cl_tree_leaf_count(order);

@@ -110,7 +110,7 @@ static bool parse_term(parser *p) {
 static bool parse_value(parser *p) {
   int32_t at = cl_b_open(p->b, CL_KIND_LAYOUT);
   size_t start = p->pos;
-  if (!parse_term(p))
+  if (!parse_term(p) || p->b->status != CL_OK)
     return false;
   skip_space(p);
   if (p->text[p->pos] != ':') {

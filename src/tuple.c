@@ -265,13 +265,13 @@ bool cl_tree_congruent(const cl_node *a, const cl_node *b) {
 }
 
 /* weakly_congruent(a, b): a leaf of a may stand for a whole subtree of b. */
-static bool weakly_congruent(const cl_node *a, const cl_node *b) {
+bool cl_tree_weakly_congruent(const cl_node *a, const cl_node *b) {
   if (!cl_is_tuple(a))
     return true;
   if (!cl_is_tuple(b) || a->rank != b->rank)
     return false;
   for (const cl_node *x = cl_first(a), *y = cl_first(b); x < a + a->span; x = cl_next(x), y = cl_next(y))
-    if (!weakly_congruent(x, y))
+    if (!cl_tree_weakly_congruent(x, y))
       return false;
   return true;
 }
@@ -618,10 +618,23 @@ cl_status cl_tuple_layout(const cl_tuple_t *t, cl_layout_t **out) {
 }
 
 int64_t cl_tuple_rank(const cl_tuple_t *t) { return t ? cl_rank_of(cl_troot(t)) : CL_E_NULL; }
+
+cl_status cl_tree_depth(const cl_node *n, int64_t *out) {
+  /* CuTe's depth is 1 + max over the elements, and max of no elements does
+   * not compile: an empty tuple anywhere in the tree has no depth. */
+  for (int32_t i = 0; i < n->span; i++)
+    if (cl_is_tuple(&n[i]) && n[i].rank == 0)
+      return cl_fail(CL_E_DOMAIN, "depth: an empty tuple () has no depth (CuTe's max of no elements)");
+  *out = cl_is_tuple(n) ? n->depth : 0;
+  return CL_OK;
+}
+
 int64_t cl_tuple_depth(const cl_tuple_t *t) {
   if (t == NULL)
-    return CL_E_NULL;
-  return cl_is_tuple(cl_troot(t)) ? t->nodes[0].depth : 0;
+    return cl_fail(CL_E_NULL, "cl_tuple_depth: argument 't' is NULL");
+  int64_t depth;
+  cl_status s = cl_tree_depth(cl_troot(t), &depth);
+  return s == CL_OK ? depth : s;
 }
 
 /* Follows a path of element indices; a leaf is its own element 0. */
@@ -684,15 +697,14 @@ cl_status cl_tuple_unflatten(const cl_tuple_t *flat, const cl_tuple_t *profile, 
   CHECK_OUT(out);
   CHECK_NULL(flat);
   CHECK_NULL(profile);
+  /* An integer is a flat tuple of rank 1 (CuTe's get<0> of an integer). */
   const cl_node *f = cl_troot(flat);
-  if (!cl_is_tuple(f))
-    return cl_fail(CL_E_TYPE, "unflatten: the first argument must be a flat tuple");
-  int64_t nflat = f->rank, next = 0;
+  int64_t nflat = cl_rank_of(f), next = 0;
   const cl_node **leaves = cl_alloc((size_t)(nflat ? nflat : 1) * sizeof *leaves);
   if (leaves == NULL)
     return cl_fail(CL_E_NOMEM, "out of memory");
-  int64_t k = 0;
-  CL_FOR_EACH_CHILD(c, f) leaves[k++] = c;
+  for (int64_t k = 0; k < nflat; k++)
+    leaves[k] = cl_child(f, k);
   cl_builder b;
   cl_b_init(&b);
   cl_b_unflatten(&b, leaves, nflat, &next, cl_troot(profile));
@@ -715,7 +727,7 @@ cl_status cl_tuple_weakly_congruent(const cl_tuple_t *a, const cl_tuple_t *b, in
   CHECK_NULL(a);
   CHECK_NULL(b);
   CHECK_NULL(out);
-  *out = weakly_congruent(cl_troot(a), cl_troot(b));
+  *out = cl_tree_weakly_congruent(cl_troot(a), cl_troot(b));
   return CL_OK;
 }
 

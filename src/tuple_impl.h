@@ -160,10 +160,14 @@ static inline const cl_node *cl_lroot(const cl_layout_t *l) { return l->nodes; }
 bool cl_tree_equal(const cl_node *a, const cl_node *b);
 bool cl_tree_all_int(const cl_node *n); /* only integer leaves */
 bool cl_tree_congruent(const cl_node *a, const cl_node *b);
+/* a's tuple structure is a prefix of b's: a leaf of a may stand for a subtree of b. */
+bool cl_tree_weakly_congruent(const cl_node *a, const cl_node *b);
 /* Requires an int tuple: CL_E_TYPE naming `what` otherwise. */
 cl_status cl_require_int_tuple(const cl_node *n, const char *what);
 cl_status cl_tree_product(const cl_node *n, int64_t *out);
 cl_status cl_tree_sum(const cl_node *n, int64_t *out);
+/* CuTe's depth; CL_E_DOMAIN when the tree holds an empty tuple. */
+cl_status cl_tree_depth(const cl_node *n, int64_t *out);
 cl_status cl_tree_inner_product(const cl_node *a, const cl_node *b, int64_t *out);
 int64_t cl_tree_leaf_count(const cl_node *n);
 /* Leaves in pre-order, stored into out[0..leaf_count). */

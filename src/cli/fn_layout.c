@@ -156,6 +156,14 @@ static cl_status fn_make_layout_like(const char *name, const value *a, int n, va
   return unary(name, a, cl_make_layout_like, out);
 }
 
+/* make_fragment_like(L), or make_fragment_like(shape) = make_layout(shape). */
+static cl_status fn_make_fragment_like(const char *name, const value *a, int n, value *out) {
+  cl_layout_t *l = NULL;
+  if (a[0].kind == V_TUPLE)
+    return layout_result(cl_layout_make_left(a[0].tuple, &l), &l, out);
+  return unary(name, a, cl_make_fragment_like, out);
+}
+
 const builtin cli_builtins_layout[] = {
   {"make_layout", 1, 64, fn_make_layout, "make_layout(shape[,stride|LayoutLeft|LayoutRight]) | make_layout(L0,L1,...)"},
   {"make_ordered_layout", 2, 2, fn_make_ordered_layout, "make_ordered_layout(shape,order)"},
@@ -172,5 +180,6 @@ const builtin cli_builtins_layout[] = {
   {"prepend", 1, 2, fn_prepend, "prepend(L[,L2])"},
   {"zip", 1, 1, fn_zip, "zip(L)"},
   {"make_layout_like", 1, 1, fn_make_layout_like, "make_layout_like(L)"},
+  {"make_fragment_like", 1, 1, fn_make_fragment_like, "make_fragment_like(L) | make_fragment_like(shape)"},
   {NULL, 0, 0, NULL, NULL},
 };

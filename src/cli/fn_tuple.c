@@ -48,11 +48,16 @@ static cl_status fn_rank(const char *name, const value *a, int n, value *out) {
 }
 
 static cl_status fn_depth(const char *name, const value *a, int n, value *out) {
-  if (is_layout(&a[0]))
-    return value_of_int(cl_layout_depth(a[0].layout), out);
-  const cl_tuple_t *t;
-  TRY(arg_tuple(name, a, 0, &t));
-  return value_of_int(cl_tuple_depth(t), out);
+  int64_t depth;
+  if (is_layout(&a[0])) {
+    depth = cl_layout_depth(a[0].layout);
+  } else {
+    const cl_tuple_t *t;
+    TRY(arg_tuple(name, a, 0, &t));
+    depth = cl_tuple_depth(t);
+  }
+  /* A negative depth is the status of a failure (an empty tuple). */
+  return depth < 0 ? (cl_status)depth : value_of_int(depth, out);
 }
 
 static cl_status fn_inner_product(const char *name, const value *a, int n, value *out) {
@@ -220,7 +225,7 @@ const builtin cli_builtins_tuple[] = {
   {"congruent", 2, 2, fn_congruent, "congruent(a,b)"},
   {"weakly_congruent", 2, 2, fn_weakly_congruent, "weakly_congruent(a,b)"},
   {"compatible", 2, 2, fn_compatible, "compatible(a,b)"},
-  {"get", 1, 64, fn_get, "get(t,i...) | get(L,i...)"},
+  {"get", 2, 64, fn_get, "get(t,i...) | get(L,i...)"},
   {"idx2crd", 2, 3, fn_idx2crd, "idx2crd(idx,shape) | idx2crd(idx,shape,stride)"},
   {"crd2idx", 2, 3, fn_crd2idx, "crd2idx(crd,shape) | crd2idx(crd,shape,stride) | crd2idx(crd,L)"},
   {"crd2crd", 3, 3, fn_crd2crd, "crd2crd(crd,shape,shape)"},
