@@ -697,3 +697,374 @@ int64_t cl_composed_print_1d(const cl_composed_t *composed, char *buf, size_t ca
   }
   return finish_text(&o);
 }
+
+/* ======================================================= composed operations */
+
+/* composition(A, B) of two layouts, CuTe's divisibility conditions checked.
+ * CuTe cannot compose with an empty layout (no modes at all). */
+static cl_status compose(const cl_layout_t *a, const cl_layout_t *b, cl_layout_t **out) {
+  *out = NULL;
+  const cl_node *shape = cl_lshape(cl_lroot(b));
+  if (cl_is_tuple(shape) && shape->rank == 0)
+    return cl_fail(CL_E_DOMAIN, "composition: CuTe cannot compose with the empty layout ():()");
+  (void)a;
+  return cl_fail(CL_E_UNSUPPORTED, "composition: the layout algebra is not available yet");
+}
+
+/* ---- lifting an operation on B to A o offset o B ---- */
+
+typedef cl_status (*inner_op)(const cl_layout_t *inner, const void *arg, cl_layout_t **out);
+
+/* CuTe's pattern composition(A, offset, f(B)), with the three-argument
+ * composition's simplification of an identity swizzle. */
+static cl_status lift(const cl_composed_t *c, const char *what, inner_op f, const void *arg, cl_layout_t **layout,
+                      cl_composed_t **composed) {
+  CHECK_EITHER(layout, composed);
+  const cl_layout_t *b = NULL;
+  CL_TRY(inner_layout(c, what, &b));
+  cl_layout_t *fb;
+  CL_TRY(f(b, arg, &fb));
+  return rewrap(view_of(&c->outer), c->offset, fb, layout, composed);
+}
+
+typedef struct path_arg {
+  const int64_t *path;
+  int64_t n;
+} path_arg;
+typedef struct range_arg {
+  int64_t begin, end;
+} range_arg;
+
+static cl_status get_op(const cl_layout_t *b, const void *arg, cl_layout_t **out) {
+  const path_arg *p = arg;
+  return cl_layout_get(b, p->path, p->n, out);
+}
+static cl_status take_op(const cl_layout_t *b, const void *arg, cl_layout_t **out) {
+  const range_arg *r = arg;
+  return cl_layout_take(b, r->begin, r->end, out);
+}
+static cl_status group_op(const cl_layout_t *b, const void *arg, cl_layout_t **out) {
+  const range_arg *r = arg;
+  return cl_layout_group(b, r->begin, r->end, out);
+}
+static cl_status flatten_op(const cl_layout_t *b, const void *arg, cl_layout_t **out) {
+  (void)arg;
+  return cl_layout_flatten(b, out);
+}
+static cl_status zip_op(const cl_layout_t *b, const void *arg, cl_layout_t **out) {
+  (void)arg;
+  return cl_layout_zip(b, out);
+}
+
+cl_status cl_composed_get(const cl_composed_t *composed, const int64_t *path, int64_t n, cl_layout_t **layout,
+                          cl_composed_t **out_composed) {
+  path_arg p = {path, n};
+  return lift(composed, "get", get_op, &p, layout, out_composed);
+}
+cl_status cl_composed_take(const cl_composed_t *composed, int64_t begin, int64_t end, cl_layout_t **layout,
+                           cl_composed_t **out_composed) {
+  range_arg r = {begin, end};
+  return lift(composed, "take", take_op, &r, layout, out_composed);
+}
+cl_status cl_composed_group(const cl_composed_t *composed, int64_t begin, int64_t end, cl_layout_t **layout,
+                            cl_composed_t **out_composed) {
+  range_arg r = {begin, end};
+  return lift(composed, "group", group_op, &r, layout, out_composed);
+}
+cl_status cl_composed_flatten(const cl_composed_t *composed, cl_layout_t **layout, cl_composed_t **out_composed) {
+  return lift(composed, "flatten", flatten_op, NULL, layout, out_composed);
+}
+cl_status cl_composed_zip(const cl_composed_t *composed, cl_layout_t **layout, cl_composed_t **out_composed) {
+  return lift(composed, "zip", zip_op, NULL, layout, out_composed);
+}
+
+cl_status cl_composed_make_fragment_like(const cl_composed_t *composed, cl_layout_t **out) {
+  CHECK_OUT(out);
+  const cl_layout_t *b = NULL;
+  CL_TRY(inner_layout(composed, "make_fragment_like", &b));
+  if (composed->outer.kind != CL_FN_SWIZZLE)
+    return cl_fail(CL_E_UNSUPPORTED, "make_fragment_like: CuTe defines it for a swizzled composed layout only");
+  return cl_make_fragment_like(b, out);
+}
+
+cl_status cl_composed_nullspace(const cl_composed_t *composed, cl_layout_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(composed);
+  cl_lbuilder lb;
+  cl_lb_init(&lb);
+  cl_lb_leaf(&lb, 1, 0);
+  return cl_lb_finish(&lb, out);
+}
+
+/* ---- slicing ---- */
+
+/* CuTe's all_underscore: every leaf is '_' (so `()` qualifies). */
+static bool all_underscore(const cl_node *crd) {
+  const cl_node *end = crd + crd->span;
+  for (const cl_node *n = crd; n < end; n++)
+    if (cl_is_leaf(n) && n->kind != CL_KIND_UNDERSCORE)
+      return false;
+  return true;
+}
+
+/* CuTe's dice(crd, t): the parts of t at the integer positions of crd.  The
+ * nested integer positions are spliced into one flat tuple; an integer crd
+ * keeps the whole of t, and '_' keeps nothing. */
+static void lift_dice(cl_builder *b, const cl_node *crd, const cl_node *t) {
+  if (cl_is_tuple(crd)) {
+    if (!cl_is_tuple(t) || crd->rank != t->rank) {
+      cl_b_set_error(b, cl_fail(CL_E_RANK, "slice: the coordinate's profile does not match the layout's"));
+      return;
+    }
+    const cl_node *x = cl_first(t);
+    CL_FOR_EACH_CHILD(c, crd) {
+      lift_dice(b, c, x);
+      x = cl_next(x);
+    }
+  } else if (crd->kind == CL_KIND_INT) {
+    cl_b_copy(b, t);
+  } else if (crd->kind != CL_KIND_UNDERSCORE) {
+    cl_b_set_error(b, cl_fail(CL_E_TYPE, "slice: a coordinate holds integers and '_' only"));
+  }
+}
+
+static void dice_tree(cl_builder *b, const cl_node *crd, const cl_node *t) {
+  if (crd->kind == CL_KIND_INT) {
+    cl_b_copy(b, t);
+    return;
+  }
+  int32_t at = cl_b_open(b, CL_KIND_TUPLE);
+  lift_dice(b, crd, t);
+  cl_b_close(b, at);
+}
+
+static cl_status dice_layout(const cl_tuple_t *crd, const cl_layout_t *layout, cl_layout_t **out) {
+  const cl_node *l = cl_lroot(layout);
+  cl_lbuilder lb;
+  cl_lb_init(&lb);
+  dice_tree(&lb.shape, cl_troot(crd), cl_lshape(l));
+  dice_tree(&lb.stride, cl_troot(crd), cl_lstride(l));
+  return cl_lb_finish(&lb, out);
+}
+
+static cl_status dice_coord(const cl_tuple_t *crd, cl_tuple_t **out) {
+  cl_builder b;
+  cl_b_init(&b);
+  dice_tree(&b, cl_troot(crd), cl_troot(crd));
+  return cl_b_finish_tuple(&b, out);
+}
+
+/* The extents of CuTe's projection layout of Swizzle<B,M,S>:
+ * (2^M, 2^B, 2^(|S|-B), 2^B, 1) = (kept, zzz-or-yyy, between, yyy-or-zzz, beyond). */
+static void projection_extents(cl_swizzle_t sw, int64_t extent[5]) {
+  int s = sw.shift < 0 ? -sw.shift : sw.shift;
+  extent[0] = INT64_C(1) << sw.base;
+  extent[1] = INT64_C(1) << sw.bits;
+  extent[2] = INT64_C(1) << (s - sw.bits);
+  extent[3] = INT64_C(1) << sw.bits;
+  extent[4] = 1;
+}
+
+/* swizzle_anti_zy (only_zy false): the index bits the swizzle leaves alone,
+ * with the strides of the compact layout of those extents (0 for extent 1, as
+ * CuTe's compact strides) and size(sw) beyond it;
+ * swizzle_only_zy (only_zy true): the yyy and zzz bits, 0 beyond. */
+static cl_status swizzle_projection(cl_swizzle_t sw, bool only_zy, cl_layout_t **out) {
+  int64_t extent[5], compact[5], size = 1;
+  projection_extents(sw, extent);
+  for (int i = 0; i < 5; i++) {
+    compact[i] = extent[i] == 1 ? 0 : size;
+    size *= extent[i];
+  }
+  static const bool mixed[5] = {false, true, false, true, false};
+  cl_lbuilder lb;
+  cl_lb_init(&lb);
+  cl_lb_mark m = cl_lb_open(&lb);
+  for (int i = 0; i < 4; i++)
+    cl_lb_leaf(&lb, extent[i], mixed[i] == only_zy ? compact[i] : 0);
+  cl_lb_leaf(&lb, extent[4], only_zy ? 0 : size);
+  cl_lb_close(&lb, m);
+  return cl_lb_finish(&lb, out);
+}
+
+/* CuTe's to_mixed_bits(layout, crd) with every value known: for each leaf of
+ * the layout (extent s, stride d, coordinate c), s*d must be 0 or a power of
+ * two, and the bits (c*d) & ((s-1)*d) are XORed together. */
+static cl_status mixed_bits_tree(const cl_node *shape, const cl_node *stride, const cl_node *crd, int64_t *out) {
+  if (cl_is_tuple(shape)) {
+    if (!cl_is_tuple(crd) || crd->rank != shape->rank)
+      return cl_fail(CL_E_RANK, "slice: mismatched ranks in the swizzle's bit projection");
+    if (shape->rank == 0)
+      return cl_fail(CL_E_DOMAIN, "slice: CuTe cannot fold the bits of an empty mode");
+    int64_t acc = 0;
+    const cl_node *d = cl_first(stride), *c = cl_first(crd);
+    CL_FOR_EACH_CHILD(s, shape) {
+      int64_t bits;
+      CL_TRY(mixed_bits_tree(s, d, c, &bits));
+      acc ^= bits;
+      d = cl_next(d);
+      c = cl_next(c);
+    }
+    *out = acc;
+    return CL_OK;
+  }
+  if (cl_is_tuple(crd))
+    return cl_fail(CL_E_RANK, "slice: mismatched ranks in the swizzle's bit projection");
+  int64_t span, value, mask;
+  CL_TRY(cl_mul(shape->value, stride->value, &span));
+  if (span != 0 && (span & (span - 1)) != 0)
+    return cl_fail(CL_E_DOMAIN, "slice: the swizzled bits need power-of-two shape*stride, not %lld*%lld",
+                   (long long)shape->value, (long long)stride->value);
+  CL_TRY(cl_mul(crd->value, stride->value, &value));
+  CL_TRY(cl_mul(shape->value - 1, stride->value, &mask));
+  *out = value & mask;
+  return CL_OK;
+}
+
+static cl_status to_mixed_bits(const cl_layout_t *layout, const cl_tuple_t *crd, int64_t *out) {
+  const cl_node *l = cl_lroot(layout);
+  cl_builder natural;
+  cl_b_init(&natural);
+  cl_b_idx2crd(&natural, cl_troot(crd), cl_lshape(l));
+  cl_status s = natural.status;
+  if (s == CL_OK)
+    s = mixed_bits_tree(cl_lshape(l), cl_lstride(l), natural.nodes, out);
+  cl_b_release(&natural);
+  return s;
+}
+
+/* make_swizzle_strides: the strides of the B single-bit modes of one field
+ * once the offset's bits are fixed.  For the zzz field (zzz_field true):
+ * +Z<<i, or -Z<<i when the offset has the matching yyy bit (the swizzle
+ * flips it back); for the yyy field: (Y+Z)<<i, or (Y-Z)<<i when the offset
+ * has the matching zzz bit.  Z and Y are the lowest bits of the masks. */
+static void swizzle_strides(cl_lbuilder *lb, bool zzz_field, int64_t z, int64_t y, int64_t offset, int bits) {
+  for (int i = 0; i < bits; i++) {
+    int64_t stride;
+    if (zzz_field)
+      stride = (offset & (y << i)) == 0 ? (z << i) : -(z << i);
+    else
+      stride = (offset & (z << i)) == 0 ? ((y + z) << i) : ((y - z) << i);
+    cl_lb_leaf(lb, 2, stride);
+  }
+}
+
+/* The swizzle with its yyy/zzz bits of the offset fixed, as a plain layout
+ * (valid where its argument has no yyy and zzz bits in common):
+ * (2^M, 2,..,2, 2^(|S|-B), 2,..,2, 1) : (1, lo.., 2^(M+B), hi.., 2^(M+B+|S|)). */
+static cl_status swizzle_as_layout(cl_swizzle_t sw, int64_t offset, cl_layout_t **out) {
+  int64_t zzz = zzz_msk(sw), yyy = yyy_msk(sw);
+  int64_t z = zzz & -zzz, y = yyy & -yyy;
+  int s = sw.shift < 0 ? -sw.shift : sw.shift;
+  cl_lbuilder lb;
+  cl_lb_init(&lb);
+  cl_lb_mark m = cl_lb_open(&lb);
+  cl_lb_leaf(&lb, INT64_C(1) << sw.base, 1);
+  swizzle_strides(&lb, z < y, z, y, offset, sw.bits);
+  cl_lb_leaf(&lb, INT64_C(1) << (s - sw.bits), INT64_C(1) << (sw.base + sw.bits));
+  swizzle_strides(&lb, z > y, z, y, offset, sw.bits);
+  cl_lb_leaf(&lb, 1, INT64_C(1) << (sw.base + sw.bits + s));
+  cl_lb_close(&lb, m);
+  return cl_lb_finish(&lb, out);
+}
+
+/* The state of one swizzled slice, freed in one place. */
+typedef struct swizzle_slice {
+  cl_layout_t *sliced, *diced, *anti_zy, *only_zy, *diced_anti_zy, *diced_only_zy, *sliced_only_zy, *as_layout;
+  cl_tuple_t *diced_crd;
+} swizzle_slice;
+
+static void swizzle_slice_release(swizzle_slice *w) {
+  cl_layout_free(w->sliced);
+  cl_layout_free(w->diced);
+  cl_layout_free(w->anti_zy);
+  cl_layout_free(w->only_zy);
+  cl_layout_free(w->diced_anti_zy);
+  cl_layout_free(w->diced_only_zy);
+  cl_layout_free(w->sliced_only_zy);
+  cl_layout_free(w->as_layout);
+  cl_tuple_free(w->diced_crd);
+}
+
+/* swizzle_layout.hpp's slice_and_offset for Sw o offset o B and a
+ * coordinate with at least one integer. */
+static cl_status slice_swizzled(const cl_tuple_t *crd, const cl_composed_t *c, swizzle_slice *w, cl_layout_t **layout,
+                                cl_composed_t **composed, int64_t *offset) {
+  cl_swizzle_t sw = c->outer.swizzle;
+  const cl_layout_t *b = c->inner.layout;
+  /* The part of B that stays, and the part the coordinate consumes. */
+  CL_TRY(cl_layout_slice(crd, b, &w->sliced));
+  const cl_node *rest = cl_lshape(cl_lroot(w->sliced));
+  if (cl_is_tuple(rest) && rest->rank == 0)
+    return cl_fail(CL_E_DOMAIN, "slice: a swizzled layout needs a '_' in the coordinate (CuTe cannot compose the swizzle with the empty layout left)");
+  CL_TRY(dice_layout(crd, b, &w->diced));
+  CL_TRY(dice_coord(crd, &w->diced_crd));
+  CL_TRY(swizzle_projection(sw, false, &w->anti_zy));
+  CL_TRY(swizzle_projection(sw, true, &w->only_zy));
+  CL_TRY(compose(w->anti_zy, w->diced, &w->diced_anti_zy));
+  CL_TRY(compose(w->only_zy, w->diced, &w->diced_only_zy));
+  /* The consumed yyy/zzz bits interact with the swizzle: they join the
+   * composed offset; the other consumed bits pass through as an offset. */
+  int64_t mixed, offset_anti_zy;
+  CL_TRY(to_mixed_bits(w->diced_only_zy, w->diced_crd, &mixed));
+  int64_t offset_only_zy = c->offset ^ mixed;
+  CL_TRY(cl_layout_eval_coord(w->diced_anti_zy, w->diced_crd, &offset_anti_zy));
+  /* The yyy/zzz bits the remaining layout reaches: its last index's image. */
+  int64_t size, active;
+  CL_TRY(compose(w->only_zy, w->sliced, &w->sliced_only_zy));
+  CL_TRY(cl_layout_size_checked(w->sliced_only_zy, &size));
+  CL_TRY(cl_layout_eval(w->sliced_only_zy, size - 1, &active));
+  if ((active & ~swizzle_of(sw, active)) != 0) {
+    /* It reaches a yyy bit and its zzz partner: the swizzle stays. */
+    CL_TRY(cl_composition_offset(cl_fn_swizzle(sw), offset_only_zy, cl_fn_layout(w->sliced), layout, composed));
+    *offset = offset_anti_zy;
+    return CL_OK;
+  }
+  /* It never sees both bits of a pair: the swizzle becomes strides. */
+  CL_TRY(swizzle_as_layout(sw, offset_only_zy, &w->as_layout));
+  int64_t total;
+  CL_TRY(cl_add(swizzle_of(sw, offset_only_zy), offset_anti_zy, &total));
+  CL_TRY(compose(w->as_layout, w->sliced, layout));
+  *offset = total;
+  return CL_OK;
+}
+
+cl_status cl_composed_slice_and_offset(const cl_tuple_t *crd, const cl_composed_t *composed, cl_layout_t **layout,
+                                       cl_composed_t **out_composed, int64_t *offset) {
+  CHECK_EITHER(layout, out_composed);
+  CHECK_NULL(offset);
+  *offset = 0;
+  CHECK_NULL(crd);
+  const cl_layout_t *b = NULL;
+  CL_TRY(inner_layout(composed, "slice", &b));
+  if (composed->outer.kind == CL_FN_LAYOUT) {
+    /* ComposedLayout{A, offset + B(crd), slice(crd, B)}: no simplification. */
+    cl_layout_t *sliced;
+    int64_t b_offset, total;
+    CL_TRY(cl_layout_slice_and_offset(crd, b, &sliced, &b_offset));
+    cl_status s = cl_add(composed->offset, b_offset, &total);
+    if (s == CL_OK)
+      s = cl_make_composed_layout(view_of(&composed->outer), total, cl_fn_layout(sliced), out_composed);
+    cl_layout_free(sliced);
+    return s;
+  }
+  if (all_underscore(cl_troot(crd))) {
+    cl_layout_t *sliced;
+    CL_TRY(cl_layout_slice(crd, b, &sliced));
+    return rewrap(view_of(&composed->outer), composed->offset, sliced, layout, out_composed);
+  }
+  swizzle_slice w = {0};
+  cl_status s = slice_swizzled(crd, composed, &w, layout, out_composed, offset);
+  swizzle_slice_release(&w);
+  if (s != CL_OK) {
+    clear_either(layout, out_composed);
+    *offset = 0;
+  }
+  return s;
+}
+
+cl_status cl_composed_slice(const cl_tuple_t *crd, const cl_composed_t *composed, cl_layout_t **layout,
+                            cl_composed_t **out_composed) {
+  int64_t offset;
+  return cl_composed_slice_and_offset(crd, composed, layout, out_composed, &offset);
+}

@@ -535,6 +535,189 @@ static void test_composed_pictures(void **state) {
   cl_composed_free(c);
 }
 
+/* ------------------------------------------------------------ slicing */
+
+/* The defining property of slice_and_offset: for each index j of the result
+ * R, R(j) + offset == C(crd with its '_' positions given by j). */
+static void assert_slice_property(const cl_composed_t *c, const char *crd_text, const cl_layout_t *rl,
+                                  const cl_composed_t *rc, int64_t offset) {
+  cl_fn inner;
+  assert_int_equal(cl_composed_parts(c, NULL, NULL, &inner), CL_OK);
+  cl_tuple_t *crd = tuple(crd_text);
+  /* The sub-layout over the '_' positions tells which coordinate j means. */
+  cl_layout_t *free_modes = NULL;
+  assert_int_equal(cl_layout_slice(crd, inner.layout, &free_modes), CL_OK);
+  cl_tuple_t *free_shape = NULL;
+  assert_int_equal(cl_layout_shape(free_modes, &free_shape), CL_OK);
+  /* CuTe cannot evaluate the empty layout ():() a coordinate without '_' leaves. */
+  int64_t n = cl_tuple_kind(free_shape) == CL_KIND_TUPLE && cl_tuple_rank(free_shape) == 0 ? 0 : cl_layout_size(free_modes);
+  char full[512];
+  for (int64_t j = 0; j < n; j++) {
+    /* Each '_' of crd_text (in order) takes one mode of j's coordinate in
+     * the free modes; a lone '_' takes all of j. */
+    cl_tuple_t *jt = NULL, *sub = NULL;
+    assert_int_equal(cl_tuple_int(j, &jt), CL_OK);
+    if (strcmp(crd_text, "_") != 0 && cl_tuple_rank(free_shape) > 0 && cl_tuple_kind(free_shape) == CL_KIND_TUPLE)
+      assert_int_equal(cl_idx2crd(jt, free_shape, &sub), CL_OK);
+    int64_t k = 0, pos = 0;
+    for (const char *p = crd_text; *p; p++) {
+      if (*p != '_') {
+        full[pos++] = *p;
+        continue;
+      }
+      cl_tuple_t *mode = NULL;
+      int64_t path[1] = {k++};
+      if (sub != NULL)
+        assert_int_equal(cl_tuple_get(sub, path, 1, &mode), CL_OK);
+      pos += cl_tuple_format(mode != NULL ? mode : jt, full + pos, sizeof full - (size_t)pos);
+      cl_tuple_free(mode);
+    }
+    full[pos] = '\0';
+    cl_tuple_t *fc = tuple(full);
+    int64_t expected, got;
+    assert_int_equal(cl_composed_eval_coord(c, fc, &expected), CL_OK);
+    if (rl != NULL)
+      assert_int_equal(cl_layout_eval(rl, j, &got), CL_OK);
+    else
+      assert_int_equal(cl_composed_eval(rc, j, &got), CL_OK);
+    if (got + offset != expected)
+      fail_msg("slice %s at %lld (%s): %lld + %lld != %lld", crd_text, (long long)j, full, (long long)got,
+               (long long)offset, (long long)expected);
+    cl_tuple_free(fc);
+    cl_tuple_free(jt);
+    cl_tuple_free(sub);
+  }
+  cl_tuple_free(free_shape);
+  cl_layout_free(free_modes);
+  cl_tuple_free(crd);
+}
+
+static void check_slice(const char *composed_text, const char *crd_text, const char *expected_text,
+                        int64_t expected_offset) {
+  cl_composed_t *c = composed(composed_text), *rc = NULL;
+  cl_tuple_t *crd = tuple(crd_text);
+  cl_layout_t *rl = NULL;
+  int64_t offset = -1;
+  cl_status s = cl_composed_slice_and_offset(crd, c, &rl, &rc, &offset);
+  if (s != CL_OK)
+    fail_msg("slice_and_offset(%s, %s): %s", crd_text, composed_text, cl_last_error());
+  assert_either_text(rl, rc, expected_text);
+  assert_int_equal(offset, expected_offset);
+  assert_slice_property(c, crd_text, rl, rc, offset);
+  cl_layout_free(rl);
+  cl_composed_free(rc);
+  /* slice is the first part */
+  assert_int_equal(cl_composed_slice(crd, c, &rl, &rc), CL_OK);
+  assert_either_text(rl, rc, expected_text);
+  cl_layout_free(rl);
+  cl_composed_free(rc);
+  cl_tuple_free(crd);
+  cl_composed_free(c);
+}
+
+/* Examples computed by CuTe (g++, every integer static). */
+static void test_slice_layout_outer(void **state) {
+  (void)state;
+  /* The offset of the fixed coordinates folds into the composed layout. */
+  check_slice("(4,2):(2,1) o 3 o (8,8):(8,1)", "(2,_)", "(4,2):(2,1) o 19 o (8):(1)", 0);
+  check_slice("(4):(1) o -2 o (2,(1,1)):(1,(1,0))", "(1,_)", "(4):(1) o -1 o ((1,1)):((1,0))", 0);
+  check_slice("((2,4),4):((0,4),1) o -2 o (4,4,2):(1,4,0)", "(_,_,_)", "((2,4),4):((0,4),1) o -2 o (4,4,2):(1,4,0)", 0);
+  check_slice("(1,2):(2,1) o 0 o 4:1", "1", "(1,2):(2,1) o 1 o ():()", 0);
+  check_slice("((4,4),2):((8,2),4) o -2 o (4,(4)):(4,(1))", "(2,(_))", "((4,4),2):((8,2),4) o 6 o (4):(1)", 0);
+}
+
+static void test_slice_all_underscore(void **state) {
+  (void)state;
+  check_slice("Sw<3,3,3> o 5 o (8,8):(8,1)", "(_,_)", "Sw<3,3,3> o 5 o (8,8):(8,1)", 0);
+  check_slice("Sw<2,0,2> o 32 o (4,1):(0,4)", "(_,_)", "Sw<2,0,2> o 32 o (4,1):(0,4)", 0);
+  /* the identity swizzle with offset 0 goes away, as in CuTe's composition */
+  check_slice("Sw<0,4,3> o 0 o (8,8):(8,1)", "(_,_)", "(8,8):(8,1)", 0);
+  check_slice("Sw<0,4,3> o 0 o (8,8):(8,1)", "_", "(8,8):(8,1)", 0);
+}
+
+static void test_slice_errors(void **state) {
+  (void)state;
+  cl_composed_t *c = composed("Sw<3,3,3> o 0 o (8,8):(8,1)"), *rc = (cl_composed_t *)&c;
+  cl_layout_t *rl = (cl_layout_t *)&c;
+  int64_t offset = 7;
+  cl_tuple_t *crd = tuple("(_,_,_)");
+  assert_int_equal(cl_composed_slice_and_offset(crd, c, &rl, &rc, &offset), CL_E_RANK);
+  assert_null(rl);
+  assert_null(rc);
+  assert_int_equal(offset, 0);
+  cl_tuple_free(crd);
+  crd = tuple("(1,(_,2))");
+  assert_int_equal(cl_composed_slice(crd, c, &rl, &rc), CL_E_RANK);
+  cl_tuple_free(crd);
+  crd = tuple("(1,2)");
+  /* CuTe cannot compose with the empty layout that slicing every mode leaves */
+  assert_int_equal(cl_composed_slice(crd, c, &rl, &rc), CL_E_DOMAIN);
+  assert_int_equal(cl_composed_slice(crd, c, NULL, &rc), CL_E_NULL);
+  assert_int_equal(cl_composed_slice_and_offset(crd, c, &rl, &rc, NULL), CL_E_NULL);
+  cl_composed_free(c);
+  c = composed("8:1 o 0 o Sw<1,1,1>");
+  assert_int_equal(cl_composed_slice(crd, c, &rl, &rc), CL_E_UNSUPPORTED);
+  cl_composed_free(c);
+  cl_tuple_free(crd);
+}
+
+/* ------------------------------------------------------------ modes */
+
+typedef cl_status (*unary_composed_op)(const cl_composed_t *, cl_layout_t **, cl_composed_t **);
+
+static void check_unary(unary_composed_op f, const char *text, const char *expected) {
+  cl_composed_t *c = composed(text), *rc = NULL;
+  cl_layout_t *rl = NULL;
+  if (f(c, &rl, &rc) != CL_OK)
+    fail_msg("%s: %s", text, cl_last_error());
+  assert_either_text(rl, rc, expected);
+  cl_layout_free(rl);
+  cl_composed_free(rc);
+  cl_composed_free(c);
+}
+
+static void test_modes(void **state) {
+  (void)state;
+  /* CuTe's results for these. */
+  check_unary(cl_composed_flatten, "Sw<3,3,3> o 0 o (8,(2,4)):(8,(1,2))", "Sw<3,3,3> o 0 o (8,2,4):(8,1,2)");
+  check_unary(cl_composed_zip, "Sw<3,3,3> o 0 o (8,8):(8,1)", "Sw<3,3,3> o 0 o ((8,8)):((8,1))");
+  check_unary(cl_composed_flatten, "Sw<0,3,3> o 0 o (8,(2,4)):(8,(1,2))", "(8,2,4):(8,1,2)");
+  check_unary(cl_composed_flatten, "(4,2):(2,1) o 0 o (8,(2,4)):(8,(1,2))", "(4,2):(2,1) o 0 o (8,2,4):(8,1,2)");
+  cl_composed_t *c = composed("Sw<3,3,3> o 2 o (8,(2,4)):(8,(1,2))"), *rc = NULL;
+  cl_layout_t *rl = NULL;
+  int64_t path[2] = {1, 0};
+  assert_int_equal(cl_composed_get(c, path, 1, &rl, &rc), CL_OK);
+  assert_either_text(rl, rc, "Sw<3,3,3> o 2 o (2,4):(1,2)");
+  cl_composed_free(rc);
+  assert_int_equal(cl_composed_get(c, path, 2, &rl, &rc), CL_OK);
+  assert_either_text(rl, rc, "Sw<3,3,3> o 2 o 2:1");
+  cl_composed_free(rc);
+  path[0] = 2;
+  assert_int_equal(cl_composed_get(c, path, 1, &rl, &rc), CL_E_DOMAIN);
+  assert_int_equal(cl_composed_take(c, 0, 1, &rl, &rc), CL_OK);
+  assert_either_text(rl, rc, "Sw<3,3,3> o 2 o (8):(8)");
+  cl_composed_free(rc);
+  assert_int_equal(cl_composed_group(c, 0, 2, &rl, &rc), CL_OK);
+  assert_either_text(rl, rc, "Sw<3,3,3> o 2 o ((8,(2,4))):((8,(1,2)))");
+  cl_composed_free(rc);
+  assert_int_equal(cl_composed_take(c, 1, 1, &rl, &rc), CL_E_DOMAIN);
+  assert_int_equal(cl_composed_make_fragment_like(c, &rl), CL_OK);
+  assert_layout_text(rl, "(8,(2,4)):(1,(8,16))");
+  cl_layout_free(rl);
+  assert_int_equal(cl_composed_nullspace(c, &rl), CL_OK);
+  assert_layout_text(rl, "1:0");
+  cl_layout_free(rl);
+  cl_composed_free(c);
+  c = composed("(4,2):(2,1) o 0 o (8,8):(8,1)");
+  assert_int_equal(cl_composed_make_fragment_like(c, &rl), CL_E_UNSUPPORTED);
+  cl_composed_free(c);
+  c = composed("8:1 o 0 o Sw<1,1,1>");
+  assert_int_equal(cl_composed_flatten(c, &rl, &rc), CL_E_UNSUPPORTED);
+  assert_null(rl);
+  assert_null(rc);
+  cl_composed_free(c);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_swizzle_matches_bit_definition),
@@ -554,6 +737,10 @@ int main(void) {
     cmocka_unit_test(test_composition_with_swizzle),
     cmocka_unit_test(test_make_layout_from_swizzle),
     cmocka_unit_test(test_composed_pictures),
+    cmocka_unit_test(test_slice_layout_outer),
+    cmocka_unit_test(test_slice_all_underscore),
+    cmocka_unit_test(test_slice_errors),
+    cmocka_unit_test(test_modes),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -156,6 +156,47 @@ CL_API cl_status cl_composition_with_swizzle(const cl_layout_t *layout, cl_swizz
  * defines it.  Either-or result. */
 CL_API cl_status cl_make_layout_from_swizzle(cl_swizzle_t swizzle, cl_layout_t **layout, cl_composed_t **composed);
 
+/* ---- slicing ---- */
+
+/* slice_and_offset(crd, C), CuTe's (layout_composed.hpp, swizzle_layout.hpp):
+ *  - outer layout: (A o (offset + B(crd)) o slice(crd, B), 0): the offset of
+ *    the fixed coordinates folds into the composed layout;
+ *  - outer swizzle, crd all '_': (composition(Sw, offset, slice(crd, B)), 0);
+ *  - outer swizzle otherwise: the fixed coordinates' bits that the swizzle
+ *    mixes join the composed offset, the others are returned in *offset; and
+ *    when the rest of B does not reach both the yyy and the zzz bits, the
+ *    result decays to a plain layout whose strides carry the swizzle.
+ * Errors: CL_E_RANK / CL_E_TYPE for a coordinate that does not fit B, the
+ * algebra's errors for the compositions CuTe performs (e.g.
+ * CL_E_DIVISIBILITY), CL_E_DOMAIN where CuTe rejects the projection (no '_'
+ * left, or bits that are not powers of two), CL_E_UNSUPPORTED for a swizzle
+ * inside.  Either-or result; *offset is 0 on failure. */
+CL_API cl_status cl_composed_slice_and_offset(const cl_tuple_t *crd, const cl_composed_t *composed, cl_layout_t **layout,
+                                              cl_composed_t **out_composed, int64_t *offset);
+/* slice(crd, C): the first part of slice_and_offset (the offset dropped). */
+CL_API cl_status cl_composed_slice(const cl_tuple_t *crd, const cl_composed_t *composed, cl_layout_t **layout,
+                                   cl_composed_t **out_composed);
+
+/* ---- modes: composition(A, offset, f(B)) with f of layout.h ----
+ * get(C, i...), take(C, b, e), group(C, b, e), flatten(C), zip(C).  Errors
+ * as the layout function's; CL_E_UNSUPPORTED for a swizzle inside.
+ * Either-or results. */
+CL_API cl_status cl_composed_get(const cl_composed_t *composed, const int64_t *path, int64_t n, cl_layout_t **layout,
+                                 cl_composed_t **out_composed);
+CL_API cl_status cl_composed_take(const cl_composed_t *composed, int64_t begin, int64_t end, cl_layout_t **layout,
+                                  cl_composed_t **out_composed);
+CL_API cl_status cl_composed_group(const cl_composed_t *composed, int64_t begin, int64_t end, cl_layout_t **layout,
+                                   cl_composed_t **out_composed);
+CL_API cl_status cl_composed_flatten(const cl_composed_t *composed, cl_layout_t **layout, cl_composed_t **out_composed);
+CL_API cl_status cl_composed_zip(const cl_composed_t *composed, cl_layout_t **layout, cl_composed_t **out_composed);
+
+/* ---- other queries ---- */
+/* make_fragment_like(Sw o offset o B) = make_fragment_like(B) (outer
+ * swizzle only; CL_E_UNSUPPORTED otherwise, as in CuTe). */
+CL_API cl_status cl_composed_make_fragment_like(const cl_composed_t *composed, cl_layout_t **out);
+/* nullspace(C): CuTe does not attempt it for composed layouts and answers 1:0. */
+CL_API cl_status cl_composed_nullspace(const cl_composed_t *composed, cl_layout_t **out);
+
 /* ---- pictures (render.h's functions for composed layouts) ---- */
 /* CuTe's print_layout: the text, then the table of composed(m,n) for the
  * rank-2 inner layout (CL_E_RANK otherwise); column width from cosize. */

@@ -6,6 +6,7 @@
  * algebra's names: each one handles the forms with a swizzle or a composed
  * layout among its arguments and hands every other call to the builtin it
  * shadows, so that plain layouts behave exactly as without this module. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -244,6 +245,130 @@ static cl_status fn_crd2idx(const char *name, const value *a, int n, value *out)
   return int_result(s, v, out);
 }
 
+/* ------------------------------------------------------------ slicing */
+
+/* A pair (X, offset) as CuTe prints it.  With a plain layout it is a tuple
+ * value; a tuple cannot hold a composed layout, so then it is its text. */
+static cl_status pair_result(cl_layout_t *l, cl_composed_t *c, int64_t offset, value *out) {
+  cl_status s;
+  if (l != NULL) {
+    cl_tuple_t *parts[2] = {NULL, NULL}, *pair = NULL;
+    s = cl_tuple_from_layout(l, &parts[0]);
+    if (s == CL_OK)
+      s = cl_tuple_int(offset, &parts[1]);
+    if (s == CL_OK)
+      s = cl_tuple_make((const cl_tuple_t *const *)parts, 2, &pair);
+    cl_tuple_free(parts[0]);
+    cl_tuple_free(parts[1]);
+    cl_layout_free(l);
+    if (s == CL_OK)
+      *out = value_of_tuple(pair);
+    return s;
+  }
+  char *text = cli_swizzle_format_composed(c);
+  cl_composed_free(c);
+  if (text == NULL)
+    return cli_fail(CL_E_NOMEM, "out of memory");
+  size_t n = strlen(text);
+  char *pair = malloc(n + 32);
+  if (pair == NULL) {
+    free(text);
+    return cli_fail(CL_E_NOMEM, "out of memory");
+  }
+  snprintf(pair, n + 32, "(%s,%lld)", text, (long long)offset);
+  free(text);
+  *out = value_of_text(pair);
+  return CL_OK;
+}
+
+static cl_status fn_slice(const char *name, const value *a, int n, value *out) {
+  if (n != 2 || !is_composed(&a[1]))
+    return delegate(name, a, n, out);
+  const cl_tuple_t *crd;
+  TRY(arg_tuple(name, a, 0, &crd));
+  cl_layout_t *l = NULL;
+  cl_composed_t *c = NULL;
+  return either_result(cl_composed_slice(crd, composed_of(&a[1]), &l, &c), &l, &c, out);
+}
+
+static cl_status fn_slice_and_offset(const char *name, const value *a, int n, value *out) {
+  if (n != 2 || !is_composed(&a[1]))
+    return delegate(name, a, n, out);
+  const cl_tuple_t *crd;
+  TRY(arg_tuple(name, a, 0, &crd));
+  cl_layout_t *l = NULL;
+  cl_composed_t *c = NULL;
+  int64_t offset = 0;
+  TRY(cl_composed_slice_and_offset(crd, composed_of(&a[1]), &l, &c, &offset));
+  return pair_result(l, c, offset, out);
+}
+
+/* ------------------------------------------------------------ modes */
+
+static cl_status fn_get(const char *name, const value *a, int n, value *out) {
+  if (!is_composed(&a[0]))
+    return delegate(name, a, n, out);
+  int64_t path[64];
+  for (int i = 1; i < n; i++)
+    TRY(arg_int(name, a, i, &path[i - 1]));
+  cl_layout_t *l = NULL;
+  cl_composed_t *c = NULL;
+  return either_result(cl_composed_get(composed_of(&a[0]), path, n - 1, &l, &c), &l, &c, out);
+}
+
+typedef cl_status (*composed_range_op)(const cl_composed_t *, int64_t, int64_t, cl_layout_t **, cl_composed_t **);
+
+static cl_status by_range(const char *name, const value *a, int n, composed_range_op f, value *out) {
+  if (!is_composed(&a[0]))
+    return delegate(name, a, n, out);
+  int64_t b, e;
+  if (n != 3)
+    return cli_fail(CL_E_RANK, "%s: takes (C, begin, end)", name);
+  TRY(arg_int(name, a, 1, &b));
+  TRY(arg_int(name, a, 2, &e));
+  cl_layout_t *l = NULL;
+  cl_composed_t *c = NULL;
+  return either_result(f(composed_of(&a[0]), b, e, &l, &c), &l, &c, out);
+}
+
+static cl_status fn_take(const char *name, const value *a, int n, value *out) { return by_range(name, a, n, cl_composed_take, out); }
+static cl_status fn_group(const char *name, const value *a, int n, value *out) { return by_range(name, a, n, cl_composed_group, out); }
+
+typedef cl_status (*composed_unary_op)(const cl_composed_t *, cl_layout_t **, cl_composed_t **);
+
+static cl_status unary(const char *name, const value *a, int n, composed_unary_op f, value *out) {
+  if (!is_composed(&a[0]))
+    return delegate(name, a, n, out);
+  if (n != 1)
+    return cli_fail(CL_E_RANK, "%s: takes one composed layout", name);
+  cl_layout_t *l = NULL;
+  cl_composed_t *c = NULL;
+  return either_result(f(composed_of(&a[0]), &l, &c), &l, &c, out);
+}
+
+static cl_status fn_flatten(const char *name, const value *a, int n, value *out) { return unary(name, a, n, cl_composed_flatten, out); }
+static cl_status fn_zip(const char *name, const value *a, int n, value *out) { return unary(name, a, n, cl_composed_zip, out); }
+
+typedef cl_status (*composed_to_layout)(const cl_composed_t *, cl_layout_t **);
+
+static cl_status to_layout(const char *name, const value *a, int n, composed_to_layout f, value *out) {
+  if (!is_composed(&a[0]))
+    return delegate(name, a, n, out);
+  if (n != 1)
+    return cli_fail(CL_E_RANK, "%s: takes one composed layout", name);
+  cl_layout_t *l = NULL;
+  TRY(f(composed_of(&a[0]), &l));
+  *out = value_of_layout(l);
+  return CL_OK;
+}
+
+static cl_status fn_make_fragment_like(const char *name, const value *a, int n, value *out) {
+  return to_layout(name, a, n, cl_composed_make_fragment_like, out);
+}
+static cl_status fn_nullspace(const char *name, const value *a, int n, value *out) {
+  return to_layout(name, a, n, cl_composed_nullspace, out);
+}
+
 /* ------------------------------------------------------------ pictures */
 
 typedef int64_t (*composed_printer)(const cl_composed_t *, char *, size_t);
@@ -287,6 +412,15 @@ const builtin cli_builtins_swizzle[] = {
   {"depth", 1, 1, fn_depth, "depth(t) | depth(L) | depth(C)"},
   {"shape", 1, 1, fn_shape, "shape(L) | shape(C)"},
   {"crd2idx", 2, 3, fn_crd2idx, "crd2idx(crd,shape) | crd2idx(crd,shape,stride) | crd2idx(crd,L) | crd2idx(crd,C)"},
+  {"slice", 2, 2, fn_slice, "slice(crd,L) | slice(crd,C)"},
+  {"slice_and_offset", 2, 2, fn_slice_and_offset, "slice_and_offset(crd,L) | slice_and_offset(crd,C)"},
+  {"get", 1, 64, fn_get, "get(t,i...) | get(L,i...) | get(C,i...)"},
+  {"take", 1, 64, fn_take, "take(L,b,e) | take(C,b,e)"},
+  {"group", 1, 64, fn_group, "group(L,b,e) | group(C,b,e)"},
+  {"flatten", 1, 64, fn_flatten, "flatten(t) | flatten(L) | flatten(C)"},
+  {"zip", 1, 64, fn_zip, "zip(L) | zip(C)"},
+  {"make_fragment_like", 1, 64, fn_make_fragment_like, "make_fragment_like(L) | make_fragment_like(C)"},
+  {"nullspace", 1, 64, fn_nullspace, "nullspace(L) | nullspace(C)"},
   {"print_layout", 1, 1, fn_print_layout, "print_layout(L) | print_layout(C)"},
   {"print1D", 1, 1, fn_print1d, "print1D(L) | print1D(C)"},
   {NULL, 0, 0, NULL, NULL},
