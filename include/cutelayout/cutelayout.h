@@ -9,5 +9,6 @@
 #include "text.h"
 #include "render.h"
 #include "swizzle.h"
+#include "tensor.h"
 
 #endif

@@ -1,0 +1,278 @@
+/* tensor.h: tensor views, CuTe's Tensor<Engine,Layout> on the host.
+ *
+ * A tensor is a base pointer plus a layout: element i of tensor T lives at
+ * byte address  data + layout(i) * elem_size.  The library never owns the
+ * memory a view points at (the one exception, cl_tensor_alloc and
+ * cl_make_tensor_like, is documented there), so a view is cheap: slicing,
+ * tiling and partitioning make new views of the same memory.
+ *
+ * cl_tensor_t is an opaque, immutable handle (like cl_layout_t): it holds
+ *   - the base pointer (not owned; offsets may be negative, so the element at
+ *     offset 0 need not be the lowest one),
+ *   - the element size in bytes and an optional element type (cl_dtype), used
+ *     by cl_print_tensor and DLPack export,
+ *   - its own copy of the layout (the layout passed in is copied; the handle
+ *     from cl_tensor_layout() is borrowed and lives as long as the tensor),
+ *   - optionally the memory extent [extent_base, extent_base + extent_bytes)
+ *     the view must stay inside.  With an extent every constructor checks
+ *     that all elements of the new view lie inside it (CL_E_BOUNDS otherwise),
+ *     and derived views inherit the extent, so no access through such a
+ *     tensor can leave its memory.  Without one the caller vouches for the
+ *     memory, as with a C pointer.
+ * The handle is read-only; functions that write elements (copy, fill, store)
+ * take a const handle and write the memory it views.
+ *
+ * Conventions: statuses as everywhere in the library; results through the
+ * last parameter, NULL on failure; free every handle with cl_tensor_free().
+ * Coordinates are CuTe's: a linear coordinate i in [0, size) is split
+ * colexicographically by the shape; a hierarchical coordinate is an int tuple
+ * weakly congruent with the shape whose every integer is within the extent
+ * of its mode.  A coordinate outside the shape is CL_E_DOMAIN.
+ *
+ * Thread safety: a tensor handle may be read by any number of threads; the
+ * memory it views is the caller's to synchronise. */
+#ifndef CUTELAYOUT_TENSOR_H
+#define CUTELAYOUT_TENSOR_H
+
+#include <stdio.h>
+
+#include "common.h"
+#include "tuple.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct cl_tensor cl_tensor_t;
+
+/* Element types, for printing and DLPack.  CL_DTYPE_NONE means "elem_size
+ * opaque bytes".  New values are only appended. */
+typedef enum cl_dtype {
+  CL_DTYPE_NONE = 0,
+  CL_DTYPE_INT8 = 1,
+  CL_DTYPE_INT16 = 2,
+  CL_DTYPE_INT32 = 3,
+  CL_DTYPE_INT64 = 4,
+  CL_DTYPE_UINT8 = 5,
+  CL_DTYPE_UINT16 = 6,
+  CL_DTYPE_UINT32 = 7,
+  CL_DTYPE_UINT64 = 8,
+  CL_DTYPE_FLOAT16 = 9,  /* IEEE binary16 */
+  CL_DTYPE_BFLOAT16 = 10,
+  CL_DTYPE_FLOAT32 = 11,
+  CL_DTYPE_FLOAT64 = 12
+} cl_dtype;
+
+/* The size in bytes of an element of type dtype; 0 for CL_DTYPE_NONE or an
+ * unknown value. */
+CL_API size_t cl_dtype_size(cl_dtype dtype);
+/* "int8", "float32", ...; "none" for CL_DTYPE_NONE; NULL for unknown values. */
+CL_API const char *cl_dtype_name(cl_dtype dtype);
+/* The inverse of cl_dtype_name: CL_E_PARSE for an unknown name. */
+CL_API cl_status cl_dtype_parse(const char *name, cl_dtype *out);
+
+/* Everything a tensor holds except its layout.  `struct_size` lets the
+ * struct grow without breaking the ABI: set it to sizeof(cl_tensor_desc) as
+ * your program compiled it; fields past it are taken as zero. */
+typedef struct cl_tensor_desc {
+  size_t struct_size;       /* sizeof(cl_tensor_desc) */
+  void *data;               /* the address of the element at offset 0 */
+  size_t elem_size;         /* bytes per element; 0 = cl_dtype_size(dtype) */
+  cl_dtype dtype;           /* CL_DTYPE_NONE if unknown */
+  const void *extent_base;  /* NULL: no bounds known */
+  size_t extent_bytes;      /* the view's memory is [extent_base, extent_base + extent_bytes) */
+} cl_tensor_desc;
+
+/* ---- making and freeing ---- */
+
+/* A view of desc->data through a copy of `layout`.  Errors: CL_E_NULL (desc,
+ * layout, out, or data with a non-empty layout); CL_E_DOMAIN (elem_size 0 with
+ * no dtype, or an elem_size that disagrees with dtype); CL_E_ABI (struct_size
+ * smaller than the first version of the struct); CL_E_OVERFLOW (a byte offset
+ * of an element does not fit in ptrdiff_t); CL_E_BOUNDS (an element outside
+ * the extent, when one is given). */
+CL_API cl_status cl_tensor_create(const cl_tensor_desc *desc, const cl_layout_t *layout, cl_tensor_t **out);
+/* Shorthands for cl_tensor_create without an extent. */
+CL_API cl_status cl_tensor_new(void *data, size_t elem_size, const cl_layout_t *layout, cl_tensor_t **out);
+CL_API cl_status cl_tensor_new_typed(void *data, cl_dtype dtype, const cl_layout_t *layout, cl_tensor_t **out);
+/* A tensor that owns zeroed storage for `layout` (every offset the layout
+ * reaches, negative ones included); the storage is freed with the tensor.
+ * Views derived from it borrow the storage and must not outlive it.  It has
+ * an extent, so views of it are bounds-checked.  elem_size 0 means
+ * cl_dtype_size(dtype). */
+CL_API cl_status cl_tensor_alloc(const cl_layout_t *layout, size_t elem_size, cl_dtype dtype, cl_tensor_t **out);
+/* CuTe's make_tensor_like(T): a new owning tensor of T's element type over
+ * make_layout_like(layout(T)) (same shape, compact strides in the order of
+ * T's strides).  make_fragment_like: the same with mode 0 column-major. */
+CL_API cl_status cl_make_tensor_like(const cl_tensor_t *t, cl_tensor_t **out);
+CL_API cl_status cl_make_fragment_like_tensor(const cl_tensor_t *t, cl_tensor_t **out);
+/* The same view in a new handle. */
+CL_API cl_status cl_tensor_copy_handle(const cl_tensor_t *t, cl_tensor_t **out);
+/* NULL is a no-op.  Frees owned storage (cl_tensor_alloc), never a view's memory. */
+CL_API void cl_tensor_free(cl_tensor_t *t);
+
+/* ---- queries (NULL-safe: 0/NULL for a NULL tensor) ---- */
+CL_API void *cl_tensor_data(const cl_tensor_t *t);
+/* Borrowed: valid while t lives.  Copy it with cl_layout_copy to keep it. */
+CL_API const cl_layout_t *cl_tensor_layout(const cl_tensor_t *t);
+CL_API size_t cl_tensor_elem_size(const cl_tensor_t *t);
+CL_API cl_dtype cl_tensor_dtype(const cl_tensor_t *t);
+CL_API int64_t cl_tensor_size(const cl_tensor_t *t);
+CL_API int64_t cl_tensor_rank(const cl_tensor_t *t);
+/* Fills *desc (up to desc->struct_size, which the caller sets) with t's fields. */
+CL_API cl_status cl_tensor_describe(const cl_tensor_t *t, cl_tensor_desc *desc);
+/* The smallest and largest element offsets the layout reaches (0 and 0 for
+ * an empty tensor), i.e. the elements lie in [data + lo*elem, data + (hi+1)*elem). */
+CL_API cl_status cl_tensor_offset_range(const cl_tensor_t *t, int64_t *lo, int64_t *hi);
+
+/* ---- element access ----
+ * Each checks the coordinate against the shape (CL_E_DOMAIN) and, with an
+ * extent, the element against the extent (CL_E_BOUNDS) before touching
+ * memory. */
+/* The element offset layout(i) of linear coordinate i in [0, size). */
+CL_API cl_status cl_tensor_offset(const cl_tensor_t *t, int64_t i, int64_t *offset);
+/* The address of element i, of element crd (hierarchical), or of element
+ * (c[0], ..., c[n-1]) with one linear coordinate per top-level mode (CuTe's
+ * tensor(c0, c1, ...); n must equal the rank, CL_E_RANK otherwise). */
+CL_API cl_status cl_tensor_ptr(const cl_tensor_t *t, int64_t i, void **out);
+CL_API cl_status cl_tensor_ptr_coord(const cl_tensor_t *t, const cl_tuple_t *crd, void **out);
+CL_API cl_status cl_tensor_ptr_at(const cl_tensor_t *t, const int64_t *c, int64_t n, void **out);
+/* Copy elem_size bytes out of / into element i or element crd. */
+CL_API cl_status cl_tensor_load(const cl_tensor_t *t, int64_t i, void *value);
+CL_API cl_status cl_tensor_store(const cl_tensor_t *t, int64_t i, const void *value);
+CL_API cl_status cl_tensor_load_coord(const cl_tensor_t *t, const cl_tuple_t *crd, void *value);
+CL_API cl_status cl_tensor_store_coord(const cl_tensor_t *t, const cl_tuple_t *crd, const void *value);
+/* Element i converted to double, for typed tensors (CL_E_TYPE for
+ * CL_DTYPE_NONE). */
+CL_API cl_status cl_tensor_load_f64(const cl_tensor_t *t, int64_t i, double *value);
+/* CL_OK when every element lies inside the tensor's extent (or the tensor has
+ * none); CL_E_BOUNDS naming the first offending offset otherwise. */
+CL_API cl_status cl_tensor_check_bounds(const cl_tensor_t *t);
+
+/* ---- views (each returns a new view of the same memory) ---- */
+/* CuTe's tensor(crd) with underscores: slice(crd, layout) with the offset
+ * layout(crd, _ -> 0) folded into the pointer.  Integers must lie inside
+ * their modes (CL_E_DOMAIN); the profile must match (CL_E_RANK). */
+CL_API cl_status cl_tensor_slice(const cl_tensor_t *t, const cl_tuple_t *crd, cl_tensor_t **out);
+/* The same view with another layout (make_tensor(data(t), layout)). */
+CL_API cl_status cl_tensor_with_layout(const cl_tensor_t *t, const cl_layout_t *layout, cl_tensor_t **out);
+/* flatten(T), group_modes<b,e>(T) (CL_E_DOMAIN for a bad range), as on layouts. */
+CL_API cl_status cl_tensor_flatten(const cl_tensor_t *t, cl_tensor_t **out);
+CL_API cl_status cl_tensor_group(const cl_tensor_t *t, int64_t begin, int64_t end, cl_tensor_t **out);
+/* ---- algorithms ---- */
+/* dst(i) = src(i) for every i, memcpy-style argument order.  Requirements:
+ * equal sizes (CL_E_DOMAIN) and element sizes (CL_E_TYPE; two different
+ * dtypes is CL_E_TYPE too); dst injective, i.e. no two coordinates of dst
+ * reach one element, and no byte of dst's elements is a byte of src's
+ * (CL_E_OVERLAP, also when the check cannot prove the absence of overlap
+ * within its working memory of 16 MiB; it is exact below that).  src may
+ * have any strides (negative, zero: broadcast).  Nothing is written on
+ * failure.  Fast: the two layouts are coalesced jointly (their common
+ * refinement, modes merged where contiguous in both), contiguous runs are
+ * copied with memcpy, transposes are blocked for the cache, and no path
+ * divides per element. */
+CL_API cl_status cl_tensor_copy(const cl_tensor_t *dst, const cl_tensor_t *src);
+/* Describes the plan cl_tensor_copy would use (joint modes, kernel), one
+ * line, snprintf-style; a negative status if the copy would fail. */
+CL_API int64_t cl_tensor_copy_explain(const cl_tensor_t *dst, const cl_tensor_t *src, char *buf, size_t cap);
+/* Every element of t = the elem_size bytes at value.  A broadcast (stride-0)
+ * layout is fine here. */
+CL_API cl_status cl_tensor_fill(const cl_tensor_t *t, const void *value);
+/* fn(ctx, element address, i) for every i in [0, size) in order. */
+typedef void (*cl_tensor_apply_fn)(void *ctx, void *elem, int64_t i);
+CL_API cl_status cl_tensor_apply(const cl_tensor_t *t, cl_tensor_apply_fn fn, void *ctx);
+/* CuTe's transform(src, dst, op), memcpy-style order: fn(ctx, dst(i), src(i))
+ * for every i in order.  Sizes must agree (CL_E_DOMAIN); element sizes and
+ * types may differ (fn converts).  dst must not overlap src (CL_E_OVERLAP)
+ * unless it is the same view (same data, layout and element size), which
+ * makes an in-place transform. */
+typedef void (*cl_tensor_transform_fn)(void *ctx, void *dst_elem, const void *src_elem);
+CL_API cl_status cl_tensor_transform(const cl_tensor_t *dst, const cl_tensor_t *src, cl_tensor_transform_fn fn, void *ctx);
+
+/* ---- odometer: every offset of a layout, in order, without division ----
+ * An odometer walks i = 0, 1, ..., size-1 and yields layout(i), one addition
+ * per step (plus a carry now and then).  It is a mutable iterator: one
+ * thread at a time. */
+typedef struct cl_odometer cl_odometer_t;
+CL_API cl_status cl_odometer_new(const cl_layout_t *layout, cl_odometer_t **out);
+CL_API void cl_odometer_free(cl_odometer_t *it);
+/* Writes the next offset to *offset and returns 1, or returns 0 at the end
+ * (and on a NULL argument). */
+CL_API int cl_odometer_next(cl_odometer_t *it, int64_t *offset);
+/* Writes up to cap next offsets; returns how many (0 at the end). */
+CL_API int64_t cl_odometer_next_batch(cl_odometer_t *it, int64_t *offsets, int64_t cap);
+/* The linear coordinate of the offset last returned (-1 before the first). */
+CL_API int64_t cl_odometer_index(const cl_odometer_t *it);
+/* Number of leaves of the layout: the length of the flat coordinate. */
+CL_API int64_t cl_odometer_leaves(const cl_odometer_t *it);
+/* The flat coordinate (one integer per leaf of the shape, in order) of the
+ * offset last returned; n must be cl_odometer_leaves (CL_E_RANK). */
+CL_API cl_status cl_odometer_coord(const cl_odometer_t *it, int64_t *coord, int64_t n);
+/* Back to the start. */
+CL_API void cl_odometer_reset(cl_odometer_t *it);
+
+/* ---- print_tensor ----
+ * CuTe's print_tensor: a header "ptr[32b](0x...) o LAYOUT:" (unless
+ * CL_PRINT_NO_HEADER), then the values: rank 1 one per line, rank 2 as a
+ * table (row m = mode-0 coordinate), rank 3 as rank-2 tables for each
+ * coordinate of mode 2 separated by lines of '-', rank 4 as rank-3 blocks
+ * separated by lines of '=', each higher rank likewise with '#'.  A rank-0
+ * tensor prints its one element.  Numbers as CuTe's pretty_print:
+ * int32 "%5d", int64 "%5lld", float32 "%10.2e", float64 "%11.3e",
+ * float16/bfloat16 "%8.2f", int8/16 and uint8/16 "  %d"; untyped elements as
+ * "  0x" and their bytes in hex. */
+#define CL_PRINT_NO_HEADER 1u
+/* snprintf-style: returns the full length, writes at most cap bytes. */
+CL_API int64_t cl_print_tensor(const cl_tensor_t *t, unsigned flags, char *buf, size_t cap);
+/* The same text to a stream; returns the bytes written or a negative status
+ * (CL_E_DOMAIN if the stream fails). */
+CL_API int64_t cl_print_tensor_file(const cl_tensor_t *t, unsigned flags, FILE *f);
+
+/* ---- DLPack ----
+ * The DLPack ABI (dlpack.h, v0.6 and later: DLDevice, DLDataType, DLTensor).
+ * When <dlpack/dlpack.h> was included before this header, cl_dltensor_t is
+ * DLPack's own DLTensor; otherwise these are layout-identical stand-ins. */
+#if defined(DLPACK_DLPACK_H_) || defined(DLPACK_VERSION)
+typedef DLTensor cl_dltensor_t;
+#else
+typedef struct cl_dldevice {
+  int32_t device_type; /* DLDeviceType: 1 CPU, 2 CUDA, 3 CUDA host, ... */
+  int32_t device_id;
+} cl_dldevice;
+typedef struct cl_dldatatype {
+  uint8_t code;   /* DLDataTypeCode: 0 int, 1 uint, 2 float, 3 opaque, 4 bfloat, ... */
+  uint8_t bits;
+  uint16_t lanes;
+} cl_dldatatype;
+typedef struct cl_dltensor {
+  void *data;
+  cl_dldevice device;
+  int32_t ndim;
+  cl_dldatatype dtype;
+  int64_t *shape;
+  int64_t *strides;     /* in elements; NULL = compact row-major */
+  uint64_t byte_offset;
+} cl_dltensor_t;
+#endif
+
+/* A view of a DLTensor: mode k of the layout is dimension k (extent
+ * shape[k], stride strides[k] elements, or compact row-major strides when
+ * strides is NULL); data + byte_offset is the element at offset 0; ndim 0 is
+ * the rank-0 layout `():()`.  The dtype maps to cl_dtype where one fits
+ * (int/uint 8-64, float 16/32/64, bfloat16), else the tensor is untyped with
+ * elem_size bits*lanes/8.  Errors: CL_E_UNSUPPORTED (a device whose memory
+ * the host cannot read: only CPU, CUDA host and CUDA managed memory are
+ * accepted; bits*lanes not a multiple of 8); CL_E_DOMAIN (negative ndim or
+ * extent); CL_E_LIMIT (ndim over CL_MAX_RANK); CL_E_OVERFLOW. */
+CL_API cl_status cl_tensor_from_dlpack(const cl_dltensor_t *dl, cl_tensor_t **out);
+/* Describes t as a DLTensor on the CPU: out->shape and out->strides point at
+ * the caller's arrays shape[cap] and strides[cap], which receive one entry per
+ * top-level mode; byte_offset is 0.  Each mode must be expressible as a single
+ * extent and stride (its leaves coalesce to one), else CL_E_UNSUPPORTED;
+ * cap < rank is CL_E_LIMIT.  Untyped tensors export as opaque (code 3). */
+CL_API cl_status cl_tensor_to_dlpack(const cl_tensor_t *t, cl_dltensor_t *out, int64_t *shape, int64_t *strides, int64_t cap);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
