@@ -41,13 +41,13 @@ cl_status cl_dtype_parse(const char *name, cl_dtype *out) {
 
 /* ------------------------------------------------------------ flat layouts */
 
-cl_status cl_flat_init(cl_flat *f, const cl_layout_t *l, bool drop_units) {
+cl_status cl_leaves_init(cl_leaves *f, const cl_layout_t *l, bool drop_units) {
   const cl_node *shape = cl_lshape(cl_lroot(l)), *stride = cl_lstride(cl_lroot(l));
   int64_t leaves = cl_tree_leaf_count(shape);
   f->n = 0;
   f->shape = f->inline_buf;
-  f->stride = f->inline_buf + CL_FLAT_INLINE;
-  if (leaves > CL_FLAT_INLINE) {
+  f->stride = f->inline_buf + CL_LEAVES_INLINE;
+  if (leaves > CL_LEAVES_INLINE) {
     f->shape = cl_alloc(2 * (size_t)leaves * sizeof(int64_t));
     if (f->shape == NULL)
       return cl_fail(CL_E_NOMEM, "out of memory");
@@ -67,14 +67,14 @@ cl_status cl_flat_init(cl_flat *f, const cl_layout_t *l, bool drop_units) {
   return CL_OK;
 }
 
-void cl_flat_release(cl_flat *f) {
+void cl_leaves_release(cl_leaves *f) {
   if (f->shape != f->inline_buf)
     cl_dealloc(f->shape);
   f->shape = f->stride = NULL;
   f->n = 0;
 }
 
-cl_status cl_flat_offset_range(const cl_flat *f, int64_t *lo, int64_t *hi) {
+cl_status cl_leaves_offset_range(const cl_leaves *f, int64_t *lo, int64_t *hi) {
   int64_t l = 0, h = 0;
   for (int64_t k = 0; k < f->n; k++)
     if (f->shape[k] == 0) {
@@ -113,8 +113,8 @@ static cl_status validate(const tensor_fields *f, const cl_layout_t *layout, int
     return cl_fail(CL_E_DOMAIN, "tensor: the element size is 0");
   if (f->elem_size > INT32_MAX)
     return cl_fail(CL_E_DOMAIN, "tensor: element size %zu is too large", f->elem_size);
-  cl_flat flat;
-  CL_TRY(cl_flat_init(&flat, layout, false));
+  cl_leaves flat;
+  CL_TRY(cl_leaves_init(&flat, layout, false));
   cl_status s = CL_OK;
   int64_t n = 1;
   for (int64_t k = 0; k < flat.n && s == CL_OK; k++)
@@ -123,8 +123,8 @@ static cl_status validate(const tensor_fields *f, const cl_layout_t *layout, int
     else
       s = cl_mul(n, flat.shape[k], &n);
   if (s == CL_OK)
-    s = cl_flat_offset_range(&flat, lo, hi);
-  cl_flat_release(&flat);
+    s = cl_leaves_offset_range(&flat, lo, hi);
+  cl_leaves_release(&flat);
   CL_TRY(s);
   *size = n;
   /* Every byte offset of every element must be representable. */
@@ -204,16 +204,16 @@ cl_status cl_tensor_new_typed(void *data, cl_dtype dtype, const cl_layout_t *lay
 static cl_status alloc_adopt(cl_layout_t *layout, size_t elem_size, cl_dtype dtype, cl_tensor_t **out) {
   tensor_fields f = {NULL, 0, dtype, true, NULL, 0};
   cl_status s = resolve_elem_size(elem_size, dtype, &f.elem_size);
-  cl_flat flat;
+  cl_leaves flat;
   if (s == CL_OK)
-    s = cl_flat_init(&flat, layout, false);
+    s = cl_leaves_init(&flat, layout, false);
   if (s != CL_OK) {
     cl_layout_free(layout);
     return s;
   }
   int64_t lo = 0, hi = 0, bytes = 0;
-  s = cl_flat_offset_range(&flat, &lo, &hi);
-  cl_flat_release(&flat);
+  s = cl_leaves_offset_range(&flat, &lo, &hi);
+  cl_leaves_release(&flat);
   if (s == CL_OK)
     s = cl_add(hi - lo, 1, &bytes); /* hi >= lo, and hi - lo cannot overflow: lo <= 0 <= hi both fit */
   if (s == CL_OK)

@@ -119,7 +119,7 @@ static bool bitmap_test(const bitmap *b, int64_t u, int64_t width) {
 /* Proves a flat layout injective by the mixed-radix test: with strides made
  * positive and sorted, each stride exceeds the largest offset the smaller
  * modes reach.  Sufficient, not necessary (then the caller checks exactly). */
-static bool injective_by_radix(const cl_flat *f, int64_t *work) {
+static bool injective_by_radix(const cl_leaves *f, int64_t *work) {
   int64_t n = f->n;
   int64_t *ext = work, *str = work + n;
   for (int64_t k = 0; k < n; k++) {
@@ -144,7 +144,7 @@ static bool injective_by_radix(const cl_flat *f, int64_t *work) {
 
 /* dst must not reach one element from two coordinates: the copy's result
  * would depend on the order of the writes. */
-static cl_status check_injective(const cl_tensor_t *t, const cl_flat *f) {
+static cl_status check_injective(const cl_tensor_t *t, const cl_leaves *f) {
   scratch s;
   CL_TRY(scratch_init(&s, 3 * f->n));
   bool proved = injective_by_radix(f, s.p);
@@ -175,7 +175,7 @@ static cl_status check_injective(const cl_tensor_t *t, const cl_flat *f) {
 /* No byte of dst's elements may be a byte of src's.  Disjoint footprints
  * settle it at once; otherwise an exact check on a bitmap of the common
  * bytes (or of common elements when the two grids line up). */
-static cl_status check_disjoint(const cl_tensor_t *dst, const cl_flat *fd, const cl_tensor_t *src, const cl_flat *fs) {
+static cl_status check_disjoint(const cl_tensor_t *dst, const cl_leaves *fd, const cl_tensor_t *src, const cl_leaves *fs) {
   if (dst->size == 0 || src->size == 0)
     return CL_OK;
   int64_t e = (int64_t)dst->elem_size, es = (int64_t)src->elem_size;
@@ -252,7 +252,7 @@ typedef struct copy_plan {
 
 /* Joint modes from the common refinement of the dst and src leaves (extent-1
  * leaves already dropped); what cannot be refined becomes the tails. */
-static cl_status refine(copy_plan *p, const cl_flat *fd, const cl_flat *fs, int64_t e) {
+static cl_status refine(copy_plan *p, const cl_leaves *fd, const cl_leaves *fs, int64_t e) {
   int64_t i = 0, j = 0, r = 0;
   int64_t ra = 1, ca = 0, rb = 1, cb = 0;
   if (fd->n > 0) {
@@ -429,8 +429,8 @@ static void plan_release(copy_plan *p) {
 }
 
 /* The plan for dst(i) = src(i); checks nothing about overlap. */
-static cl_status plan_copy(copy_plan *p, const cl_tensor_t *dst, const cl_flat *fd, const cl_tensor_t *src,
-                           const cl_flat *fs) {
+static cl_status plan_copy(copy_plan *p, const cl_tensor_t *dst, const cl_leaves *fd, const cl_tensor_t *src,
+                           const cl_leaves *fs) {
   int64_t nd = fd->n, ns = fs->n, slots = nd + ns + 1;
   /* jmodes (3 words each) + tails (2 words per leaf each side) + counters. */
   CL_TRY(scratch_init(&p->mem, 3 * slots + 2 * (nd + ns) + slots + nd + ns));
@@ -700,12 +700,12 @@ static cl_status check_copy(const cl_tensor_t *dst, const cl_tensor_t *src) {
 }
 
 /* Everything copy and explain share: checks, then a plan. */
-static cl_status prepare_copy(const cl_tensor_t *dst, const cl_tensor_t *src, cl_flat *fd, cl_flat *fs, copy_plan *p) {
+static cl_status prepare_copy(const cl_tensor_t *dst, const cl_tensor_t *src, cl_leaves *fd, cl_leaves *fs, copy_plan *p) {
   CL_TRY(check_copy(dst, src));
-  CL_TRY(cl_flat_init(fd, dst->layout, true));
-  cl_status s = cl_flat_init(fs, src->layout, true);
+  CL_TRY(cl_leaves_init(fd, dst->layout, true));
+  cl_status s = cl_leaves_init(fs, src->layout, true);
   if (s != CL_OK) {
-    cl_flat_release(fd);
+    cl_leaves_release(fd);
     return s;
   }
   if (dst->size > 0) {
@@ -716,8 +716,8 @@ static cl_status prepare_copy(const cl_tensor_t *dst, const cl_tensor_t *src, cl
       s = plan_copy(p, dst, fd, src, fs);
   }
   if (s != CL_OK) {
-    cl_flat_release(fd);
-    cl_flat_release(fs);
+    cl_leaves_release(fd);
+    cl_leaves_release(fs);
   }
   return s;
 }
@@ -725,7 +725,7 @@ static cl_status prepare_copy(const cl_tensor_t *dst, const cl_tensor_t *src, cl
 cl_status cl_tensor_copy(const cl_tensor_t *dst, const cl_tensor_t *src) {
   CHECK_NULL(dst);
   CHECK_NULL(src);
-  cl_flat fd, fs;
+  cl_leaves fd, fs;
   copy_plan p;
   CL_TRY(prepare_copy(dst, src, &fd, &fs, &p));
   if (dst->size > 0) {
@@ -736,8 +736,8 @@ cl_status cl_tensor_copy(const cl_tensor_t *dst, const cl_tensor_t *src) {
 #endif
     plan_release(&p);
   }
-  cl_flat_release(&fd);
-  cl_flat_release(&fs);
+  cl_leaves_release(&fd);
+  cl_leaves_release(&fs);
   return CL_OK;
 }
 
@@ -767,7 +767,7 @@ static void put(text *t, const char *fmt, ...) {
 int64_t cl_tensor_copy_explain(const cl_tensor_t *dst, const cl_tensor_t *src, char *buf, size_t cap) {
   if (dst == NULL || src == NULL || (buf == NULL && cap > 0))
     return cl_fail(CL_E_NULL, "cl_tensor_copy_explain: NULL argument");
-  cl_flat fd, fs;
+  cl_leaves fd, fs;
   copy_plan p;
   CL_TRY(prepare_copy(dst, src, &fd, &fs, &p));
   text t = {buf, cap, 0};
@@ -787,8 +787,8 @@ int64_t cl_tensor_copy_explain(const cl_tensor_t *dst, const cl_tensor_t *src, c
       put(&t, ", unrefined tails of %lld and %lld modes", (long long)p.tn_d, (long long)p.tn_s);
     plan_release(&p);
   }
-  cl_flat_release(&fd);
-  cl_flat_release(&fs);
+  cl_leaves_release(&fd);
+  cl_leaves_release(&fs);
   if (cap > 0)
     buf[t.len < cap ? t.len : cap - 1] = '\0';
   return (int64_t)t.len;
@@ -799,7 +799,7 @@ int64_t cl_tensor_copy_explain(const cl_tensor_t *dst, const cl_tensor_t *src, c
 /* A flat layout's modes made positive, sorted and merged where contiguous,
  * with broadcast (stride-0) modes dropped: writing one value, each element
  * once is enough.  Returns the byte offset of the first element. */
-static int64_t fill_modes(cl_flat *f, int64_t e) {
+static int64_t fill_modes(cl_leaves *f, int64_t e) {
   int64_t base = 0, w = 0;
   for (int64_t k = 0; k < f->n; k++) {
     int64_t n = f->shape[k], d = f->stride[k] * e;
@@ -854,8 +854,8 @@ cl_status cl_tensor_fill(const cl_tensor_t *t, const void *value) {
   if (t->size == 0)
     return CL_OK;
   int64_t e = (int64_t)t->elem_size;
-  cl_flat f;
-  CL_TRY(cl_flat_init(&f, t->layout, true));
+  cl_leaves f;
+  CL_TRY(cl_leaves_init(&f, t->layout, true));
   int64_t base = fill_modes(&f, e);
   const unsigned char *v = value;
   bool uniform = true;
@@ -886,7 +886,7 @@ cl_status cl_tensor_fill(const cl_tensor_t *t, const void *value) {
     } while (odo_step(f.n - first, f.shape + first, f.stride + first, s.p, &off));
     scratch_release(&s);
   }
-  cl_flat_release(&f);
+  cl_leaves_release(&f);
   return st;
 }
 
@@ -897,8 +897,8 @@ cl_status cl_tensor_apply(const cl_tensor_t *t, cl_tensor_apply_fn fn, void *ctx
   CHECK_NULL(fn);
   if (t->size == 0)
     return CL_OK;
-  cl_flat f;
-  CL_TRY(cl_flat_init(&f, t->layout, true));
+  cl_leaves f;
+  CL_TRY(cl_leaves_init(&f, t->layout, true));
   scratch s;
   cl_status st = scratch_init(&s, f.n);
   if (st == CL_OK) {
@@ -908,7 +908,7 @@ cl_status cl_tensor_apply(const cl_tensor_t *t, cl_tensor_apply_fn fn, void *ctx
     while (odo_step(f.n, f.shape, f.stride, s.p, &off));
     scratch_release(&s);
   }
-  cl_flat_release(&f);
+  cl_leaves_release(&f);
   return st;
 }
 
@@ -925,11 +925,11 @@ cl_status cl_tensor_transform(const cl_tensor_t *dst, const cl_tensor_t *src, cl
                    (long long)src->size);
   if (dst->size == 0)
     return CL_OK;
-  cl_flat fd, fs;
-  CL_TRY(cl_flat_init(&fd, dst->layout, true));
-  cl_status st = cl_flat_init(&fs, src->layout, true);
+  cl_leaves fd, fs;
+  CL_TRY(cl_leaves_init(&fd, dst->layout, true));
+  cl_status st = cl_leaves_init(&fs, src->layout, true);
   if (st != CL_OK) {
-    cl_flat_release(&fd);
+    cl_leaves_release(&fd);
     return st;
   }
   if (!same_view(dst, src))
@@ -943,8 +943,8 @@ cl_status cl_tensor_transform(const cl_tensor_t *dst, const cl_tensor_t *src, cl
     } while (odo_step(fd.n, fd.shape, fd.stride, s.p, &od));
     scratch_release(&s);
   }
-  cl_flat_release(&fd);
-  cl_flat_release(&fs);
+  cl_leaves_release(&fd);
+  cl_leaves_release(&fs);
   return st;
 }
 
@@ -961,8 +961,8 @@ struct cl_odometer {
 cl_status cl_odometer_new(const cl_layout_t *layout, cl_odometer_t **out) {
   CHECK_OUT(out);
   CHECK_NULL(layout);
-  cl_flat all;
-  CL_TRY(cl_flat_init(&all, layout, false));
+  cl_leaves all;
+  CL_TRY(cl_leaves_init(&all, layout, false));
   int64_t size = 1, n = 0;
   cl_status s = CL_OK;
   for (int64_t k = 0; k < all.n && s == CL_OK; k++) {
@@ -974,7 +974,7 @@ cl_status cl_odometer_new(const cl_layout_t *layout, cl_odometer_t **out) {
   }
   int64_t lo, hi;
   if (s == CL_OK)
-    s = cl_flat_offset_range(&all, &lo, &hi); /* every offset fits in int64_t */
+    s = cl_leaves_offset_range(&all, &lo, &hi); /* every offset fits in int64_t */
   cl_odometer_t *it = NULL;
   if (s == CL_OK) {
     it = cl_alloc(sizeof *it + 4 * (size_t)n * sizeof(int64_t));
@@ -999,7 +999,7 @@ cl_status cl_odometer_new(const cl_layout_t *layout, cl_odometer_t **out) {
     cl_odometer_reset(it);
     *out = it;
   }
-  cl_flat_release(&all);
+  cl_leaves_release(&all);
   return s;
 }
 

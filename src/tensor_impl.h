@@ -42,20 +42,20 @@ cl_status cl_tensor_adopt(const tensor_fields *fields, cl_layout_t *layout, cl_t
 
 /* A layout's leaves as two flat arrays (shape[k], stride[k]), in the order of
  * the linear coordinate (leaf 0 fastest).  Small layouts live inline. */
-#define CL_FLAT_INLINE 24
-typedef struct cl_flat {
+#define CL_LEAVES_INLINE 24
+typedef struct cl_leaves {
   int64_t n;
   int64_t *shape, *stride;
-  int64_t inline_buf[2 * CL_FLAT_INLINE];
-} cl_flat;
+  int64_t inline_buf[2 * CL_LEAVES_INLINE];
+} cl_leaves;
 
 /* Fills f with l's leaves; with drop_units, leaves of extent 1 are left out
- * (they never move an offset).  Release with cl_flat_release. */
-cl_status cl_flat_init(cl_flat *f, const cl_layout_t *l, bool drop_units);
-void cl_flat_release(cl_flat *f);
+ * (they never move an offset).  Release with cl_leaves_release. */
+cl_status cl_leaves_init(cl_leaves *f, const cl_layout_t *l, bool drop_units);
+void cl_leaves_release(cl_leaves *f);
 
 /* Smallest and largest offset of a flat layout with non-negative extents;
  * (0,0) if any extent is 0. */
-cl_status cl_flat_offset_range(const cl_flat *f, int64_t *lo, int64_t *hi);
+cl_status cl_leaves_offset_range(const cl_leaves *f, int64_t *lo, int64_t *hi);
 
 #endif
