@@ -291,11 +291,8 @@ int cl_layout_equal(const cl_layout_t *a, const cl_layout_t *b) {
 
 /* ------------------------------------------------------------ evaluation */
 
-cl_status cl_layout_eval(const cl_layout_t *layout, int64_t i, int64_t *index) {
-  CHECK_NULL(layout);
-  CHECK_NULL(index);
-  return cl_tree_eval(cl_lshape(cl_lroot(layout)), cl_lstride(cl_lroot(layout)), i, index);
-}
+/* cl_layout_eval(layout, i) is in eval_plan.c: it uses the compiled plan that
+ * every handle carries and falls back to cl_tree_eval. */
 
 cl_status cl_layout_eval_coord(const cl_layout_t *layout, const cl_tuple_t *crd, int64_t *index) {
   CHECK_NULL(layout);

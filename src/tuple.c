@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "tuple_impl.h"
+#include "eval_plan_impl.h"
 
 /* ------------------------------------------------------------------ walk */
 
@@ -141,14 +142,18 @@ static cl_status finish(cl_builder *b, struct cl_tuple **out) {
     cl_b_release(b);
     return s;
   }
-  struct cl_tuple *h = cl_alloc(sizeof *h + (size_t)b->count * sizeof(cl_node));
+  /* Every layout handle is made here, and carries its compiled evaluation
+   * plan after its nodes, in the same allocation (eval_plan.c). */
+  bool is_layout = b->count > 0 && b->nodes[0].kind == CL_KIND_LAYOUT;
+  size_t plan_bytes = is_layout ? cl_plan_bytes(b->nodes) : 0;
+  struct cl_tuple *h = cl_alloc(sizeof *h + (size_t)b->count * sizeof(cl_node) + plan_bytes);
   if (h == NULL) {
     cl_b_release(b);
     return cl_fail(CL_E_NOMEM, "out of memory");
   }
   h->count = b->count;
-  h->reserved = 0;
   memcpy(h->nodes, b->nodes, (size_t)b->count * sizeof(cl_node));
+  h->reserved = is_layout ? cl_plan_build(h->nodes, h->nodes + h->count, plan_bytes) : 0;
   cl_b_release(b);
   *out = h;
   return CL_OK;

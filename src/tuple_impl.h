@@ -35,7 +35,7 @@ struct cl_tuple {
 };
 struct cl_layout {
   int32_t count;
-  int32_t reserved;
+  int32_t plan;    /* tag of the evaluation plan stored after the nodes (eval_plan.c); 0: none */
   cl_node nodes[]; /* nodes[0] is the CL_KIND_LAYOUT root */
 };
 

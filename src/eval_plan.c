@@ -1,0 +1,475 @@
+/* eval_plan.c: compiled evaluation, CuTe's layout(i) without a tree walk or a
+ * hardware division (cl_layout_eval), and whole ranges of it by an odometer
+ * (cl_layout_eval_range).
+ *
+ * The plan.  Flatten the layout to its leaf modes s_0:d_0, ..., s_{n-1}:d_{n-1}
+ * and let P_k = s_0 * ... * s_{k-1} and q_k = i / P_k (C's truncating
+ * division).  CuTe's colexicographic split gives mode k the coordinate
+ * c_k = q_k % s_k = q_k - s_k * q_{k+1}, and the last mode c_{n-1} = q_{n-1}
+ * (the rest, no modulus).  Hierarchy changes nothing: splitting i first by
+ * sub-layout sizes and then inside each gives the same c_k, because
+ * (i / a) / b == i / (a * b).  Summing c_k * d_k and regrouping by q_k:
+ *
+ *   layout(i) = i * d_0 + sum_{k=1}^{n-1} q_k * e_k,   e_k = d_k - s_{k-1} * d_{k-1}.
+ *
+ * So evaluation is one multiply-add per mode, each q_k independent of the
+ * others (no dependency chain through the modes).  e_k == 0 exactly when
+ * modes k-1 and k would be merged by coalesce(), and size-1 modes give equal
+ * P_k; both shrink the plan: terms are grouped by P_k, and groups whose
+ * coefficient sums to 0 are dropped.
+ *
+ * Fast division (the technique of libdivide and of Granlund & Montgomery,
+ * "Division by invariant integers using multiplication", PLDI 1994): for a
+ * divisor P >= 2 and a magic number m = ceil(2^(N+l) / P) with 2^l >= P,
+ * floor(x * m / 2^(N+l)) == floor(x / P) for every 0 <= x < 2^N, because the
+ * rounding error m*P - 2^(N+l) < P <= 2^l is too small to reach the next
+ * multiple.  Two forms:
+ *   narrow (size <= 2^32): l = 64 - N chosen so that the shift is exactly 64:
+ *     m = ceil(2^64 / P), q = mulhi(x, m); exact since x * (P - 1) < 2^64;
+ *   wide: N = 63, l = ceil(log2 P): m = ceil(2^(63+l) / P) < 2^64,
+ *     q = mulhi(x, m) >> (l - 1), the shift stored per term.
+ *
+ * Overflow.  The plan answers 0 <= i < size(layout) only, and only for
+ * layouts where every such i is known to evaluate without overflow: the
+ * scan below checks that size and the bound sum (s_k - 1) * |d_k| fit in
+ * int64_t, which bounds every product and partial sum CuTe's evaluation
+ * forms.  Inside the plan, arithmetic is done modulo 2^64: the identity above
+ * holds over the integers, the true result fits, so the wrapped result is it.
+ * Every other i takes cl_tree_eval, which reports overflow exactly. */
+#include <string.h>
+
+#include "cutelayout/eval.h"
+#include "cutelayout/layout.h"
+#include "eval_plan_impl.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define CL_NOINLINE __attribute__((noinline))
+#define CL_LIKELY(x) __builtin_expect(!!(x), 1)
+#else
+#define CL_NOINLINE
+#define CL_LIKELY(x) (x)
+#endif
+
+/* ------------------------------------------------------- 64x64 -> 128 bits */
+
+#if defined(__SIZEOF_INT128__)
+__extension__ typedef unsigned __int128 cl_u128;
+static inline uint64_t mulhi(uint64_t a, uint64_t b) { return (uint64_t)(((cl_u128)a * b) >> 64); }
+#else
+static inline uint64_t mulhi(uint64_t a, uint64_t b) {
+  uint64_t a_lo = (uint32_t)a, a_hi = a >> 32, b_lo = (uint32_t)b, b_hi = b >> 32;
+  uint64_t lo_lo = a_lo * b_lo, hi_lo = a_hi * b_lo, lo_hi = a_lo * b_hi, hi_hi = a_hi * b_hi;
+  uint64_t cross = (lo_lo >> 32) + (uint32_t)hi_lo + lo_hi;
+  return hi_hi + (hi_lo >> 32) + (cross >> 32);
+}
+#endif
+
+/* ceil(2^e / d) for d >= 2, when the caller knows it fits in 64 bits. */
+static uint64_t ceil_pow2_div(unsigned e, uint64_t d) {
+#if defined(__SIZEOF_INT128__)
+  cl_u128 num = (cl_u128)1 << e;
+  return (uint64_t)(num / d) + (num % d != 0);
+#else
+  uint64_t q = 0, r = 1; /* long division of 2^e, one bit at a time */
+  for (unsigned bit = 0; bit < e; bit++) {
+    r <<= 1;
+    q <<= 1;
+    if (r >= d) {
+      r -= d;
+      q |= 1;
+    }
+  }
+  return q + (r != 0);
+#endif
+}
+
+static unsigned ceil_log2(uint64_t x) { /* x >= 2 */
+  unsigned l = 0;
+  while (l < 64 && ((uint64_t)1 << l) < x)
+    l++;
+  return l;
+}
+
+/* Two's complement reading of a wrapped result (what the cast does on every
+ * compiler we build with, written out because C leaves it implementation-defined). */
+static inline int64_t to_signed(uint64_t v) {
+  return v <= (uint64_t)INT64_MAX ? (int64_t)v : -(int64_t)(~v) - 1;
+}
+
+/* ------------------------------------------------------------- the plan */
+
+/* Stored after a layout handle's nodes; the handle's `plan` field is the tag
+ * (nterms << PLAN_FORM_BITS) | form, 0 when there is no plan. */
+typedef struct plan_term {
+  uint64_t magic; /* reciprocal of P_k */
+  uint64_t coef;  /* e_k summed over the modes with this P_k, modulo 2^64 */
+} plan_term;
+
+typedef struct plan {
+  uint64_t limit; /* size(layout): the plan answers 0 <= i < limit */
+  uint64_t d0;    /* coefficient of i itself */
+  plan_term term[];
+  /* wide form: uint8_t shift[nterms] follows term[nterms - 1] */
+} plan;
+
+enum { PLAN_NARROW = 1, PLAN_WIDE = 2, PLAN_FORM_BITS = 2 };
+#define PLAN_NARROW_MAX ((uint64_t)1 << 32)
+
+static inline const plan *plan_of(const cl_layout_t *layout) {
+  return (const plan *)(const void *)(layout->nodes + layout->count);
+}
+static inline const uint8_t *plan_shifts(const plan *p, int32_t nterms) {
+  return (const uint8_t *)(const void *)(p->term + nterms);
+}
+
+/* Checks what the plan relies on and measures the layout: shape and stride
+ * congruent (same pre-order sequence of tuple ranks and leaves), integer
+ * leaves, every extent >= 1, size and sum (s-1)*|d| within int64_t. */
+static bool scan(const cl_node *root, int64_t *leaves, uint64_t *size) {
+  const cl_node *shape = cl_lshape(root), *stride = cl_lstride(root);
+  if (shape->span != stride->span)
+    return false;
+  int64_t n = 0, total = 1, bound = 0;
+  for (int32_t j = 0; j < shape->span; j++) {
+    const cl_node *s = &shape[j], *d = &stride[j];
+    if (s->kind != d->kind || s->rank != d->rank)
+      return false;
+    if (cl_is_tuple(s))
+      continue;
+    if (!cl_is_int(s) || s->value < 1 || d->value == INT64_MIN)
+      return false;
+    int64_t reach;
+    if (__builtin_mul_overflow(total, s->value, &total) ||
+        __builtin_mul_overflow(s->value - 1, d->value < 0 ? -d->value : d->value, &reach) ||
+        __builtin_add_overflow(bound, reach, &bound))
+      return false;
+    n++;
+  }
+  *leaves = n;
+  *size = (uint64_t)total;
+  return n > 0;
+}
+
+size_t cl_plan_bytes(const cl_node *root) {
+  int64_t leaves;
+  uint64_t size;
+  if (!scan(root, &leaves, &size))
+    return 0;
+  size_t terms = (size_t)leaves - 1, bytes = sizeof(plan) + terms * sizeof(plan_term);
+  if (size > PLAN_NARROW_MAX)
+    bytes += (terms + 7) & ~(size_t)7;
+  return bytes;
+}
+
+/* Ends a group of modes sharing P: its coefficient joins d0 when P == 1
+ * (q == i), becomes a term otherwise, and vanishes when it is 0.  The term's
+ * magic field holds P until the reciprocals are computed. */
+static void flush_group(plan *p, int32_t *nterms, uint64_t group_p, uint64_t coef) {
+  if (group_p == 1) {
+    p->d0 += coef;
+  } else if (coef != 0) {
+    p->term[*nterms].magic = group_p;
+    p->term[*nterms].coef = coef;
+    (*nterms)++;
+  }
+}
+
+int32_t cl_plan_build(const cl_node *root, void *mem, size_t bytes) {
+  int64_t leaves;
+  uint64_t size;
+  if (bytes == 0 || !scan(root, &leaves, &size))
+    return 0;
+  plan *p = mem;
+  const cl_node *shape = cl_lshape(root), *stride = cl_lstride(root);
+  uint64_t prefix = 1, group_p = 1, group_coef = 0, prev_s = 1, prev_d = 0;
+  int32_t nterms = 0;
+  bool first = true;
+  p->limit = size;
+  p->d0 = 0;
+  for (int32_t j = 0; j < shape->span; j++) {
+    if (cl_is_tuple(&shape[j]))
+      continue;
+    uint64_t s = (uint64_t)shape[j].value, d = (uint64_t)stride[j].value;
+    if (first) {
+      p->d0 = d;
+      first = false;
+    } else {
+      if (prefix != group_p) {
+        flush_group(p, &nterms, group_p, group_coef);
+        group_p = prefix;
+        group_coef = 0;
+      }
+      group_coef += d - prev_s * prev_d;
+    }
+    prefix *= s; /* no wrap: prefix <= size */
+    prev_s = s;
+    prev_d = d;
+  }
+  flush_group(p, &nterms, group_p, group_coef);
+
+  bool wide = size > PLAN_NARROW_MAX;
+  uint8_t *shift = (uint8_t *)(void *)(p->term + nterms);
+  for (int32_t k = 0; k < nterms; k++) {
+    uint64_t divisor = p->term[k].magic;
+    if (!wide) {
+      p->term[k].magic = UINT64_MAX / divisor + 1; /* ceil(2^64 / P) */
+    } else {
+      unsigned l = ceil_log2(divisor);
+      p->term[k].magic = ceil_pow2_div(63 + l, divisor);
+      shift[k] = (uint8_t)(l - 1);
+    }
+  }
+  return (int32_t)((uint32_t)nterms << PLAN_FORM_BITS) | (wide ? PLAN_WIDE : PLAN_NARROW);
+}
+
+static inline uint64_t eval_narrow(const plan *p, int32_t nterms, uint64_t i) {
+  uint64_t index = i * p->d0;
+  for (int32_t k = 0; k < nterms; k++)
+    index += mulhi(i, p->term[k].magic) * p->term[k].coef;
+  return index;
+}
+
+static inline uint64_t eval_wide(const plan *p, int32_t nterms, uint64_t i) {
+  const uint8_t *shift = plan_shifts(p, nterms);
+  uint64_t index = i * p->d0;
+  for (int32_t k = 0; k < nterms; k++)
+    index += (mulhi(i, p->term[k].magic) >> shift[k]) * p->term[k].coef;
+  return index;
+}
+
+/* ------------------------------------------------------------ layout(i) */
+
+/* Everything the plan does not answer: CuTe's evaluation on the trees, with
+ * its argument checks and overflow errors. */
+static CL_NOINLINE cl_status eval_exact(const cl_layout_t *layout, int64_t i, int64_t *index) {
+  CHECK_NULL(layout);
+  CHECK_NULL(index);
+  return cl_tree_eval(cl_lshape(cl_lroot(layout)), cl_lstride(cl_lroot(layout)), i, index);
+}
+
+cl_status cl_layout_eval(const cl_layout_t *layout, int64_t i, int64_t *index) {
+  if (CL_LIKELY(layout != NULL && index != NULL)) {
+    int32_t tag = layout->plan;
+    if (CL_LIKELY(tag & PLAN_NARROW)) {
+      const plan *p = plan_of(layout);
+      if (CL_LIKELY((uint64_t)i < p->limit)) {
+        *index = to_signed(eval_narrow(p, tag >> PLAN_FORM_BITS, (uint64_t)i));
+        return CL_OK;
+      }
+    } else if (tag & PLAN_WIDE) {
+      const plan *p = plan_of(layout);
+      if ((uint64_t)i < p->limit) {
+        *index = to_signed(eval_wide(p, tag >> PLAN_FORM_BITS, (uint64_t)i));
+        return CL_OK;
+      }
+    }
+  }
+  return eval_exact(layout, i, index);
+}
+
+/* ------------------------------------------------------- ranges of layout(i) */
+
+/* The odometer works on the coalesced modes: size-1 modes dropped and
+ * neighbours with d_k == s_{k-1} * d_{k-1} merged (exact inside [0, size)). */
+#define RANGE_MAX_MODES 64
+typedef struct flat_modes {
+  int n;
+  int64_t s[RANGE_MAX_MODES], d[RANGE_MAX_MODES];
+} flat_modes;
+
+static bool coalesced_modes(const cl_layout_t *layout, flat_modes *m) {
+  const cl_node *root = cl_lroot(layout), *shape = cl_lshape(root), *stride = cl_lstride(root);
+  m->n = 0;
+  for (int32_t j = 0; j < shape->span; j++) {
+    if (cl_is_tuple(&shape[j]) || shape[j].value == 1)
+      continue;
+    int64_t s = shape[j].value, d = stride[j].value, next;
+    if (m->n > 0 && !__builtin_mul_overflow(m->s[m->n - 1], m->d[m->n - 1], &next) && next == d) {
+      m->s[m->n - 1] *= s; /* <= size, no overflow */
+      continue;
+    }
+    if (m->n == RANGE_MAX_MODES)
+      return false;
+    m->s[m->n] = s;
+    m->d[m->n] = d;
+    m->n++;
+  }
+  return true;
+}
+
+/* Rows: an inner block of B consecutive coordinates whose indices follow a
+ * pattern (arithmetic when it is the first mode alone, a table otherwise),
+ * plus a base index that the odometer over the outer modes moves along. */
+#define ARITH_MIN_ROW 64 /* a first mode at least this long is a row by itself */
+#define TABLE_MAX 64     /* otherwise the first modes are tabulated up to this many */
+
+#if defined(__GNUC__) || defined(__clang__)
+typedef uint64_t cl_v4u64 __attribute__((vector_size(32)));
+#define CL_VECTOR 1
+#endif
+
+/* out[j] = start + j * step. */
+static void fill_arith(int64_t *out, int64_t n, uint64_t start, uint64_t step) {
+  int64_t j = 0;
+#ifdef CL_VECTOR
+  cl_v4u64 v = {start, start + step, start + 2 * step, start + 3 * step};
+  cl_v4u64 w = v + 4 * step, inc = {8 * step, 8 * step, 8 * step, 8 * step};
+  for (; j + 8 <= n; j += 8) {
+    memcpy(out + j, &v, sizeof v);
+    memcpy(out + j + 4, &w, sizeof w);
+    v += inc;
+    w += inc;
+  }
+#endif
+  for (; j < n; j++)
+    out[j] = to_signed(start + (uint64_t)j * step);
+}
+
+/* out[j] = base + table[j]. */
+static void fill_table(int64_t *out, int64_t n, uint64_t base, const uint64_t *table) {
+  int64_t j = 0;
+#ifdef CL_VECTOR
+  cl_v4u64 b = {base, base, base, base};
+  for (; j + 4 <= n; j += 4) {
+    cl_v4u64 t;
+    memcpy(&t, table + j, sizeof t);
+    t += b;
+    memcpy(out + j, &t, sizeof t);
+  }
+#endif
+  for (; j < n; j++)
+    out[j] = to_signed(base + table[j]);
+}
+
+/* Writes layout(lo + j) for lo + j in [lo, hi) within [0, size). */
+static void range_fill(const flat_modes *m, int64_t lo, int64_t hi, int64_t *out) {
+  int64_t count = hi - lo;
+  if (m->n == 0) { /* size 1 */
+    for (int64_t j = 0; j < count; j++)
+      out[j] = 0;
+    return;
+  }
+  if (m->n == 1) {
+    fill_arith(out, count, (uint64_t)lo * (uint64_t)m->d[0], (uint64_t)m->d[0]);
+    return;
+  }
+  /* The inner block and the outer modes. */
+  uint64_t table[TABLE_MAX];
+  int64_t block, os[RANGE_MAX_MODES + 1], od[RANGE_MAX_MODES + 1];
+  int on = 0;
+  bool arith = m->s[0] >= ARITH_MIN_ROW;
+  if (arith) {
+    block = m->s[0];
+    for (int k = 1; k < m->n; k++, on++) {
+      os[on] = m->s[k];
+      od[on] = m->d[k];
+    }
+  } else {
+    /* Tabulate whole modes while they fit, then the largest divisor of the
+     * next mode that still fits: (s:d) = (f:d, s/f:f*d) is exact. */
+    int j = 0;
+    block = 1;
+    table[0] = 0;
+    while (j < m->n && block * m->s[j] <= TABLE_MAX) {
+      for (int64_t c = 1; c < m->s[j]; c++)
+        for (int64_t t = 0; t < block; t++)
+          table[c * block + t] = table[t] + (uint64_t)c * (uint64_t)m->d[j];
+      block *= m->s[j];
+      j++;
+    }
+    if (j < m->n) {
+      int64_t f = TABLE_MAX / block;
+      while (m->s[j] % f != 0)
+        f--;
+      if (f > 1) {
+        for (int64_t c = 1; c < f; c++)
+          for (int64_t t = 0; t < block; t++)
+            table[c * block + t] = table[t] + (uint64_t)c * (uint64_t)m->d[j];
+        block *= f;
+      }
+      os[on] = m->s[j] / f;
+      od[on] = f * m->d[j];
+      on++;
+      for (int k = j + 1; k < m->n; k++, on++) {
+        os[on] = m->s[k];
+        od[on] = m->d[k];
+      }
+    }
+  }
+  /* Starting point: one division per mode, once. */
+  int64_t t = lo % block, u = lo / block, oc[RANGE_MAX_MODES + 1];
+  uint64_t base = 0;
+  for (int k = 0; k < on; k++) {
+    oc[k] = k + 1 < on ? u % os[k] : u;
+    u = k + 1 < on ? u / os[k] : 0;
+    base += (uint64_t)oc[k] * (uint64_t)od[k];
+  }
+  for (int64_t pos = 0;;) {
+    int64_t run = block - t < count - pos ? block - t : count - pos;
+    if (arith)
+      fill_arith(out + pos, run, base + (uint64_t)t * (uint64_t)m->d[0], (uint64_t)m->d[0]);
+    else
+      fill_table(out + pos, run, base, table + t);
+    pos += run;
+    if (pos >= count)
+      break;
+    t = 0;
+    for (int k = 0;; k++) { /* the odometer; the range ends before it overflows */
+      base += (uint64_t)od[k];
+      if (++oc[k] < os[k] || k == on - 1)
+        break;
+      base -= (uint64_t)os[k] * (uint64_t)od[k];
+      oc[k] = 0;
+    }
+  }
+}
+
+cl_status cl_layout_eval_range(const cl_layout_t *layout, int64_t begin, int64_t count, int64_t *out) {
+  CHECK_NULL(layout);
+  if (count < 0)
+    return cl_fail(CL_E_DOMAIN, "cl_layout_eval_range: count %lld is negative", (long long)count);
+  if (count == 0)
+    return CL_OK;
+  CHECK_NULL(out);
+  int64_t last; /* the range is [begin, last] */
+  if (__builtin_add_overflow(begin, count - 1, &last)) {
+    memset(out, 0, (size_t)count * sizeof *out);
+    return cl_fail(CL_E_OVERFLOW, "cl_layout_eval_range: %lld + %lld overflows", (long long)begin, (long long)count);
+  }
+  int32_t tag = layout->plan;
+  flat_modes modes;
+  modes.n = 0;
+  int64_t lo = begin, hi = begin; /* the part [lo, hi) that the odometer writes */
+  if (tag != 0 && coalesced_modes(layout, &modes)) {
+    int64_t size = (int64_t)plan_of(layout)->limit;
+    lo = begin > 0 ? begin : 0;
+    hi = last < size ? last + 1 : size;
+    if (hi < lo)
+      hi = lo;
+  }
+  /* Everything outside [lo, hi) first, one by one, so that a failure leaves
+   * nothing but zeros behind. */
+  for (int64_t i = begin;; i++) {
+    if (i == lo && lo < hi)
+      i = hi;
+    if (i > last)
+      break;
+    cl_status s = cl_layout_eval(layout, i, &out[i - begin]);
+    if (s != CL_OK) {
+      memset(out, 0, (size_t)count * sizeof *out);
+      return s;
+    }
+    if (i == last)
+      break;
+  }
+  if (lo < hi) {
+    /* Short ranges do not pay for a table: the plan per element. */
+    if (hi - lo < 2 * TABLE_MAX && modes.n > 1 && modes.s[0] < ARITH_MIN_ROW) {
+      for (int64_t i = lo; i < hi; i++)
+        cl_layout_eval(layout, i, &out[i - begin]);
+    } else {
+      range_fill(&modes, lo, hi, out + (lo - begin));
+    }
+  }
+  return CL_OK;
+}
