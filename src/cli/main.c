@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "builtins.h"
+#include "copy_demo.h"
 #include "eval.h"
 
 static const char usage_text[] =
@@ -16,6 +17,7 @@ static const char usage_text[] =
   "  eval EXPR...   evaluate each expression, one output line each\n"
   "  eval -         evaluate one expression per line of standard input\n"
   "  functions      list the functions of the expression language\n"
+  "  copy SRC DST   copy a generated tensor between two layouts and print both (copy --help)\n"
   "  --help         this text\n"
   "  --version      the version of the tool and library\n"
   "\n"
@@ -82,6 +84,8 @@ int main(int argc, char **argv) {
   }
   if (strcmp(cmd, "eval") == 0)
     return command_eval(argc - 2, argv + 2);
+  if (strcmp(cmd, "copy") == 0)
+    return command_copy(argc - 2, argv + 2);
   if (strcmp(cmd, "functions") == 0) {
     builtin_each(print_builtin, NULL);
     return 0;
