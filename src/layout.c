@@ -123,7 +123,10 @@ static void scale_leaves(cl_builder *b, const cl_node *t, int64_t factor) {
  *                         B = make_ordered_layout(take<1,R>(shape), take<1,R>(stride)).
  * A is compact over its n = size(filter_zeros(...)) non-broadcast elements, so
  * the complement that logical_product composes B with is (k):(n), and the
- * product is (shape<0>, shape<1>, ...) with B's compact strides times n.
+ * product is A next to B with B's compact strides times n.  tiled_product
+ * then unpacks B's modes, (shape<0>, shape<1>, ..., shape<R-1>), except for
+ * R == 2, where B has a single mode and CuTe's slice result(_, repeat<1>(_))
+ * = result(_, _) keeps it wrapped: (shape<0>, (shape<1>)).
  * For rank <= 1 it is make_layout(shape(L)). */
 cl_status cl_make_fragment_like(const cl_layout_t *layout, cl_layout_t **out) {
   CHECK_OUT(out);
@@ -154,6 +157,8 @@ cl_status cl_make_fragment_like(const cl_layout_t *layout, cl_layout_t **out) {
   cl_status s = kept0.status != CL_OK ? kept0.status : rest_shape.status != CL_OK ? rest_shape.status : rest_stride.status;
   if (s == CL_OK)
     s = cl_tree_product(kept0.nodes, &n);
+  if (s == CL_OK && n == 0) /* the complement of A would divide by its size */
+    s = cl_fail(CL_E_DOMAIN, "make_fragment_like: mode 0 has no elements (division by zero in its complement)");
   if (s == CL_OK) {
     cl_b_compact_order(&rest_order, rest_shape.nodes, rest_stride.nodes);
     s = rest_order.status;
@@ -161,11 +166,18 @@ cl_status cl_make_fragment_like(const cl_layout_t *layout, cl_layout_t **out) {
   cl_lbuilder lb;
   cl_lb_init(&lb);
   if (s == CL_OK) {
-    cl_b_copy(&lb.shape, shape);
-    int32_t at = cl_b_open(&lb.stride, CL_KIND_TUPLE);
+    bool wrap_rest = shape->rank == 2;
+    cl_lb_mark m = cl_lb_open(&lb);
+    cl_b_copy(&lb.shape, cl_first(shape));
     cl_b_compact_major(&lb.stride, kept0.nodes, false, 1);
-    CL_FOR_EACH_CHILD(o, rest_order.nodes) scale_leaves(&lb.stride, o, n);
-    cl_b_close(&lb.stride, at);
+    if (wrap_rest) {
+      cl_b_copy(&lb.shape, rest_shape.nodes);
+      scale_leaves(&lb.stride, rest_order.nodes, n);
+    } else {
+      cl_b_copy_children(&lb.shape, rest_shape.nodes);
+      CL_FOR_EACH_CHILD(o, rest_order.nodes) scale_leaves(&lb.stride, o, n);
+    }
+    cl_lb_close(&lb, m);
   } else {
     cl_b_set_error(&lb.shape, s);
   }
@@ -438,8 +450,14 @@ static cl_status check_range(const cl_layout_t *layout, int64_t begin, int64_t e
   return CL_OK;
 }
 
+/* CuTe's E == -1 stands for the end of the modes. */
+static int64_t resolve_end(const cl_layout_t *layout, int64_t end) {
+  return end == -1 && layout != NULL ? cl_layout_rank(layout) : end;
+}
+
 cl_status cl_layout_group(const cl_layout_t *layout, int64_t begin, int64_t end, cl_layout_t **out) {
   CHECK_OUT(out);
+  end = resolve_end(layout, end);
   CL_TRY(check_range(layout, begin, end, false, "group"));
   range r = {begin, end};
   return map_layout(layout, out, group_map, &r);

@@ -107,6 +107,8 @@ cl_status cl_tree_crd2idx_shape(const cl_node *crd, const cl_node *shape, int64_
   }
   if (!cl_is_tuple(shape))
     return cl_fail(CL_E_RANK, "crd2idx: a tuple coordinate for an integer shape");
+  if (cl_tree_leaf_count(crd) == 0)
+    return cl_fail(CL_E_DOMAIN, "crd2idx: a coordinate without integers has no index (CuTe's Horner rule needs one)");
   int64_t acc = 0, scale = 1;
   /* The scale after the last mode is never used; CuTe does not compute it, so
    * neither may its overflow fail the call. */

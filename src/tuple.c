@@ -135,6 +135,13 @@ void cl_b_repeat_like(cl_builder *b, const cl_node *like, int64_t value) {
   cl_b_close(b, at);
 }
 
+static bool holds_empty_tuple(const cl_node *n) {
+  for (int32_t i = 0; i < n->span; i++)
+    if (cl_is_tuple(&n[i]) && n[i].rank == 0)
+      return true;
+  return false;
+}
+
 static cl_status finish(cl_builder *b, struct cl_tuple **out) {
   *out = NULL;
   if (b->status != CL_OK) {
@@ -145,7 +152,10 @@ static cl_status finish(cl_builder *b, struct cl_tuple **out) {
   /* Every layout handle is made here, and carries its compiled evaluation
    * plan after its nodes, in the same allocation (eval_plan.c). */
   bool is_layout = b->count > 0 && b->nodes[0].kind == CL_KIND_LAYOUT;
-  size_t plan_bytes = is_layout ? cl_plan_bytes(b->nodes) : 0;
+  /* CuTe cannot evaluate a layout through an empty tuple (); such layouts
+   * get no plan, so that evaluation reports it (cl_tree_eval). */
+  bool plannable = is_layout && !holds_empty_tuple(b->nodes);
+  size_t plan_bytes = plannable ? cl_plan_bytes(b->nodes) : 0;
   struct cl_tuple *h = cl_alloc(sizeof *h + (size_t)b->count * sizeof(cl_node) + plan_bytes);
   if (h == NULL) {
     cl_b_release(b);
@@ -153,7 +163,7 @@ static cl_status finish(cl_builder *b, struct cl_tuple **out) {
   }
   h->count = b->count;
   memcpy(h->nodes, b->nodes, (size_t)b->count * sizeof(cl_node));
-  h->reserved = is_layout ? cl_plan_build(h->nodes, h->nodes + h->count, plan_bytes) : 0;
+  h->reserved = plannable ? cl_plan_build(h->nodes, h->nodes + h->count, plan_bytes) : 0;
   cl_b_release(b);
   *out = h;
   return CL_OK;
@@ -281,11 +291,14 @@ bool cl_tree_weakly_congruent(const cl_node *a, const cl_node *b) {
   return true;
 }
 
-/* compatible(a, b): every leaf of a equals the size of b's subtree there. */
+static cl_status reduce_with_underscores(const cl_node *n, bool product, int64_t *out);
+
+/* compatible(a, b): every leaf of a equals the size of b's subtree there
+ * ('_' counting as 0, as CuTe's Underscore is an Int<0>). */
 static cl_status compatible(const cl_node *a, const cl_node *b, int *out) {
   if (!cl_is_tuple(a)) {
     int64_t size;
-    CL_TRY(cl_tree_product(b, &size));
+    CL_TRY(reduce_with_underscores(b, true, &size));
     *out = (a->value == size);
     return CL_OK;
   }
@@ -471,7 +484,10 @@ static void elementwise_div(cl_builder *b, const cl_node *a, const cl_node *d, i
         elementwise_div(b, x, y, op, pad_missing);
         y = cl_next(y);
       } else {
-        cl_b_copy(b, x); /* missing modes of the divisor are 1 */
+        /* Missing modes of the divisor are 1; CuTe still divides by it, and
+         * the fold's rest (1 / a_i) can fail on a 0 extent. */
+        cl_int_node one = cl_int_leaf(1);
+        elementwise_div(b, x, &one.node, op, pad_missing);
       }
     }
     cl_b_close(b, at);
@@ -668,16 +684,31 @@ int cl_tuple_equal(const cl_tuple_t *a, const cl_tuple_t *b) {
   return a && b && cl_tree_equal(cl_troot(a), cl_troot(b));
 }
 
+/* CuTe's Underscore is an Int<0>: in the int_tuple.hpp reductions of the
+ * public API an '_' leaf counts as 0 (size((2,_)) == 0). */
+static cl_status reduce_with_underscores(const cl_node *n, bool product, int64_t *out) {
+  int64_t acc = product ? 1 : 0;
+  for (int32_t i = 0; i < n->span; i++) {
+    if (n[i].kind == CL_KIND_TUPLE)
+      continue;
+    if (n[i].kind != CL_KIND_INT && n[i].kind != CL_KIND_UNDERSCORE)
+      return cl_fail(CL_E_TYPE, "%s of a value that is not an int tuple", product ? "product" : "sum");
+    CL_TRY(product ? cl_mul(acc, n[i].value, &acc) : cl_add(acc, n[i].value, &acc));
+  }
+  *out = acc;
+  return CL_OK;
+}
+
 cl_status cl_tuple_product(const cl_tuple_t *t, int64_t *out) {
   CHECK_NULL(t);
   CHECK_NULL(out);
-  return cl_tree_product(cl_troot(t), out);
+  return reduce_with_underscores(cl_troot(t), true, out);
 }
 
 cl_status cl_tuple_sum(const cl_tuple_t *t, int64_t *out) {
   CHECK_NULL(t);
   CHECK_NULL(out);
-  return cl_tree_sum(cl_troot(t), out);
+  return reduce_with_underscores(cl_troot(t), false, out);
 }
 
 cl_status cl_tuple_inner_product(const cl_tuple_t *a, const cl_tuple_t *b, int64_t *out) {
@@ -740,8 +771,12 @@ cl_status cl_tuple_compatible(const cl_tuple_t *a, const cl_tuple_t *b, int *out
   CHECK_NULL(a);
   CHECK_NULL(b);
   CHECK_NULL(out);
-  CL_TRY(cl_require_int_tuple(cl_troot(a), "compatible operand"));
-  CL_TRY(cl_require_int_tuple(cl_troot(b), "compatible operand"));
+  for (int k = 0; k < 2; k++) {
+    const cl_node *n = cl_troot(k ? b : a);
+    for (int32_t i = 0; i < n->span; i++)
+      if (n[i].kind == CL_KIND_LAYOUT)
+        return cl_fail(CL_E_TYPE, "compatible operand must be an int tuple (no layouts)");
+  }
   return compatible(cl_troot(a), cl_troot(b), out);
 }
 

@@ -28,11 +28,11 @@ static cl_status fn_make_layout(const char *name, const value *a, int n, value *
   TRY(arg_tuple(name, a, 0, &shape));
   if (n == 1)
     return layout_result(cl_layout_make_left(shape, &l), &l, out);
+  if (n > 2)
+    return cli_fail(CL_E_RANK, "make_layout: takes (shape), (shape, stride), (shape, LayoutLeft|LayoutRight) or layouts");
   if (a[1].kind == V_TAG)
     return layout_result(a[1].num[0] ? cl_layout_make_right(shape, &l) : cl_layout_make_left(shape, &l), &l, out);
   TRY(arg_tuple(name, a, 1, &stride));
-  if (n > 2)
-    return cli_fail(CL_E_RANK, "make_layout: takes (shape), (shape, stride) or layouts");
   return layout_result(cl_layout_make(shape, stride, &l), &l, out);
 }
 
@@ -130,10 +130,22 @@ static cl_status fn_select(const char *name, const value *a, int n, value *out) 
   return layout_result(cl_layout_select(l, modes, n - 1, &r), &r, out);
 }
 
+/* append(L, X) / prepend(L, X).  With X not a layout, CuTe's generic tuple
+ * append applies to the layout as a whole: (L, X) or (X, L). */
 static cl_status extend(const char *name, const value *a, int n, bool front, value *out) {
   const cl_layout_t *l, *x = NULL;
   cl_layout_t *r = NULL;
   TRY(arg_layout(name, a, 0, &l));
+  if (n > 1 && a[1].kind == V_TUPLE) {
+    cl_tuple_t *lt = NULL, *pair = NULL;
+    cl_status s = cl_tuple_from_layout(l, &lt);
+    if (s == CL_OK) {
+      const cl_tuple_t *parts[2] = {front ? a[1].tuple : lt, front ? lt : a[1].tuple};
+      s = cl_tuple_make(parts, 2, &pair);
+    }
+    cl_tuple_free(lt);
+    return tuple_result(s, &pair, out);
+  }
   if (n > 1)
     TRY(arg_layout(name, a, 1, &x));
   return layout_result(front ? cl_layout_prepend(l, x, &r) : cl_layout_append(l, x, &r), &r, out);
@@ -175,7 +187,7 @@ const builtin cli_builtins_layout[] = {
   {"slice_and_offset", 2, 2, fn_slice_and_offset, "slice_and_offset(crd,L)"},
   {"group", 3, 3, fn_group, "group(L,b,e)"},
   {"take", 3, 3, fn_take, "take(L,b,e)"},
-  {"select", 2, 64, fn_select, "select(L,i...)"},
+  {"select", 1, 64, fn_select, "select(L,i...)"},
   {"append", 1, 2, fn_append, "append(L[,L2])"},
   {"prepend", 1, 2, fn_prepend, "prepend(L[,L2])"},
   {"zip", 1, 1, fn_zip, "zip(L)"},

@@ -29,6 +29,11 @@ static cl_status fn_size(const char *name, const value *a, int n, value *out) {
     return int_result(cl_layout_size_checked(a[0].layout, &v), &v, out);
   const cl_tuple_t *t;
   TRY(arg_tuple(name, a, 0, &t));
+  /* CuTe's product of an integral is itself, and '_' is integral there. */
+  if (cl_tuple_kind(t) == CL_KIND_UNDERSCORE) {
+    cl_tuple_t *u = NULL;
+    return tuple_result(cl_tuple_copy(t, &u), &u, out);
+  }
   return int_result(cl_tuple_product(t, &v), &v, out);
 }
 
@@ -125,6 +130,13 @@ static cl_status predicate(const char *name, const value *a, tuple_predicate f, 
   const cl_tuple_t *x, *y;
   cl_tuple_t *ox = NULL, *oy = NULL;
   int r = 0;
+  /* CuTe's weakly_congruent and compatible see a layout as neither an
+   * integer nor a tuple, and answer false against an integer before they
+   * would look at the layout's shape. */
+  if (f != cl_tuple_congruent && is_layout(&a[0]) && is_int(&a[1])) {
+    *out = value_of_bool(false);
+    return CL_OK;
+  }
   cl_status s = profile_arg(name, a, 0, &x, &ox);
   if (s == CL_OK)
     s = profile_arg(name, a, 1, &y, &oy);
