@@ -1,0 +1,903 @@
+/* algebra.c: CuTe's layout algebra on layouts (layout.hpp): coalesce and
+ * filter, composition, complement, the inverses, and the utilities built on
+ * them (max_common_vector/layout, nullspace, upcast, downcast).  The divides
+ * and products are in algebra_products.c.
+ *
+ * Every integer is treated as CuTe treats a static one (Int<N>): each
+ * `if constexpr` on a value below is a test of that value, and each
+ * static_assert is an error status naming the broken condition.  Integer
+ * division is C's (truncating), as in CuTe. */
+#include "algebra_impl.h"
+#include "cutelayout/algebra.h"
+
+/* ================================================================ flat modes */
+
+void cl_flat_init(cl_flat *f) {
+  f->m = f->inline_m;
+  f->n = 0;
+  f->cap = CL_FLAT_INLINE;
+  f->status = CL_OK;
+}
+
+void cl_flat_release(cl_flat *f) {
+  if (f->m != f->inline_m)
+    cl_dealloc(f->m);
+  cl_flat_init(f);
+}
+
+void cl_flat_push(cl_flat *f, int64_t shape, int64_t stride) {
+  if (f->status != CL_OK)
+    return;
+  if (f->n == f->cap) {
+    int64_t cap = f->cap * 2;
+    cl_mode *grown = f->m == f->inline_m ? cl_alloc((size_t)cap * sizeof *grown)
+                                         : cl_realloc(f->m, (size_t)cap * sizeof *grown);
+    if (grown == NULL) {
+      f->status = cl_fail(CL_E_NOMEM, "out of memory");
+      return;
+    }
+    if (f->m == f->inline_m)
+      memcpy(grown, f->m, (size_t)f->n * sizeof *grown);
+    f->m = grown;
+    f->cap = cap;
+  }
+  f->m[f->n++] = (cl_mode){shape, stride};
+}
+
+void cl_flat_of_view(cl_flat *f, cl_lview v) {
+  /* Congruent trees pair up node for node. */
+  for (int32_t i = 0; i < v.shape->span; i++)
+    if (!cl_is_tuple(&v.shape[i]))
+      cl_flat_push(f, v.shape[i].value, v.stride[i].value);
+}
+
+void cl_lb_flat(cl_lbuilder *lb, const cl_flat *f) {
+  if (f->n == 1) {
+    cl_lb_leaf(lb, f->m[0].shape, f->m[0].stride);
+    return;
+  }
+  cl_lb_mark at = cl_lb_open(lb);
+  for (int64_t i = 0; i < f->n; i++)
+    cl_lb_leaf(lb, f->m[i].shape, f->m[i].stride);
+  cl_lb_close(lb, at);
+}
+
+static void reverse_modes(cl_flat *f) {
+  for (int64_t i = 0, j = f->n - 1; i < j; i++, j--) {
+    cl_mode t = f->m[i];
+    f->m[i] = f->m[j];
+    f->m[j] = t;
+  }
+}
+
+cl_status cl_lb_result(cl_lbuilder *lb, cl_status status, cl_layout_t **out) {
+  if (status != CL_OK) {
+    cl_lb_release(lb);
+    return status;
+  }
+  return cl_lb_finish(lb, out);
+}
+
+/* An empty tuple where CuTe needs a mode (make_layout() of no layouts, or
+ * flatten() of nothing, does not compile). */
+static cl_status no_modes(const char *op) {
+  return cl_fail(CL_E_DOMAIN, "%s: the layout has no modes (an empty tuple)", op);
+}
+
+/* C's (a + b - 1) / b, CuTe's ceil_div on integers. */
+static cl_status ceil_div(int64_t a, int64_t b, int64_t *r) { return cl_ceil_div_int(a, b, r); }
+
+static cl_status abs_of(int64_t a, int64_t *r) {
+  if (a == INT64_MIN)
+    return cl_fail(CL_E_OVERFLOW, "integer overflow in |%lld|", (long long)a);
+  *r = a < 0 ? -a : a;
+  return CL_OK;
+}
+
+static int64_t signum(int64_t a) { return (a > 0) - (a < 0); }
+
+/* ================================================================ coalesce */
+
+/* bw_coalesce: walking the flat modes from the back, the front mode of the
+ * result meets each earlier mode s:d:
+ *      front          s:d
+ *      s0:d0          1:d       => s0:d0           (size-1 modes vanish)
+ *      1:d0           s:d       => s:d             (only the starting front is 1)
+ *      s0:s*d         s:d       => s*s0:d          (contiguous: merge)
+ *      s0:d0          s:d       => (s,s0):(d,d0)   (prepend)
+ * A result of one mode is an integral layout; an all-1 layout is 1:0.
+ * coalesce_x starts from a last mode of size 2 in place of size 1, so that
+ * the last stride survives: composition needs the function beyond the size. */
+cl_status cl_coalesce_flat(const cl_flat *in, bool beyond_domain, cl_flat *out) {
+  if (in->status != CL_OK)
+    return in->status;
+  if (in->n == 0)
+    return no_modes("coalesce");
+  out->n = 0;
+  cl_mode front = in->m[in->n - 1];
+  if (beyond_domain && front.shape == 1)
+    front.shape = 2;
+  bool integral = true; /* the result is still a single mode */
+  for (int64_t i = in->n - 2; i >= 0; i--) {
+    cl_mode m = in->m[i];
+    if (m.shape == 1)
+      continue;
+    if (integral && front.shape == 1) {
+      front = m;
+      continue;
+    }
+    int64_t reach;
+    CL_TRY(cl_mul(m.shape, m.stride, &reach));
+    if (reach == front.stride) {
+      CL_TRY(cl_mul(m.shape, front.shape, &front.shape));
+      front.stride = m.stride;
+    } else {
+      cl_flat_push(out, front.shape, front.stride);
+      front = m;
+      integral = false;
+    }
+  }
+  if (integral && front.shape == 1)
+    front = (cl_mode){1, 0};
+  cl_flat_push(out, front.shape, front.stride);
+  reverse_modes(out);
+  return out->status;
+}
+
+/* coalesce of a view, appended as one mode. */
+static cl_status coalesce_into(cl_lbuilder *lb, cl_lview v) {
+  cl_flat flat, merged;
+  cl_flat_init(&flat);
+  cl_flat_init(&merged);
+  cl_flat_of_view(&flat, v);
+  cl_status s = cl_coalesce_flat(&flat, false, &merged);
+  if (s == CL_OK)
+    cl_lb_flat(lb, &merged);
+  cl_flat_release(&flat);
+  cl_flat_release(&merged);
+  return s;
+}
+
+/* filter_zeros(L): the shape with 1 wherever the stride is 0. */
+static void filter_zeros_flat(cl_flat *f, cl_lview v) {
+  for (int32_t i = 0; i < v.shape->span; i++)
+    if (!cl_is_tuple(&v.shape[i]))
+      cl_flat_push(f, v.stride[i].value == 0 ? 1 : v.shape[i].value, v.stride[i].value);
+}
+
+cl_status cl_filter_flat(cl_lview v, cl_flat *out) {
+  cl_flat zeros_filtered;
+  cl_flat_init(&zeros_filtered);
+  filter_zeros_flat(&zeros_filtered, v);
+  cl_status s = cl_coalesce_flat(&zeros_filtered, false, out);
+  cl_flat_release(&zeros_filtered);
+  return s;
+}
+
+static cl_status filter_into(cl_lbuilder *lb, cl_lview v) {
+  cl_flat filtered;
+  cl_flat_init(&filtered);
+  cl_status s = cl_filter_flat(v, &filtered);
+  if (s == CL_OK)
+    cl_lb_flat(lb, &filtered);
+  cl_flat_release(&filtered);
+  return s;
+}
+
+typedef cl_status (*mode_op)(cl_lbuilder *, cl_lview);
+
+/* CuTe's transform_layout(L, profile, f) for coalesce(L, profile) and
+ * filter(L, profile): f by mode down to the leaves of the profile, where it
+ * is applied to the whole sub-layout; modes past the profile's rank are kept. */
+static cl_status by_profile(cl_lbuilder *lb, cl_lview v, const cl_node *profile, mode_op f, const char *op) {
+  if (!cl_is_tuple(profile))
+    return f(lb, v);
+  int64_t rank = cl_view_rank(v);
+  if (profile->rank > rank)
+    return cl_fail(CL_E_RANK, "%s: the profile has rank %d but the layout only %lld", op, profile->rank, (long long)rank);
+  if (rank == 0)
+    return no_modes(op);
+  cl_lb_mark at = cl_lb_open(lb);
+  int64_t i = 0;
+  CL_FOR_EACH_CHILD(p, profile) CL_TRY(by_profile(lb, cl_view_mode(v, i++), p, f, op));
+  for (; i < rank; i++)
+    cl_lb_view(lb, cl_view_mode(v, i));
+  cl_lb_close(lb, at);
+  return CL_OK;
+}
+
+/* ============================================================= composition */
+
+/* composition_impl for one integral mode s:d of the right-hand side against
+ * the coalesced left-hand side (CuTe's flat_lhs):
+ *  - d == 0: s:0, whatever the left-hand side;
+ *  - an integral left-hand side a:b gives s:(d*b);
+ *  - else the right-hand mode walks the left-hand modes but the last, each
+ *    time dividing the remaining stride out of the mode's shape and taking
+ *    what is left of the remaining shape from there:
+ *        next_shape  = ceil_div(shape_i, |rest_stride|)
+ *        next_stride = ceil_div(|rest_stride|, shape_i) * sign(rest_stride)
+ *    and the last mode takes whatever shape remains.  CuTe's two divisibility
+ *    conditions are checked where it checks them. */
+static cl_status compose_mode(cl_lbuilder *lb, const cl_flat *lhs, int64_t s, int64_t d) {
+  if (d == 0) {
+    cl_lb_leaf(lb, s, 0);
+    return CL_OK;
+  }
+  int64_t last = lhs->n - 1, stride;
+  if (last == 0) {
+    CL_TRY(cl_mul(d, lhs->m[0].stride, &stride));
+    cl_lb_leaf(lb, s, stride);
+    return CL_OK;
+  }
+  cl_flat result;
+  cl_flat_init(&result);
+  int64_t rest_shape = s, rest_stride = d;
+  cl_status st = CL_OK;
+  for (int64_t i = 0; i < last && st == CL_OK; i++) {
+    int64_t curr_shape = lhs->m[i].shape, curr_stride = lhs->m[i].stride;
+    int64_t remainder, abs_stride = 0, next_shape, next_stride, new_shape;
+    if ((st = cl_mod(rest_stride, curr_shape, &remainder)) != CL_OK)
+      break;
+    if (remainder != 0 && !(rest_stride < curr_shape)) {
+      st = cl_fail(CL_E_DIVISIBILITY,
+                   "composition: stride divisibility condition: the right-hand stride %lld (what remains of %lld) "
+                   "is neither a multiple of nor less than shape %lld of mode %lld of the coalesced left-hand layout",
+                   (long long)rest_stride, (long long)d, (long long)curr_shape, (long long)i);
+      break;
+    }
+    if ((st = abs_of(rest_stride, &abs_stride)) != CL_OK || (st = ceil_div(curr_shape, abs_stride, &next_shape)) != CL_OK ||
+        (st = ceil_div(abs_stride, curr_shape, &next_stride)) != CL_OK)
+      break;
+    next_stride *= signum(rest_stride);
+    if (next_shape == 1 || rest_shape == 1) {
+      rest_stride = next_stride;
+      continue;
+    }
+    new_shape = next_shape < rest_shape ? next_shape : rest_shape;
+    if ((st = cl_mod(rest_shape, new_shape, &remainder)) != CL_OK)
+      break;
+    if (remainder != 0) {
+      st = cl_fail(CL_E_DIVISIBILITY,
+                   "composition: shape divisibility condition: the right-hand shape %lld (what remains of %lld) "
+                   "is not a multiple of %lld, the part of mode %lld of the coalesced left-hand layout it reaches",
+                   (long long)rest_shape, (long long)s, (long long)new_shape, (long long)i);
+      break;
+    }
+    if ((st = cl_mul(rest_stride, curr_stride, &stride)) != CL_OK)
+      break;
+    cl_flat_push(&result, new_shape, stride);
+    rest_shape /= new_shape;
+    rest_stride = next_stride;
+  }
+  if (st == CL_OK)
+    st = cl_mul(rest_stride, lhs->m[last].stride, &stride);
+  if (st == CL_OK) {
+    if (result.n == 0)
+      cl_lb_leaf(lb, rest_shape, stride);
+    else {
+      if (rest_shape != 1)
+        cl_flat_push(&result, rest_shape, stride);
+      st = result.status;
+      if (st == CL_OK)
+        cl_lb_flat(lb, &result); /* unwrap: a single mode is a leaf */
+    }
+  }
+  cl_flat_release(&result);
+  return st;
+}
+
+/* Right-distributivity: a tuple right-hand side composes mode by mode. */
+static cl_status compose_tree(cl_lbuilder *lb, const cl_flat *lhs, const cl_node *s, const cl_node *d) {
+  if (!cl_is_tuple(s))
+    return compose_mode(lb, lhs, s->value, d->value);
+  if (s->rank == 0)
+    return no_modes("composition (right-hand side)");
+  cl_lb_mark at = cl_lb_open(lb);
+  const cl_node *dc = cl_first(d);
+  CL_FOR_EACH_CHILD(sc, s) {
+    CL_TRY(compose_tree(lb, lhs, sc, dc));
+    dc = cl_next(dc);
+  }
+  cl_lb_close(lb, at);
+  return CL_OK;
+}
+
+cl_status cl_composition_flat_into(cl_lbuilder *lb, const cl_flat *lhs, cl_lview rhs) {
+  cl_flat flat_lhs;
+  cl_flat_init(&flat_lhs);
+  cl_status s = cl_coalesce_flat(lhs, true, &flat_lhs);
+  if (s == CL_OK)
+    s = compose_tree(lb, &flat_lhs, rhs.shape, rhs.stride);
+  cl_flat_release(&flat_lhs);
+  return s;
+}
+
+/* composition(A, B) = composition_impl(coalesce_x(A), B). */
+cl_status cl_composition_into(cl_lbuilder *lb, cl_lview lhs, cl_lview rhs) {
+  cl_flat flat;
+  cl_flat_init(&flat);
+  cl_flat_of_view(&flat, lhs);
+  cl_status s = cl_composition_flat_into(lb, &flat, rhs);
+  cl_flat_release(&flat);
+  return s;
+}
+
+cl_status cl_composition_tiler_into(cl_lbuilder *lb, cl_lview lhs, const cl_node *tiler) {
+  switch (tiler->kind) {
+  case CL_KIND_UNDERSCORE:
+    cl_lb_view(lb, lhs);
+    return CL_OK;
+  case CL_KIND_LAYOUT:
+    return cl_composition_into(lb, lhs, cl_view_of_node(tiler));
+  case CL_KIND_INT: {
+    /* An integer n composes as n:1 (not make_layout(n), which is 1:0 for n = 1). */
+    cl_int_node n = cl_int_leaf(tiler->value), one = cl_int_leaf(1);
+    return cl_composition_into(lb, lhs, (cl_lview){&n.node, &one.node});
+  }
+  default:
+    break;
+  }
+  int64_t rank = cl_view_rank(lhs);
+  if (tiler->rank > rank)
+    return cl_fail(CL_E_RANK, "composition: the tiler has %d modes but the layout only %lld", tiler->rank, (long long)rank);
+  if (tiler->rank == 0)
+    return no_modes("composition (tiler)");
+  cl_lb_mark at = cl_lb_open(lb);
+  int64_t i = 0;
+  CL_FOR_EACH_CHILD(t, tiler) CL_TRY(cl_composition_tiler_into(lb, cl_view_mode(lhs, i++), t));
+  cl_lb_close(lb, at);
+  return CL_OK;
+}
+
+/* ============================================================== complement */
+
+cl_status cl_flat_cosize(const cl_flat *f, int64_t *out) {
+  int64_t sum = 0;
+  for (int64_t i = 0; i < f->n; i++) {
+    int64_t extent, abs_stride = 0, term;
+    CL_TRY(cl_sub(f->m[i].shape, 1, &extent));
+    CL_TRY(abs_of(f->m[i].stride, &abs_stride));
+    CL_TRY(cl_mul(extent, abs_stride, &term));
+    CL_TRY(cl_add(sum, term, &sum));
+  }
+  return cl_add(sum, 1, out);
+}
+
+/* coalesce(ceil_div(cotarget, d)) for an integer or an int tuple cotarget:
+ * CuTe's ceil_div folds d across the modes (each mode a_i becomes
+ * ceil_div(a_i, rest) and rest becomes ceil_div(rest, size(a_i))), and the
+ * coalesce of a static shape is its product. */
+static cl_status ceil_div_fold(const cl_node *cotarget, int64_t d, int64_t *size) {
+  if (cl_is_int(cotarget))
+    return ceil_div(cotarget->value, d, size);
+  if (!cl_is_tuple(cotarget))
+    return cl_fail(CL_E_TYPE, "complement: the cotarget must be an integer or an int tuple");
+  int64_t product = 1, rest = d;
+  CL_FOR_EACH_CHILD(a, cotarget) {
+    int64_t part, a_size;
+    CL_TRY(ceil_div_fold(a, rest, &part));
+    CL_TRY(cl_mul(product, part, &product));
+    CL_TRY(cl_tree_product(a, &a_size));
+    CL_TRY(ceil_div(rest, a_size, &rest));
+  }
+  *size = product;
+  return CL_OK;
+}
+
+/* Removes mode i, keeping the order of the others. */
+static void remove_mode(cl_flat *f, int64_t i) {
+  memmove(f->m + i, f->m + i + 1, (size_t)(f->n - i - 1) * sizeof *f->m);
+  f->n--;
+}
+
+static cl_status non_injective(int64_t stride, int64_t covered) {
+  return cl_fail(CL_E_NOT_INJECTIVE,
+                 "complement: non-injective layout: stride %lld is smaller than %lld, the extent its smaller "
+                 "strides already cover (CuTe: new shape %lld / %lld == 0)",
+                 (long long)stride, (long long)covered, (long long)stride, (long long)covered);
+}
+
+/* detail::complement on a filtered layout (flat, no size-1 or stride-0
+ * modes).  Taking the modes by increasing stride, each gap between what the
+ * modes so far cover and the next stride becomes a mode of the result:
+ *     new_shape  = min_stride / covered        (0 means not injective)
+ *     covered'   = min_stride * its shape
+ * and the rest, ceil_div(cotarget, covered), repeats everything.  The
+ * result is coalesced.  The filtered 1:0 has the compact complement of the
+ * cotarget. */
+cl_status cl_complement_flat(const cl_flat *filtered, const cl_node *cotarget, cl_flat *out) {
+  out->n = 0;
+  /* coalesce() of a shape with no integers in it does not compile. */
+  if (cl_tree_leaf_count(cotarget) == 0)
+    return cl_fail(CL_E_DOMAIN, "complement: the cotarget has no integers (an empty tuple)");
+  if (filtered->n == 1 && filtered->m[0].stride == 0) {
+    int64_t size;
+    CL_TRY(cl_tree_product(cotarget, &size)); /* coalesce(cotarget) */
+    cl_flat_push(out, size, size == 1 ? 0 : 1);
+    return out->status;
+  }
+  cl_flat rest, result;
+  cl_flat_init(&rest);
+  cl_flat_init(&result);
+  for (int64_t i = 0; i < filtered->n; i++)
+    cl_flat_push(&rest, filtered->m[i].shape, filtered->m[i].stride);
+  cl_status s = rest.status;
+  int64_t covered = 1; /* the stride of the next result mode */
+  while (s == CL_OK && rest.n > 1) {
+    int64_t min_idx = 0, new_shape;
+    for (int64_t i = 1; i < rest.n; i++)
+      if (rest.m[i].stride < rest.m[min_idx].stride)
+        min_idx = i;
+    cl_mode min = rest.m[min_idx];
+    if ((s = cl_div(min.stride, covered, &new_shape)) != CL_OK)
+      break;
+    if (new_shape == 0) {
+      s = non_injective(min.stride, covered);
+      break;
+    }
+    cl_flat_push(&result, new_shape, covered);
+    if ((s = cl_mul(min.stride, min.shape, &covered)) != CL_OK)
+      break;
+    remove_mode(&rest, min_idx);
+  }
+  if (s == CL_OK) {
+    cl_mode last = rest.m[0];
+    int64_t new_shape, rest_shape;
+    if ((s = cl_div(last.stride, covered, &new_shape)) == CL_OK && new_shape == 0)
+      s = non_injective(last.stride, covered);
+    if (s == CL_OK) {
+      cl_flat_push(&result, new_shape, covered);
+      s = cl_mul(last.stride, last.shape, &covered);
+    }
+    if (s == CL_OK)
+      s = ceil_div_fold(cotarget, covered, &rest_shape);
+    if (s == CL_OK) {
+      cl_flat_push(&result, rest_shape, rest_shape == 1 ? 0 : covered); /* compact_major: extent 1 has stride 0 */
+      s = cl_coalesce_flat(&result, false, out);
+    }
+  }
+  cl_flat_release(&rest);
+  cl_flat_release(&result);
+  return s;
+}
+
+cl_status cl_complement_view(cl_lview v, const cl_node *cotarget, cl_flat *out) {
+  cl_flat filtered;
+  cl_flat_init(&filtered);
+  cl_status s = cl_filter_flat(v, &filtered);
+  if (s == CL_OK)
+    s = cl_complement_flat(&filtered, cotarget, out);
+  cl_flat_release(&filtered);
+  return s;
+}
+
+/* =============================================================== inverses */
+
+/* The coalesced layout, its exclusive prefix products (one more than its
+ * modes), and its modes' order by stride as CuTe's SortByKey has it (an
+ * exchange sort, not stable). */
+typedef struct sorted_layout {
+  cl_flat modes, prefix; /* prefix.m[i].shape is the prefix product before mode i */
+  int64_t order_inline[CL_FLAT_INLINE];
+  int64_t *order;
+} sorted_layout;
+
+static void sorted_release(sorted_layout *sl) {
+  cl_flat_release(&sl->modes);
+  cl_flat_release(&sl->prefix);
+  if (sl->order != sl->order_inline)
+    cl_dealloc(sl->order);
+}
+
+static cl_status sort_by_stride(cl_lview v, sorted_layout *sl) {
+  cl_flat flat;
+  cl_flat_init(&flat);
+  cl_flat_init(&sl->modes);
+  cl_flat_init(&sl->prefix);
+  sl->order = sl->order_inline;
+  cl_flat_of_view(&flat, v);
+  cl_status s = cl_coalesce_flat(&flat, false, &sl->modes);
+  cl_flat_release(&flat);
+  CL_TRY(s);
+  int64_t n = sl->modes.n, product = 1;
+  if (n > CL_FLAT_INLINE && (sl->order = cl_alloc((size_t)n * sizeof *sl->order)) == NULL) {
+    sl->order = sl->order_inline;
+    return cl_fail(CL_E_NOMEM, "out of memory");
+  }
+  for (int64_t i = 0; i <= n; i++) {
+    cl_flat_push(&sl->prefix, product, 0);
+    if (i < n)
+      CL_TRY(cl_mul(product, sl->modes.m[i].shape, &product));
+  }
+  CL_TRY(sl->prefix.status);
+  int64_t *key = sl->order;
+  for (int64_t i = 0; i < n; i++)
+    key[i] = i;
+  for (int64_t i = 0; i < n; i++)
+    for (int64_t j = i + 1; j < n; j++)
+      if (sl->modes.m[key[j]].stride < sl->modes.m[key[i]].stride) {
+        int64_t t = key[i];
+        key[i] = key[j];
+        key[j] = t;
+      }
+  return CL_OK;
+}
+
+/* right_inverse(L): following the strides from 1, each coalesced mode whose
+ * stride is the extent covered so far contributes its shape, at the stride
+ * of its position in L's domain (its prefix product).  The result is
+ * coalesced. */
+static cl_status right_inverse_flat(cl_lview v, cl_flat *out) {
+  sorted_layout sl;
+  cl_status s = sort_by_stride(v, &sl);
+  cl_flat result;
+  cl_flat_init(&result);
+  cl_flat_push(&result, 1, 0);
+  int64_t covered = 1;
+  for (int64_t k = 0; s == CL_OK && k < sl.modes.n; k++) {
+    int64_t i = sl.order[k];
+    if (sl.modes.m[i].stride != covered)
+      continue;
+    cl_flat_push(&result, sl.modes.m[i].shape, sl.prefix.m[i].shape);
+    s = cl_mul(sl.modes.m[i].shape, sl.modes.m[i].stride, &covered);
+  }
+  if (s == CL_OK)
+    s = cl_coalesce_flat(&result, false, out);
+  cl_flat_release(&result);
+  sorted_release(&sl);
+  return s;
+}
+
+/* left_inverse(L): the coalesced modes by increasing stride (stride-0 modes
+ * skipped); each stride must be a multiple of the size gathered so far,
+ * and contributes stride / size at the stride of its position in L's
+ * domain; the mode of largest stride closes with its own shape. */
+static cl_status left_inverse_flat(cl_lview v, cl_flat *out) {
+  sorted_layout sl;
+  cl_status s = sort_by_stride(v, &sl);
+  cl_flat result;
+  cl_flat_init(&result);
+  int64_t size = 1, prev_prefix = 0; /* result strides lag result shapes by one */
+  for (int64_t k = 0; s == CL_OK && k < sl.modes.n; k++) {
+    int64_t i = sl.order[k], stride = sl.modes.m[i].stride, remainder, shape;
+    if (stride == 0)
+      continue;
+    if ((s = cl_mod(stride, size, &remainder)) != CL_OK)
+      break;
+    if (remainder != 0) {
+      s = cl_fail(CL_E_DIVISIBILITY, "left_inverse: divisibility condition: stride %lld is not a multiple of %lld, "
+                  "the size of the inverse so far", (long long)stride, (long long)size);
+      break;
+    }
+    shape = stride / size;
+    cl_flat_push(&result, shape, prev_prefix);
+    prev_prefix = sl.prefix.m[i].shape;
+    if ((s = cl_mul(size, shape, &size)) != CL_OK)
+      break;
+  }
+  if (s == CL_OK) {
+    cl_flat_push(&result, sl.modes.m[sl.order[sl.modes.n - 1]].shape, prev_prefix);
+    s = cl_coalesce_flat(&result, false, out);
+  }
+  cl_flat_release(&result);
+  sorted_release(&sl);
+  return s;
+}
+
+/* ================================================================== public */
+
+typedef cl_status (*flat_op)(cl_lview, cl_flat *);
+
+/* The public shape of a unary operation computed as flat modes. */
+static cl_status flat_public(const cl_layout_t *layout, cl_layout_t **out, flat_op f) {
+  CHECK_OUT(out);
+  CHECK_NULL(layout);
+  cl_flat result;
+  cl_flat_init(&result);
+  cl_status s = f(cl_view_of(layout), &result);
+  cl_lbuilder lb;
+  cl_lb_init(&lb);
+  if (s == CL_OK)
+    cl_lb_flat(&lb, &result);
+  cl_flat_release(&result);
+  return cl_lb_result(&lb, s, out);
+}
+
+static cl_status coalesce_flat_view(cl_lview v, cl_flat *out) {
+  cl_flat flat;
+  cl_flat_init(&flat);
+  cl_flat_of_view(&flat, v);
+  cl_status s = cl_coalesce_flat(&flat, false, out);
+  cl_flat_release(&flat);
+  return s;
+}
+
+cl_status cl_coalesce(const cl_layout_t *layout, cl_layout_t **out) { return flat_public(layout, out, coalesce_flat_view); }
+cl_status cl_filter(const cl_layout_t *layout, cl_layout_t **out) { return flat_public(layout, out, cl_filter_flat); }
+cl_status cl_right_inverse(const cl_layout_t *layout, cl_layout_t **out) { return flat_public(layout, out, right_inverse_flat); }
+cl_status cl_left_inverse(const cl_layout_t *layout, cl_layout_t **out) { return flat_public(layout, out, left_inverse_flat); }
+
+static cl_status profile_public(const cl_layout_t *layout, const cl_tuple_t *profile, cl_layout_t **out, mode_op f,
+                                const char *op) {
+  CHECK_OUT(out);
+  CHECK_NULL(layout);
+  CHECK_NULL(profile);
+  cl_lbuilder lb;
+  cl_lb_init(&lb);
+  cl_status s = by_profile(&lb, cl_view_of(layout), cl_troot(profile), f, op);
+  return cl_lb_result(&lb, s, out);
+}
+
+cl_status cl_coalesce_profile(const cl_layout_t *layout, const cl_tuple_t *profile, cl_layout_t **out) {
+  return profile_public(layout, profile, out, coalesce_into, "coalesce");
+}
+
+cl_status cl_filter_profile(const cl_layout_t *layout, const cl_tuple_t *profile, cl_layout_t **out) {
+  return profile_public(layout, profile, out, filter_into, "filter");
+}
+
+static void filter_zeros_tree(cl_builder *b, const cl_node *shape, const cl_node *stride) {
+  if (!cl_is_tuple(shape)) {
+    cl_b_int(b, stride->value == 0 ? 1 : shape->value);
+    return;
+  }
+  int32_t at = cl_b_open(b, CL_KIND_TUPLE);
+  const cl_node *d = cl_first(stride);
+  CL_FOR_EACH_CHILD(s, shape) {
+    filter_zeros_tree(b, s, d);
+    d = cl_next(d);
+  }
+  cl_b_close(b, at);
+}
+
+cl_status cl_filter_zeros(const cl_layout_t *layout, cl_layout_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(layout);
+  cl_lview v = cl_view_of(layout);
+  cl_lbuilder lb;
+  cl_lb_init(&lb);
+  filter_zeros_tree(&lb.shape, v.shape, v.stride);
+  cl_b_copy(&lb.stride, v.stride);
+  return cl_lb_result(&lb, CL_OK, out);
+}
+
+cl_status cl_composition(const cl_layout_t *a, const cl_layout_t *b, cl_layout_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(a);
+  CHECK_NULL(b);
+  cl_lbuilder lb;
+  cl_lb_init(&lb);
+  cl_status s = cl_composition_into(&lb, cl_view_of(a), cl_view_of(b));
+  return cl_lb_result(&lb, s, out);
+}
+
+cl_status cl_composition_tiler(const cl_layout_t *a, const cl_tuple_t *tiler, cl_layout_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(a);
+  CHECK_NULL(tiler);
+  cl_lbuilder lb;
+  cl_lb_init(&lb);
+  cl_status s = cl_composition_tiler_into(&lb, cl_view_of(a), cl_troot(tiler));
+  return cl_lb_result(&lb, s, out);
+}
+
+static cl_status complement_public(const cl_layout_t *layout, const cl_node *cotarget, cl_layout_t **out) {
+  cl_flat result;
+  cl_flat_init(&result);
+  cl_status s = cl_complement_view(cl_view_of(layout), cotarget, &result);
+  cl_lbuilder lb;
+  cl_lb_init(&lb);
+  if (s == CL_OK)
+    cl_lb_flat(&lb, &result);
+  cl_flat_release(&result);
+  return cl_lb_result(&lb, s, out);
+}
+
+cl_status cl_complement(const cl_layout_t *layout, int64_t cotarget, cl_layout_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(layout);
+  cl_int_node m = cl_int_leaf(cotarget);
+  return complement_public(layout, &m.node, out);
+}
+
+cl_status cl_complement_shape(const cl_layout_t *layout, const cl_tuple_t *cotarget, cl_layout_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(layout);
+  CHECK_NULL(cotarget);
+  CL_TRY(cl_require_int_tuple(cl_troot(cotarget), "complement's cotarget"));
+  return complement_public(layout, cl_troot(cotarget), out);
+}
+
+/* complement(L) = complement(L, cosize(filter(L))). */
+cl_status cl_complement_full(const cl_layout_t *layout, cl_layout_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(layout);
+  cl_flat filtered, result;
+  cl_flat_init(&filtered);
+  cl_flat_init(&result);
+  int64_t cosize = 0;
+  cl_status s = cl_filter_flat(cl_view_of(layout), &filtered);
+  if (s == CL_OK)
+    s = cl_flat_cosize(&filtered, &cosize);
+  if (s == CL_OK) {
+    cl_int_node m = cl_int_leaf(cosize);
+    s = cl_complement_flat(&filtered, &m.node, &result);
+  }
+  cl_lbuilder lb;
+  cl_lb_init(&lb);
+  if (s == CL_OK)
+    cl_lb_flat(&lb, &result);
+  cl_flat_release(&filtered);
+  cl_flat_release(&result);
+  return cl_lb_result(&lb, s, out);
+}
+
+/* ============================================================== utilities */
+
+/* common = coalesce(composition(a, right_inverse(b))), and inv_b. */
+static cl_status common_layout(const cl_layout_t *a, const cl_layout_t *b, cl_flat *inv_b, cl_flat *common) {
+  CL_TRY(right_inverse_flat(cl_view_of(b), inv_b));
+  cl_lbuilder inv, composed;
+  cl_lb_init(&inv);
+  cl_lb_init(&composed);
+  cl_lb_flat(&inv, inv_b);
+  cl_status s = cl_lb_status(&inv);
+  if (s == CL_OK)
+    s = cl_composition_into(&composed, cl_view_of(a), cl_view_of_builder(&inv));
+  if (s == CL_OK)
+    s = cl_lb_status(&composed);
+  if (s == CL_OK)
+    s = coalesce_flat_view(cl_view_of_builder(&composed), common);
+  cl_lb_release(&inv);
+  cl_lb_release(&composed);
+  return s;
+}
+
+cl_status cl_max_common_vector(const cl_layout_t *a, const cl_layout_t *b, int64_t *out) {
+  CHECK_NULL(out);
+  *out = 0;
+  CHECK_NULL(a);
+  CHECK_NULL(b);
+  cl_flat inv_b, common;
+  cl_flat_init(&inv_b);
+  cl_flat_init(&common);
+  cl_status s = common_layout(a, b, &inv_b, &common);
+  /* Only a stride-1 first mode is a common vector. */
+  if (s == CL_OK)
+    *out = common.m[0].stride == 1 ? common.m[0].shape : 1;
+  cl_flat_release(&inv_b);
+  cl_flat_release(&common);
+  return s;
+}
+
+cl_status cl_max_common_layout(const cl_layout_t *a, const cl_layout_t *b, cl_layout_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(a);
+  CHECK_NULL(b);
+  cl_flat inv_b, common;
+  cl_flat_init(&inv_b);
+  cl_flat_init(&common);
+  cl_status s = common_layout(a, b, &inv_b, &common);
+  cl_lbuilder lb;
+  cl_lb_init(&lb);
+  if (s == CL_OK && common.m[0].stride == 1) {
+    /* composition(inv_b, layout<0>(common)), layout<0>(common) = n:1 */
+    cl_int_node n = cl_int_leaf(common.m[0].shape), one = cl_int_leaf(1);
+    s = cl_composition_flat_into(&lb, &inv_b, (cl_lview){&n.node, &one.node});
+  } else if (s == CL_OK) {
+    cl_lb_leaf(&lb, 1, 0);
+  }
+  cl_flat_release(&inv_b);
+  cl_flat_release(&common);
+  return cl_lb_result(&lb, s, out);
+}
+
+/* nullspace(L): the flat modes of stride 0, with the compact column-major
+ * strides of L's flat shape (an extent-1 mode has stride 0); 1:0 if none. */
+cl_status cl_nullspace(const cl_layout_t *layout, cl_layout_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(layout);
+  cl_flat flat, kernel;
+  cl_flat_init(&flat);
+  cl_flat_init(&kernel);
+  cl_flat_of_view(&flat, cl_view_of(layout));
+  cl_status s = flat.status;
+  int64_t current = 1;
+  for (int64_t i = 0; s == CL_OK && i < flat.n; i++) {
+    int64_t shape = flat.m[i].shape;
+    if (flat.m[i].stride == 0)
+      cl_flat_push(&kernel, shape, shape == 1 ? 0 : current);
+    if (shape != 1)
+      s = cl_mul(current, shape, &current);
+  }
+  if (s == CL_OK && kernel.n == 0)
+    cl_flat_push(&kernel, 1, 0);
+  cl_lbuilder lb;
+  cl_lb_init(&lb);
+  if (s == CL_OK && (s = kernel.status) == CL_OK)
+    cl_lb_flat(&lb, &kernel);
+  cl_flat_release(&flat);
+  cl_flat_release(&kernel);
+  return cl_lb_result(&lb, s, out);
+}
+
+typedef cl_status (*leaf_op)(int64_t shape, int64_t stride, int64_t n, int64_t *new_shape, int64_t *new_stride);
+
+/* CuTe's transform_layout over shape and stride down to the leaves: the
+ * structure is kept, and an empty tuple is no layout (make_layout()). */
+static cl_status map_leaves(cl_lbuilder *lb, const cl_node *shape, const cl_node *stride, leaf_op f, int64_t n,
+                            const char *op) {
+  if (!cl_is_tuple(shape)) {
+    int64_t s, d;
+    CL_TRY(f(shape->value, stride->value, n, &s, &d));
+    cl_lb_leaf(lb, s, d);
+    return CL_OK;
+  }
+  if (shape->rank == 0)
+    return no_modes(op);
+  cl_lb_mark at = cl_lb_open(lb);
+  const cl_node *dc = cl_first(stride);
+  CL_FOR_EACH_CHILD(sc, shape) {
+    CL_TRY(map_leaves(lb, sc, dc, f, n, op));
+    dc = cl_next(dc);
+  }
+  cl_lb_close(lb, at);
+  return CL_OK;
+}
+
+/* upcast<N> of s:d: stride 0 stays; else d and N must divide one another,
+ * and s:d becomes ceil_div(s, ceil_div(N, |d|)) : sign(d) * ceil_div(|d|, N). */
+static cl_status upcast_leaf(int64_t s, int64_t d, int64_t n, int64_t *new_shape, int64_t *new_stride) {
+  *new_shape = s;
+  *new_stride = d;
+  if (d == 0)
+    return CL_OK;
+  int64_t d_mod_n, n_mod_d, abs_d = 0, per_element;
+  CL_TRY(cl_mod(d, n, &d_mod_n));
+  CL_TRY(cl_mod(n, d, &n_mod_d));
+  if (d_mod_n != 0 && n_mod_d != 0)
+    return cl_fail(CL_E_DIVISIBILITY, "upcast: divisibility condition: stride %lld and %lld do not divide one another",
+                   (long long)d, (long long)n);
+  CL_TRY(abs_of(d, &abs_d));
+  CL_TRY(ceil_div(n, abs_d, &per_element));
+  CL_TRY(ceil_div(s, per_element, new_shape));
+  CL_TRY(ceil_div(abs_d, n, new_stride));
+  *new_stride *= signum(d);
+  return CL_OK;
+}
+
+/* downcast<N> of s:d: a unit stride (1 or -1) multiplies the shape, any
+ * other stride is multiplied. */
+static cl_status downcast_leaf(int64_t s, int64_t d, int64_t n, int64_t *new_shape, int64_t *new_stride) {
+  *new_shape = s;
+  *new_stride = d;
+  if (d == 1 || d == -1)
+    return cl_mul(s, n, new_shape);
+  return cl_mul(d, n, new_stride);
+}
+
+cl_status cl_upcast(const cl_layout_t *layout, int64_t n, cl_layout_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(layout);
+  cl_lview v = cl_view_of(layout);
+  cl_lbuilder lb;
+  cl_lb_init(&lb);
+  cl_status s = map_leaves(&lb, v.shape, v.stride, upcast_leaf, n, "upcast");
+  return cl_lb_result(&lb, s, out);
+}
+
+cl_status cl_downcast(const cl_layout_t *layout, int64_t n, cl_layout_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(layout);
+  cl_lview v = cl_view_of(layout);
+  bool adjacent = false; /* CuTe's has_int1<Stride> */
+  for (int32_t i = 0; i < v.stride->span; i++)
+    adjacent |= cl_is_int(&v.stride[i]) && v.stride[i].value == 1;
+  if (!adjacent)
+    return cl_fail(CL_E_DOMAIN, "downcast: requires adjacent elements (no stride is 1)");
+  cl_lbuilder lb;
+  cl_lb_init(&lb);
+  cl_status s = map_leaves(&lb, v.shape, v.stride, downcast_leaf, n, "downcast");
+  return cl_lb_result(&lb, s, out);
+}

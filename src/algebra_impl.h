@@ -1,0 +1,100 @@
+/* algebra_impl.h: the steps that the layout algebra (algebra.c) and its
+ * divides and products (algebra_products.c) share.
+ *
+ * Two working forms of a layout:
+ *  - a view, cl_lview: a layout's shape and stride trees, read in place (a
+ *    handle, a layout leaf of a tiler, or a builder's result);
+ *  - a flat list of modes, cl_flat: the leaves s:d in order, for the steps
+ *    that CuTe performs on flattened layouts (coalesce, complement, the
+ *    inverses).  It keeps a few modes inline so that small layouts need no
+ *    allocation, and, like the builder, has a sticky status.
+ *
+ * Every function that appends to a cl_lbuilder appends exactly one mode
+ * (a leaf or a tuple), so that callers can build tuples of results the way
+ * CuTe's make_layout(L0, L1, ...) does.  Failures of the algebra are returned
+ * as a status (with cl_fail's message); allocation failures of the builder
+ * stay sticky in the builder and surface at cl_lb_finish. */
+#ifndef CUTELAYOUT_ALGEBRA_IMPL_H
+#define CUTELAYOUT_ALGEBRA_IMPL_H
+
+#include "tuple_impl.h"
+
+/* ---- views ---- */
+typedef struct cl_lview {
+  const cl_node *shape, *stride;
+} cl_lview;
+
+static inline cl_lview cl_view_of(const cl_layout_t *l) {
+  cl_lview v = {cl_lshape(cl_lroot(l)), cl_lstride(cl_lroot(l))};
+  return v;
+}
+/* A CL_KIND_LAYOUT node (a handle's root or a tiler's layout leaf). */
+static inline cl_lview cl_view_of_node(const cl_node *layout_node) {
+  cl_lview v = {cl_lshape(layout_node), cl_lstride(layout_node)};
+  return v;
+}
+/* The result of a layout builder (its status must be CL_OK). */
+static inline cl_lview cl_view_of_builder(const cl_lbuilder *lb) {
+  cl_lview v = {lb->shape.nodes, lb->stride.nodes};
+  return v;
+}
+/* CuTe's rank: a layout with an integer shape has rank 1. */
+static inline int64_t cl_view_rank(cl_lview v) { return cl_rank_of(v.shape); }
+/* Mode i (i < rank); a layout with an integer shape is its own mode 0. */
+static inline cl_lview cl_view_mode(cl_lview v, int64_t i) {
+  cl_lview m = {cl_child(v.shape, i), cl_child(v.stride, i)};
+  return m;
+}
+static inline void cl_lb_view(cl_lbuilder *lb, cl_lview v) { cl_lb_copy(lb, v.shape, v.stride); }
+
+/* ---- flat lists of modes ---- */
+typedef struct cl_mode {
+  int64_t shape, stride;
+} cl_mode;
+
+#define CL_FLAT_INLINE 16
+typedef struct cl_flat {
+  cl_mode *m;
+  int64_t n, cap;
+  cl_status status;
+  cl_mode inline_m[CL_FLAT_INLINE];
+} cl_flat;
+
+void cl_flat_init(cl_flat *f);
+void cl_flat_release(cl_flat *f);
+void cl_flat_push(cl_flat *f, int64_t shape, int64_t stride);
+/* The leaves of a view, in order (CuTe's flatten). */
+void cl_flat_of_view(cl_flat *f, cl_lview v);
+/* Appends f as one mode: a leaf when it has one mode (CuTe's integral
+ * layouts), else a flat tuple. */
+void cl_lb_flat(cl_lbuilder *lb, const cl_flat *f);
+
+/* ---- the algebra's named steps ---- */
+/* CuTe's coalesce of flat modes (bw_coalesce).  With beyond_domain it is
+ * CuTe's detail::coalesce_x, which keeps the function the same for indices
+ * past the size (composition's left-hand side). */
+cl_status cl_coalesce_flat(const cl_flat *in, bool beyond_domain, cl_flat *out);
+/* filter(L) = coalesce(filter_zeros(L)), flat. */
+cl_status cl_filter_flat(cl_lview v, cl_flat *out);
+/* cosize of flat modes: 1 + sum of (s - 1) * |d|. */
+cl_status cl_flat_cosize(const cl_flat *f, int64_t *out);
+/* detail::complement on a filtered layout, for a cotarget (an integer or an
+ * int tuple); the result is coalesced. */
+cl_status cl_complement_flat(const cl_flat *filtered, const cl_node *cotarget, cl_flat *out);
+/* complement(L, cotarget) of a view. */
+cl_status cl_complement_view(cl_lview v, const cl_node *cotarget, cl_flat *out);
+/* composition(lhs, rhs) for layouts: appends one mode, congruent with rhs
+ * down to its leaves. */
+cl_status cl_composition_into(cl_lbuilder *lb, cl_lview lhs, cl_lview rhs);
+/* composition(lhs, rhs) for a left-hand side given as flat modes. */
+cl_status cl_composition_flat_into(cl_lbuilder *lb, const cl_flat *lhs, cl_lview rhs);
+/* composition(lhs, tiler) for a tiler node: an integer n (n:1), '_', a
+ * layout leaf, or a tuple of these (by mode; lhs modes past the tiler's rank
+ * are dropped, as CuTe does). */
+cl_status cl_composition_tiler_into(cl_lbuilder *lb, cl_lview lhs, const cl_node *tiler);
+
+/* Emits a builder's result as a handle, or passes on the first failure (the
+ * algebra's `status`, else the builder's); releases the builder either way. */
+cl_status cl_lb_result(cl_lbuilder *lb, cl_status status, cl_layout_t **out);
+
+#endif
