@@ -21,6 +21,7 @@ typedef struct builtin {
 extern const builtin cli_builtins_tuple[];
 extern const builtin cli_builtins_layout[];
 extern const builtin cli_builtins_print[];
+extern const builtin cli_builtins_algebra[];
 extern const builtin cli_builtins_swizzle[];
 
 /* Looks a name up in every table; NULL if unknown. */
