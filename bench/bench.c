@@ -6,7 +6,7 @@
  * To add a group:
  *   1. write bench/bench_<group>.c defining `void bench_<group>(void)`;
  *   2. add the file to `bench_sources` in bench/meson.build;
- *   3. declare it below and add a row to `groups[]`.
+ *   3. declare it in bench_util.h and add a row to `groups[]` below.
  * The groups of CONTRACT.md (eval, algebra, copy) also have a weak stub here,
  * so the program links and runs before their file exists; the file's strong
  * definition replaces the stub. */
@@ -14,10 +14,6 @@
 #include <string.h>
 
 #include "bench_util.h"
-
-void bench_eval(void);
-void bench_algebra(void);
-void bench_copy(void);
 
 #if defined(__GNUC__) || defined(__clang__)
 #define BENCH_WEAK __attribute__((weak))

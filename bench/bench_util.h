@@ -14,6 +14,10 @@
 
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Keeps the compiler from deleting or hoisting a computation whose result is
  * otherwise unused: the value is "used" by an empty asm statement that may
  * read it from a register or memory. */
@@ -47,5 +51,14 @@ void bench_report(const char *group, const char *workload, double value, const c
 /* Fails the program (exit 1 with a message) when a library call that the
  * benchmark depends on fails: a benchmark of a failing call would be a lie. */
 void bench_check(int status, const char *what);
+
+/* The groups (bench.c lists them; each is defined in bench_<group>.c). */
+void bench_eval(void);
+void bench_algebra(void);
+void bench_copy(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -30,8 +30,8 @@
  *     q = mulhi(x, m) >> (l - 1), the shift stored per term.
  *
  * Overflow.  The plan answers 0 <= i < size(layout) only, and only for
- * layouts where every such i is known to evaluate without overflow: the
- * scan below checks that size and the bound sum (s_k - 1) * |d_k| fit in
+ * layouts where every such i is known to evaluate without overflow:
+ * cl_plan_measure checks that size and the bound sum (s_k - 1) * |d_k| fit in
  * int64_t, which bounds every product and partial sum CuTe's evaluation
  * forms.  Inside the plan, arithmetic is done modulo 2^64: the identity above
  * holds over the integers, the true result fits, so the wrapped result is it.
@@ -45,7 +45,9 @@
 #if defined(__GNUC__) || defined(__clang__)
 #define CL_NOINLINE __attribute__((noinline))
 #define CL_LIKELY(x) __builtin_expect(!!(x), 1)
+#define CL_FALLTHROUGH __attribute__((fallthrough))
 #else
+#define CL_FALLTHROUGH
 #define CL_NOINLINE
 #define CL_LIKELY(x) (x)
 #endif
@@ -80,6 +82,19 @@ static uint64_t ceil_pow2_div(unsigned e, uint64_t d) {
     }
   }
   return q + (r != 0);
+#endif
+}
+
+static unsigned ctz64(uint64_t x) { /* x != 0 */
+#if defined(__GNUC__) || defined(__clang__)
+  return (unsigned)__builtin_ctzll(x);
+#else
+  unsigned n = 0;
+  while (!(x & 1)) {
+    x >>= 1;
+    n++;
+  }
+  return n;
 #endif
 }
 
@@ -122,43 +137,61 @@ static inline const uint8_t *plan_shifts(const plan *p, int32_t nterms) {
   return (const uint8_t *)(const void *)(p->term + nterms);
 }
 
-/* Checks what the plan relies on and measures the layout: shape and stride
- * congruent (same pre-order sequence of tuple ranks and leaves), integer
- * leaves, every extent >= 1, size and sum (s-1)*|d| within int64_t. */
-static bool scan(const cl_node *root, int64_t *leaves, uint64_t *size) {
-  const cl_node *shape = cl_lshape(root), *stride = cl_lstride(root);
-  if (shape->span != stride->span)
-    return false;
-  int64_t n = 0, total = 1, bound = 0;
+/* sum (s_k - 1) * |d_k| within int64_t: the bound on every product and
+ * partial sum of CuTe's evaluation for 0 <= i < size.  Only called when the
+ * cheap sufficient test (max |d| * size fits) fails. */
+static bool reach_fits(const cl_node *shape, const cl_node *stride) {
+  int64_t bound = 0, reach;
   for (int32_t j = 0; j < shape->span; j++) {
-    const cl_node *s = &shape[j], *d = &stride[j];
-    if (s->kind != d->kind || s->rank != d->rank)
-      return false;
-    if (cl_is_tuple(s))
+    if (cl_is_tuple(&shape[j]))
       continue;
-    if (!cl_is_int(s) || s->value < 1 || d->value == INT64_MIN)
-      return false;
-    int64_t reach;
-    if (__builtin_mul_overflow(total, s->value, &total) ||
-        __builtin_mul_overflow(s->value - 1, d->value < 0 ? -d->value : d->value, &reach) ||
+    int64_t d = stride[j].value;
+    if (__builtin_mul_overflow(shape[j].value - 1, d < 0 ? -d : d, &reach) ||
         __builtin_add_overflow(bound, reach, &bound))
       return false;
-    n++;
   }
-  *leaves = n;
-  *size = (uint64_t)total;
-  return n > 0;
+  return true;
 }
 
-size_t cl_plan_bytes(const cl_node *root) {
-  int64_t leaves;
-  uint64_t size;
-  if (!scan(root, &leaves, &size))
-    return 0;
-  size_t terms = (size_t)leaves - 1, bytes = sizeof(plan) + terms * sizeof(plan_term);
-  if (size > PLAN_NARROW_MAX)
-    bytes += (terms + 7) & ~(size_t)7;
-  return bytes;
+/* Checks what the plan relies on and measures the layout.  It runs for every
+ * handle made, so it is one pass with one comparison per node:
+ *   - shape and stride congruent: congruent trees have the same pre-order
+ *     sequence of (span, rank, kind, depth), the 8 bytes after each value;
+ *   - no empty tuple (CuTe cannot evaluate through `()`: cl_tree_eval says so);
+ *   - integer leaves, every extent >= 1, size within int64_t;
+ *   - sum (s_k - 1) * |d_k| within int64_t, so that no i in [0, size)
+ *     overflows; it is at most max|d| * (size - 1). */
+void cl_plan_measure(const cl_node *root, cl_plan_info *info) {
+  const cl_node *shape = cl_lshape(root), *stride = cl_lstride(root);
+  info->bytes = 0;
+  int64_t n = 0, total = 1, max_d = 0;
+  for (int32_t j = 0; j < shape->span; j++) {
+    uint64_t shape_form, stride_form;
+    memcpy(&shape_form, &shape[j].span, sizeof shape_form);
+    memcpy(&stride_form, &stride[j].span, sizeof stride_form);
+    if (shape_form != stride_form)
+      return;
+    if (cl_is_tuple(&shape[j])) {
+      if (shape[j].rank == 0)
+        return;
+      continue;
+    }
+    int64_t s = shape[j].value, d = stride[j].value;
+    if (!cl_is_int(&shape[j]) || s < 1 || d == INT64_MIN || __builtin_mul_overflow(total, s, &total))
+      return;
+    d = d < 0 ? -d : d;
+    max_d = d > max_d ? d : max_d;
+    n++;
+  }
+  int64_t reach;
+  if (n == 0 || (__builtin_mul_overflow(max_d, total, &reach) && !reach_fits(shape, stride)))
+    return;
+  size_t terms = (size_t)n - 1;
+  info->leaves = n;
+  info->size = (uint64_t)total;
+  info->bytes = sizeof(plan) + terms * sizeof(plan_term);
+  if (info->size > PLAN_NARROW_MAX)
+    info->bytes += (terms + 7) & ~(size_t)7;
 }
 
 /* Ends a group of modes sharing P: its coefficient joins d0 when P == 1
@@ -174,17 +207,15 @@ static void flush_group(plan *p, int32_t *nterms, uint64_t group_p, uint64_t coe
   }
 }
 
-int32_t cl_plan_build(const cl_node *root, void *mem, size_t bytes) {
-  int64_t leaves;
-  uint64_t size;
-  if (bytes == 0 || !scan(root, &leaves, &size))
+int32_t cl_plan_build(const cl_node *root, const cl_plan_info *info, void *mem) {
+  if (info->bytes == 0)
     return 0;
   plan *p = mem;
   const cl_node *shape = cl_lshape(root), *stride = cl_lstride(root);
   uint64_t prefix = 1, group_p = 1, group_coef = 0, prev_s = 1, prev_d = 0;
   int32_t nterms = 0;
   bool first = true;
-  p->limit = size;
+  p->limit = info->size;
   p->d0 = 0;
   for (int32_t j = 0; j < shape->span; j++) {
     if (cl_is_tuple(&shape[j]))
@@ -207,25 +238,48 @@ int32_t cl_plan_build(const cl_node *root, void *mem, size_t bytes) {
   }
   flush_group(p, &nterms, group_p, group_coef);
 
-  bool wide = size > PLAN_NARROW_MAX;
+  /* The reciprocals; powers of two (most extents) need no division. */
+  bool wide = info->size > PLAN_NARROW_MAX;
   uint8_t *shift = (uint8_t *)(void *)(p->term + nterms);
   for (int32_t k = 0; k < nterms; k++) {
     uint64_t divisor = p->term[k].magic;
+    bool pow2 = (divisor & (divisor - 1)) == 0;
+    unsigned l = pow2 ? (unsigned)ctz64(divisor) : ceil_log2(divisor);
     if (!wide) {
-      p->term[k].magic = UINT64_MAX / divisor + 1; /* ceil(2^64 / P) */
+      p->term[k].magic = pow2 ? (uint64_t)1 << (64 - l) : UINT64_MAX / divisor + 1; /* ceil(2^64 / P) */
     } else {
-      unsigned l = ceil_log2(divisor);
-      p->term[k].magic = ceil_pow2_div(63 + l, divisor);
+      p->term[k].magic = pow2 ? (uint64_t)1 << 63 : ceil_pow2_div(63 + l, divisor);
       shift[k] = (uint8_t)(l - 1);
     }
   }
   return (int32_t)((uint32_t)nterms << PLAN_FORM_BITS) | (wide ? PLAN_WIDE : PLAN_NARROW);
 }
 
+/* Straight-line code for up to four terms (most layouts of rank <= 5): a
+ * loop's counter and branch would cost as much as a term. */
+#define NARROW_TERM(k) (mulhi(i, p->term[k].magic) * p->term[k].coef)
 static inline uint64_t eval_narrow(const plan *p, int32_t nterms, uint64_t i) {
   uint64_t index = i * p->d0;
-  for (int32_t k = 0; k < nterms; k++)
-    index += mulhi(i, p->term[k].magic) * p->term[k].coef;
+  switch (nterms) {
+  default:
+    for (int32_t k = 4; k < nterms; k++)
+      index += NARROW_TERM(k);
+    CL_FALLTHROUGH;
+  case 4:
+    index += NARROW_TERM(3);
+    CL_FALLTHROUGH;
+  case 3:
+    index += NARROW_TERM(2);
+    CL_FALLTHROUGH;
+  case 2:
+    index += NARROW_TERM(1);
+    CL_FALLTHROUGH;
+  case 1:
+    index += NARROW_TERM(0);
+    CL_FALLTHROUGH;
+  case 0:
+    break;
+  }
   return index;
 }
 
@@ -271,7 +325,7 @@ cl_status cl_layout_eval(const cl_layout_t *layout, int64_t i, int64_t *index) {
 
 /* The odometer works on the coalesced modes: size-1 modes dropped and
  * neighbours with d_k == s_{k-1} * d_{k-1} merged (exact inside [0, size)). */
-#define RANGE_MAX_MODES 64
+#define RANGE_MAX_MODES 32
 typedef struct flat_modes {
   int n;
   int64_t s[RANGE_MAX_MODES], d[RANGE_MAX_MODES];
@@ -355,7 +409,7 @@ static void range_fill(const flat_modes *m, int64_t lo, int64_t hi, int64_t *out
   }
   /* The inner block and the outer modes. */
   uint64_t table[TABLE_MAX];
-  int64_t block, os[RANGE_MAX_MODES + 1], od[RANGE_MAX_MODES + 1];
+  int64_t block, os[RANGE_MAX_MODES + 1] = {0}, od[RANGE_MAX_MODES + 1] = {0};
   int on = 0;
   bool arith = m->s[0] >= ARITH_MIN_ROW;
   if (arith) {
@@ -406,12 +460,14 @@ static void range_fill(const flat_modes *m, int64_t lo, int64_t hi, int64_t *out
   }
   for (int64_t pos = 0;;) {
     int64_t run = block - t < count - pos ? block - t : count - pos;
+    if (on == 0) /* the block is the whole layout: one row */
+      run = count - pos;
     if (arith)
       fill_arith(out + pos, run, base + (uint64_t)t * (uint64_t)m->d[0], (uint64_t)m->d[0]);
     else
       fill_table(out + pos, run, base, table + t);
     pos += run;
-    if (pos >= count)
+    if (pos >= count || on == 0)
       break;
     t = 0;
     for (int k = 0;; k++) { /* the odometer; the range ends before it overflows */

@@ -12,13 +12,20 @@
 
 #include "tuple_impl.h"
 
-/* Bytes of plan the layout tree at `root` (a CL_KIND_LAYOUT node) needs after
- * its nodes; 0 when it gets no plan (it is then always evaluated exactly). */
-size_t cl_plan_bytes(const cl_node *root);
+/* What cl_plan_measure finds out about a layout tree. */
+typedef struct cl_plan_info {
+  size_t bytes;   /* of plan after the nodes; 0: the layout gets no plan and is
+                     always evaluated exactly (cl_tree_eval) */
+  int64_t leaves; /* flattened modes */
+  uint64_t size;  /* size(layout) */
+} cl_plan_info;
 
-/* Writes the plan of `root` into mem (8-byte aligned, `bytes` as returned by
- * cl_plan_bytes) and returns the tag to store in the handle's `plan` field
- * (0: no plan). */
-int32_t cl_plan_build(const cl_node *root, void *mem, size_t bytes);
+/* Measures the layout tree at `root` (a CL_KIND_LAYOUT node). */
+void cl_plan_measure(const cl_node *root, cl_plan_info *info);
+
+/* Writes the plan of `root` into mem (8-byte aligned, info->bytes long, info
+ * as cl_plan_measure left it) and returns the tag to store in the handle's
+ * `plan` field (0: no plan). */
+int32_t cl_plan_build(const cl_node *root, const cl_plan_info *info, void *mem);
 
 #endif

@@ -135,13 +135,6 @@ void cl_b_repeat_like(cl_builder *b, const cl_node *like, int64_t value) {
   cl_b_close(b, at);
 }
 
-static bool holds_empty_tuple(const cl_node *n) {
-  for (int32_t i = 0; i < n->span; i++)
-    if (cl_is_tuple(&n[i]) && n[i].rank == 0)
-      return true;
-  return false;
-}
-
 static cl_status finish(cl_builder *b, struct cl_tuple **out) {
   *out = NULL;
   if (b->status != CL_OK) {
@@ -150,20 +143,20 @@ static cl_status finish(cl_builder *b, struct cl_tuple **out) {
     return s;
   }
   /* Every layout handle is made here, and carries its compiled evaluation
-   * plan after its nodes, in the same allocation (eval_plan.c). */
-  bool is_layout = b->count > 0 && b->nodes[0].kind == CL_KIND_LAYOUT;
-  /* CuTe cannot evaluate a layout through an empty tuple (); such layouts
-   * get no plan, so that evaluation reports it (cl_tree_eval). */
-  bool plannable = is_layout && !holds_empty_tuple(b->nodes);
-  size_t plan_bytes = plannable ? cl_plan_bytes(b->nodes) : 0;
-  struct cl_tuple *h = cl_alloc(sizeof *h + (size_t)b->count * sizeof(cl_node) + plan_bytes);
+   * plan after its nodes, in the same allocation (eval_plan.c).  A layout the
+   * plan cannot answer for (one holding (), which CuTe cannot evaluate, or
+   * one that may overflow) gets none: cl_tree_eval then reports it. */
+  cl_plan_info plan = {0, 0, 0};
+  if (b->count > 0 && b->nodes[0].kind == CL_KIND_LAYOUT)
+    cl_plan_measure(b->nodes, &plan);
+  struct cl_tuple *h = cl_alloc(sizeof *h + (size_t)b->count * sizeof(cl_node) + plan.bytes);
   if (h == NULL) {
     cl_b_release(b);
     return cl_fail(CL_E_NOMEM, "out of memory");
   }
   h->count = b->count;
   memcpy(h->nodes, b->nodes, (size_t)b->count * sizeof(cl_node));
-  h->reserved = plannable ? cl_plan_build(h->nodes, h->nodes + h->count, plan_bytes) : 0;
+  h->reserved = cl_plan_build(h->nodes, &plan, h->nodes + h->count);
   cl_b_release(b);
   *out = h;
   return CL_OK;

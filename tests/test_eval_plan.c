@@ -247,7 +247,7 @@ static void test_generated_hierarchical(void **state) {
 
 /* Layouts long enough for the range call's rows and tables (a first mode of
  * 64 or more is a row; shorter ones are tabulated up to 64 entries and the
- * next mode split by a divisor). */
+ * next mode split by a divisor), and one with too many modes for it. */
 static void test_long_ranges(void **state) {
   (void)state;
   const char *texts[] = {"(64,3):(1,64)",  "(96,5):(5,1)",     "(128,2,3):(3,1,1000)", "(2,100):(100,1)",
@@ -255,6 +255,22 @@ static void test_long_ranges(void **state) {
                          "(8,16,4):(-1,-8,-128)", "(2,97):(1,-2)", "(33,4,2):(8,1,-4)", "(5,13):(13,1)"};
   for (size_t t = 0; t < COUNT_OF(texts); t++)
     check_layout(texts[t]);
+  /* More coalesced modes than the odometer keeps (32): one by one, still right. */
+  char shape[256] = "(", stride[256] = "(", text[520];
+  for (int k = 0; k < 36; k++) {
+    strcat(shape, k ? ",2" : "2");
+    strcat(stride, k % 2 ? ",3" : (k ? ",1" : "1"));
+  }
+  snprintf(text, sizeof text, "%s):%s)", shape, stride);
+  cl_layout_t *l = lay(text);
+  leaves f = leaves_of(l);
+  int64_t got[500], begin = (INT64_C(1) << 35) - 250;
+  assert_int_equal(cl_layout_eval_range(l, begin, 500, got), CL_OK);
+  for (int j = 0; j < 500; j++) {
+    check_point(l, &f, begin + j, 1);
+    assert_true(got[j] == (int64_t)flat_eval(&f, begin + j));
+  }
+  cl_layout_free(l);
 }
 
 /* Sizes above 2^32 use the wide form of the reciprocals. */
@@ -349,6 +365,21 @@ static void test_errors(void **state) {
   assert_int_equal(cl_layout_eval_range(l, INT64_MAX - 4, 4, out), CL_OK);
   assert_true(out[3] == INT64_MAX - 1);
   cl_layout_free(l);
+  /* CuTe cannot evaluate through an empty tuple: no plan, the trees' error. */
+  const char *empty[] = {"(4,()):(1,())", "((),4):((),1)", "():()"};
+  for (size_t e = 0; e < COUNT_OF(empty); e++) {
+    cl_layout_t *x = NULL;
+    if (cl_layout_parse(empty[e], &x) != CL_OK)
+      continue;
+    for (int64_t i = -1; i < 6; i++) {
+      int64_t fast = 0, tree = 0;
+      cl_status sf = cl_layout_eval(x, i, &fast), st = tree_eval(x, i, &tree);
+      assert_int_equal(sf, st);
+      if (sf == CL_OK)
+        assert_true(fast == tree);
+    }
+    cl_layout_free(x);
+  }
 }
 
 /* ---------------------------------------------------- memory: bytes, no allocation */

@@ -1,0 +1,61 @@
+// bench_cute.cpp: the eval workloads of bench_eval.c through CuTe C++, with
+// run-time integers (int64_t extents and strides that the compiler cannot
+// see), for the ratio cute-layout / CuTe.  Built only with
+// -Dcute_dir=/path/to/cutlass; no CUTLASS code is part of this project.
+//
+// layout(i) here is CuTe's own inline evaluation (crd2idx of an integral
+// coordinate: `%` and `/` per mode), compiled into the benchmark loop, which
+// is the fastest way a C++ user evaluates a run-time layout.
+#include <cute/layout.hpp>
+
+#include <cstring>
+
+#include "bench_cute.h"
+#include "bench_util.h"
+
+using namespace cute;
+
+namespace {
+
+// Run-time values: laundered through an empty asm so that they are not
+// constants for the optimizer.
+int64_t rt(int64_t v) {
+  bench_do_not_optimize(v);
+  return v;
+}
+
+template <class Layout>
+struct eval_ctx {
+  Layout layout;
+  int64_t mask;
+};
+
+template <class Layout>
+void run(void *ctx, int64_t iters) {
+  auto *c = static_cast<eval_ctx<Layout> *>(ctx);
+  Layout layout = c->layout;
+  int64_t mask = c->mask, acc = 0;
+  for (int64_t k = 0; k < iters; k++)
+    acc += layout(k & mask);
+  bench_do_not_optimize(acc);
+}
+
+template <class Layout>
+double time_layout(Layout const &layout, int64_t size) {
+  eval_ctx<Layout> c{layout, size - 1};
+  return bench_time(run<Layout>, &c, 1);
+}
+
+}  // namespace
+
+extern "C" double bench_cute_eval_s(const char *name, int64_t size) {
+  if (std::strcmp(name, "rank2") == 0)  // (64,32):(32,1)
+    return time_layout(make_layout(make_shape(rt(64), rt(32)), make_stride(rt(32), rt(1))), size);
+  if (std::strcmp(name, "rank4") == 0)  // (8,4,8,16):(4,1,512,32)
+    return time_layout(make_layout(make_shape(rt(8), rt(4), rt(8), rt(16)), make_stride(rt(4), rt(1), rt(512), rt(32))),
+                       size);
+  // ((4,8),(2,(2,4))):((2,16),(1,(8,128)))
+  return time_layout(make_layout(make_shape(make_shape(rt(4), rt(8)), make_shape(rt(2), make_shape(rt(2), rt(4)))),
+                                 make_stride(make_stride(rt(2), rt(16)), make_stride(rt(1), make_stride(rt(8), rt(128))))),
+                     size);
+}

@@ -1,0 +1,177 @@
+/* bench_eval.c: the `eval` group of cute-layout-bench: CuTe's layout(i).
+ *
+ * Per call (ns per index, throughput over i = 0, 1, ..., size-1, repeated):
+ *   cl_layout_eval through the shared library's C ABI, against a hand-written
+ *   C loop that computes the same index with `/` and `%` on the flattened
+ *   modes, inlined in the benchmark loop, with the extents and strides in
+ *   registers as run-time values (the compiler cannot turn the divisions into
+ *   multiplications).  Layouts:
+ *     rank2  (64,32):(32,1)                            a row-major tile
+ *     rank4  (8,4,8,16):(4,1,512,32)                   no two modes coalesce
+ *     hier   ((4,8),(2,(2,4))):((2,16),(1,(8,128)))    the issue's example
+ *
+ * Bulk (GB/s of indices written, 8 bytes each): cl_layout_eval_range over the
+ * whole layout, against memset of the same output bytes, the bound for any
+ * code that writes that array.  The three layouts above (outputs of 4 to 32
+ * KiB, in L1) and two large ones (8 MiB of indices, beyond L2):
+ *     transpose-1024  (1024,1024):(1024,1)
+ *     tiled-1024      ((8,128),(8,128)):((1,64),(8,8192))   8x8 tiles of a 1024x1024 matrix
+ *
+ * With -Dcute_dir=... the same per-call workloads also run through CuTe C++
+ * with run-time integers (bench_cute.cpp) and print their ratio. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cutelayout/cutelayout.h>
+
+#include "bench_util.h"
+#include "bench_cute.h"
+
+#define MAX_MODES 8
+
+typedef struct eval_case {
+  const char *name, *text;
+  cl_layout_t *layout;
+  int64_t size; /* a power of two: i = k & (size - 1) */
+  int rank;     /* flattened modes */
+  int64_t shape[MAX_MODES], stride[MAX_MODES];
+  int64_t *out;
+} eval_case;
+
+/* Flattened modes from the canonical text: the integers before and after ':'. */
+static int read_ints(const char *text, const char *stop, int64_t *out) {
+  int n = 0;
+  for (const char *p = text; p < stop && *p;) {
+    if (*p == '-' || (*p >= '0' && *p <= '9')) {
+      char *end;
+      out[n++] = strtoll(p, &end, 10);
+      p = end;
+    } else {
+      p++;
+    }
+  }
+  return n;
+}
+
+static void setup(eval_case *c) {
+  bench_check(cl_layout_parse(c->text, &c->layout), c->text);
+  c->size = cl_layout_size(c->layout);
+  const char *colon = strchr(c->text, ':');
+  c->rank = read_ints(c->text, colon, c->shape);
+  read_ints(colon + 1, colon + strlen(colon), c->stride);
+  c->out = malloc((size_t)c->size * sizeof *c->out);
+  if (c->out == NULL)
+    bench_check(CL_E_NOMEM, "malloc");
+}
+
+static void run_eval(void *ctx, int64_t iters) {
+  const eval_case *c = ctx;
+  const cl_layout_t *l = c->layout;
+  int64_t mask = c->size - 1, acc = 0;
+  int st = 0;
+  for (int64_t k = 0; k < iters; k++) {
+    int64_t index;
+    st |= cl_layout_eval(l, k & mask, &index);
+    acc += index;
+  }
+  bench_do_not_optimize(acc);
+  bench_check(st, "cl_layout_eval");
+}
+
+/* The naive evaluation: colexicographic split with `/` and `%`, the last mode
+ * taking the rest.  rank is a constant at each call site, so the loop is
+ * unrolled as a hand-written one would be. */
+static inline int64_t naive_index(int64_t i, int rank, const int64_t *shape, const int64_t *stride) {
+  int64_t index = 0;
+  for (int m = 0; m + 1 < rank; m++) {
+    index += (i % shape[m]) * stride[m];
+    i /= shape[m];
+  }
+  return index + i * stride[rank - 1];
+}
+
+#define NAIVE_RUNNER(RANK)                                                    \
+  static void run_naive_##RANK(void *ctx, int64_t iters) {                    \
+    const eval_case *c = ctx;                                                 \
+    int64_t shape[RANK], stride[RANK], mask = c->size - 1, acc = 0;           \
+    for (int m = 0; m < RANK; m++) {                                          \
+      shape[m] = c->shape[m];                                                 \
+      stride[m] = c->stride[m];                                               \
+      bench_do_not_optimize(shape[m]); /* run-time values, not constants */   \
+      bench_do_not_optimize(stride[m]);                                       \
+    }                                                                         \
+    for (int64_t k = 0; k < iters; k++)                                       \
+      acc += naive_index(k & mask, RANK, shape, stride);                      \
+    bench_do_not_optimize(acc);                                               \
+  }
+NAIVE_RUNNER(2)
+NAIVE_RUNNER(4)
+NAIVE_RUNNER(5)
+
+static void run_range(void *ctx, int64_t iters) {
+  const eval_case *c = ctx;
+  for (int64_t k = 0; k < iters; k++) {
+    bench_check(cl_layout_eval_range(c->layout, 0, c->size, c->out), "cl_layout_eval_range");
+    bench_clobber();
+  }
+}
+
+static void run_memset(void *ctx, int64_t iters) {
+  const eval_case *c = ctx;
+  for (int64_t k = 0; k < iters; k++) {
+    memset(c->out, (int)(k & 0x7f), (size_t)c->size * sizeof *c->out);
+    bench_clobber();
+  }
+}
+
+/* Checks that the range call and the naive loop agree with cl_layout_eval,
+ * so that every figure below times a correct computation. */
+static void verify(const eval_case *c) {
+  bench_check(cl_layout_eval_range(c->layout, 0, c->size, c->out), "cl_layout_eval_range");
+  for (int64_t i = 0; i < c->size; i++) {
+    int64_t index;
+    bench_check(cl_layout_eval(c->layout, i, &index), "cl_layout_eval");
+    if (index != c->out[i] || index != naive_index(i, c->rank, c->shape, c->stride))
+      bench_check(CL_E_DOMAIN, "verification of the eval workloads");
+  }
+}
+
+void bench_eval(void) {
+  eval_case cases[] = {
+      {"rank2", "(64,32):(32,1)", NULL, 0, 0, {0}, {0}, NULL},
+      {"rank4", "(8,4,8,16):(4,1,512,32)", NULL, 0, 0, {0}, {0}, NULL},
+      {"hier", "((4,8),(2,(2,4))):((2,16),(1,(8,128)))", NULL, 0, 0, {0}, {0}, NULL},
+      {"transpose-1024", "(1024,1024):(1024,1)", NULL, 0, 0, {0}, {0}, NULL},
+      {"tiled-1024", "((8,128),(8,128)):((1,64),(8,8192))", NULL, 0, 0, {0}, {0}, NULL},
+  };
+  const size_t ncases = sizeof cases / sizeof cases[0], per_call = 3;
+  for (size_t k = 0; k < ncases; k++) {
+    setup(&cases[k]);
+    verify(&cases[k]);
+  }
+  for (size_t k = 0; k < per_call; k++) {
+    eval_case *c = &cases[k];
+    bench_fn naive = c->rank == 2 ? run_naive_2 : c->rank == 4 ? run_naive_4 : run_naive_5;
+    double ours = bench_time(run_eval, c, 1), base = bench_time(naive, c, 1);
+    char name[64];
+    snprintf(name, sizeof name, "%s-per-call", c->name);
+    bench_report("eval", name, ours * 1e9, "ns", ours / base, "naive-div-loop");
+#ifdef CL_BENCH_CUTE
+    double cute = bench_cute_eval_s(c->name, c->size);
+    bench_report("eval", name, ours * 1e9, "ns", ours / cute, "cute-runtime-ints");
+#endif
+  }
+  for (size_t k = 0; k < ncases; k++) {
+    eval_case *c = &cases[k];
+    double bytes = (double)c->size * sizeof *c->out;
+    double ours = bench_time(run_range, c, bytes), base = bench_time(run_memset, c, bytes);
+    char name[64];
+    snprintf(name, sizeof name, "%s-range", c->name);
+    bench_report("eval", name, 1e-9 / ours, "GB/s", base / ours, "memset");
+  }
+  for (size_t k = 0; k < ncases; k++) {
+    cl_layout_free(cases[k].layout);
+    free(cases[k].out);
+  }
+}
