@@ -6,7 +6,6 @@
 #include "common.h"
 #include "tuple.h"
 #include "layout.h"
-#include "eval.h"
 #include "algebra.h"
 #include "eval.h"
 #include "text.h"
