@@ -1,7 +1,6 @@
 /* tensor.c: the cl_tensor_t handle (a base pointer plus a layout): making,
- * querying, element access and the views CuTe's tensor_impl.hpp builds from
- * the layout algebra (slice, flatten, group, composition, divides,
- * partitions, recast). */
+ * querying, element access, and the views that need no algebra (slice,
+ * flatten, group); those through the algebra are in tensor_algebra.c. */
 #include <stdlib.h>
 
 #include "tensor_impl.h"

@@ -236,13 +236,15 @@ typedef struct copy_plan {
   jmode *m;
   int64_t base_d, base_s; /* byte offsets of the first element after flips */
   kernel_kind kind;
-  /* Transpose: m[0] is dst's unit mode, m[1..1+chain) are modes along which
-   * src is contiguous (m[1] src's unit mode, each next one continuing it),
-   * walked as one index j of jn steps whose dst offsets are jd[j] (NULL when
-   * the chain is a single mode: j * m[1].d). */
-  int64_t block;        /* strip width in elements */
-  int64_t chain, jn;
-  int64_t *jd;
+  /* Transpose: two runs of joint modes, each walked as one index through a
+   * table of offsets.  i: m[0..ichain), along which dst is contiguous (m[0]
+   * its unit mode, each next mode continuing it), in steps whose src offsets
+   * are is[i]; j: the next jchain modes, along which src is contiguous, jn
+   * steps whose dst offsets are jd[j].  A run of a single mode has no table
+   * (offset = step * stride). */
+  int64_t block;        /* strip width along i, in elements */
+  int64_t ichain, in, jchain, jn;
+  int64_t *is, *jd;
   bool nontemporal;     /* stream the stores past the cache */
   /* Tails past the common refinement, walked independently (byte strides). */
   int64_t tn_d, tn_s;
@@ -349,30 +351,30 @@ static void normalize(copy_plan *p) {
   p->r = w;
 }
 
-/* The longest chain of joint modes, starting at src's unit mode q, along
- * which src is contiguous (each mode's src stride continues the previous),
- * moved to m[1..]; returns its length and total extent. */
+/* Moves mode k of m to position at, keeping the order of the others. */
+static void move_mode(jmode *m, int64_t k, int64_t at) {
+  jmode x = m[k];
+  if (k > at)
+    memmove(m + at + 1, m + at, (size_t)(k - at) * sizeof *m);
+  m[at] = x;
+}
+
+/* Grows a run of modes m[at..at+len) of total extent *steps, along which one
+ * side (dst when on_dst) is contiguous, with any later mode that continues
+ * it, up to CHAIN_MAX_STEPS steps; returns the new length. */
 #define CHAIN_MAX_STEPS ((int64_t)1 << 16)
-static int64_t gather_chain(copy_plan *p, int64_t q, int64_t *steps) {
+static int64_t grow_run(copy_plan *p, int64_t at, int64_t len, bool on_dst, int64_t *steps) {
   jmode *m = p->m;
-  jmode x = m[q];
-  memmove(m + 2, m + 1, (size_t)(q - 1) * sizeof *m);
-  m[1] = x;
-  int64_t len = 1, extent = x.n;
   for (;;) {
-    int64_t k = 1 + len;
-    while (k < p->r && !(continues(extent, p->elem, m[k].s) && extent <= CHAIN_MAX_STEPS / m[k].n))
+    int64_t k = at + len;
+    while (k < p->r && !(continues(*steps, p->elem, on_dst ? m[k].d : m[k].s) && *steps <= CHAIN_MAX_STEPS / m[k].n))
       k++;
     if (k == p->r)
-      break;
-    x = m[k];
-    memmove(m + 2 + len, m + 1 + len, (size_t)(k - 1 - len) * sizeof *m);
-    m[1 + len] = x;
-    extent *= x.n;
+      return len;
+    move_mode(m, k, at + len);
+    *steps *= m[at + len].n;
     len++;
   }
-  *steps = extent;
-  return len;
 }
 
 /* Steps 2 and 3. */
@@ -392,38 +394,62 @@ static void choose_kernel(copy_plan *p) {
   /* A transpose: dst's fastest mode is unit-stride, src's fastest is another
    * mode.  Strips pay once both edges are a few elements long. */
   bool power_of_two = p->elem <= 16 && (p->elem & (p->elem - 1)) == 0; /* the sizes with a kernel */
-  if (m[0].d == p->elem && power_of_two && m[0].n >= 4) {
-    for (int64_t q = 1; q < p->r; q++)
-      if (m[q].s == p->elem && m[q].n >= 4) {
-        p->kind = K_TRANSPOSE;
-        p->block = 64 / p->elem; /* one cache line of dst per step */
-        p->chain = gather_chain(p, q, &p->jn);
-        break;
-      }
-  }
+  if (m[0].d != p->elem || !power_of_two || m[0].n < 4)
+    return;
+  int64_t q = 1;
+  while (q < p->r && !(m[q].s == p->elem && m[q].n >= 4))
+    q++;
+  if (q == p->r)
+    return;
+  p->kind = K_TRANSPOSE;
+  p->block = 64 / p->elem; /* one cache line of dst per step */
+  /* j starts with src's unit mode, i with dst's; i takes the dst-contiguous
+   * modes first, j the src-contiguous ones left. */
+  move_mode(m, q, 1);
+  jmode j0 = m[1];
+  memmove(m + 1, m + 2, (size_t)(p->r - 2) * sizeof *m); /* j0 out of the way while i grows */
+  p->r--;
+  p->in = m[0].n;
+  p->ichain = grow_run(p, 0, 1, true, &p->in);
+  memmove(m + p->ichain + 1, m + p->ichain, (size_t)(p->r - p->ichain) * sizeof *m);
+  m[p->ichain] = j0;
+  p->r++;
+  p->jn = j0.n;
+  p->jchain = grow_run(p, p->ichain, 1, false, &p->jn);
 }
 
-/* The dst offsets of the chain's steps, when it has more than one mode. */
-static cl_status chain_table(copy_plan *p) {
-  if (p->kind != K_TRANSPOSE || p->chain < 2)
+/* The offsets of a run's steps on the other side (src for i, dst for j). */
+static cl_status run_table(const jmode *run, int64_t len, int64_t steps, bool dst_side, int64_t **out) {
+  *out = NULL;
+  if (len < 2)
     return CL_OK;
-  p->jd = cl_alloc((size_t)p->jn * sizeof *p->jd);
-  if (p->jd == NULL)
+  int64_t *t = cl_alloc((size_t)steps * sizeof *t);
+  if (t == NULL)
     return cl_fail(CL_E_NOMEM, "out of memory");
-  int64_t idx[64] = {0}, off = 0, j = 0, shape[64], stride[64];
-  for (int64_t k = 0; k < p->chain; k++) { /* at most 16 modes: each is >= 2 and the product <= 2^16 */
-    shape[k] = p->m[1 + k].n;
-    stride[k] = p->m[1 + k].d;
+  /* At most 16 modes: each is >= 2 and the product <= 2^16. */
+  int64_t idx[16] = {0}, shape[16], stride[16], off = 0, k = 0;
+  for (int64_t r = 0; r < len; r++) {
+    shape[r] = run[r].n;
+    stride[r] = dst_side ? run[r].d : run[r].s;
   }
   do
-    p->jd[j++] = off;
-  while (odo_step(p->chain, shape, stride, idx, &off));
+    t[k++] = off;
+  while (odo_step(len, shape, stride, idx, &off));
+  *out = t;
   return CL_OK;
+}
+
+static cl_status transpose_tables(copy_plan *p) {
+  if (p->kind != K_TRANSPOSE)
+    return CL_OK;
+  CL_TRY(run_table(p->m, p->ichain, p->in, false, &p->is));
+  return run_table(p->m + p->ichain, p->jchain, p->jn, true, &p->jd);
 }
 
 #define NONTEMPORAL_BYTES ((int64_t)16 << 20)
 
 static void plan_release(copy_plan *p) {
+  cl_dealloc(p->is);
   cl_dealloc(p->jd);
   scratch_release(&p->mem);
 }
@@ -442,14 +468,14 @@ static cl_status plan_copy(copy_plan *p, const cl_tensor_t *dst, const cl_leaves
   p->elem = (int64_t)dst->elem_size;
   p->vector = 1;
   p->base_d = p->base_s = 0;
-  p->block = p->chain = p->jn = 0;
-  p->jd = NULL;
+  p->block = p->ichain = p->in = p->jchain = p->jn = 0;
+  p->is = p->jd = NULL;
   p->nontemporal = false;
   cl_status s = refine(p, fd, fs, p->elem);
   if (s == CL_OK) {
     normalize(p);
     choose_kernel(p);
-    s = chain_table(p);
+    s = transpose_tables(p);
     /* Past about half the last-level cache the written data will not be read
      * from cache again soon; streaming it saves reading each dst line first. */
     p->nontemporal = p->kind == K_TRANSPOSE && dst->size > NONTEMPORAL_BYTES / (int64_t)dst->elem_size;
@@ -499,29 +525,26 @@ STRIDED_KERNEL(strided32, move32(d, s))
 STRIDED_KERNEL(strided64, move64(d, s))
 STRIDED_KERNEL(strided_any, memcpy(d, s, (size_t)elem))
 
-/* The strip transpose: m[0] is unit-stride in dst, the chain j (m[1..]) is
- * contiguous in src.  Strips of `block` coordinates of m[0] each sweep all
- * of j: the strip's src rows are read as `block` sequential streams, which
- * the hardware prefetcher follows, and each step of j writes block*elem
- * contiguous bytes of one dst row, a whole cache line when block*elem is 64,
- * which is what lets non-temporal stores write whole lines without reading
- * them first.  (Square tiles measured 0.3x memcpy on a 4096^2 transpose
- * here, strips 0.55-0.85x.) */
-static inline int64_t jdst(const copy_plan *p, int64_t j) { return p->jd ? p->jd[j] : j * p->m[1].d; }
+/* The strip transpose over the runs i (contiguous in dst) and j (contiguous
+ * in src).  Strips of `block` steps of i each sweep all of j: the strip's
+ * src rows are read as `block` sequential streams, which the hardware
+ * prefetcher follows, and each step of j writes block*elem contiguous bytes
+ * of one dst row, a whole cache line when block*elem is 64, which is what
+ * lets non-temporal stores write whole lines without reading them first.  (A
+ * loop over square tiles measured 0.3x memcpy on a 4096^2 transpose here,
+ * strips 0.5-0.85x.) */
+static inline int64_t isrc(const copy_plan *p, int64_t i) { return p->is ? p->is[i] : i * p->m[0].s; }
+static inline int64_t jdst(const copy_plan *p, int64_t j) { return p->jd ? p->jd[j] : j * p->m[p->ichain].d; }
 
 #define TRANSPOSE_KERNEL(name, E)                                                   \
   static void name(const copy_plan *p, char *dst, const char *src, bool nt) {       \
     (void)nt;                                                                       \
-    const int64_t n0 = p->m[0].n, ss = p->m[0].s;                                   \
-    for (int64_t ib = 0; ib < n0; ib += p->block) {                                 \
-      int64_t bi = n0 - ib < p->block ? n0 - ib : p->block;                         \
-      char *db = dst + ib * (E);                                                    \
-      const char *sb = src + ib * ss;                                               \
+    for (int64_t ib = 0; ib < p->in; ib += p->block) {                              \
+      int64_t bi = p->in - ib < p->block ? p->in - ib : p->block;                   \
       for (int64_t j = 0; j < p->jn; j++) {                                         \
-        char *d = db + jdst(p, j);                                                  \
-        const char *s = sb + j * (E);                                               \
-        for (int64_t i = 0; i < bi; i++, d += (E), s += ss)                        \
-          move##E(d, s);                                                            \
+        char *d = dst + jdst(p, j) + ib * (E);                                      \
+        for (int64_t i = ib; i < ib + bi; i++, d += (E))                            \
+          move##E(d, src + isrc(p, i) + j * (E));                                   \
       }                                                                             \
     }                                                                               \
   }
@@ -542,70 +565,67 @@ static inline void store16(char *p, __m128i v, bool nt) {
 static bool stream_aligned(const copy_plan *p, const char *dst) {
   if ((uintptr_t)dst & 15)
     return false;
-  for (int64_t k = 1; k <= p->chain; k++)
+  for (int64_t k = p->ichain; k < p->ichain + p->jchain; k++)
     if (p->m[k].d & 15)
       return false;
   return true;
 }
 
 /* 4-byte elements: 4x4 tiles transposed in registers, so loads run along
- * src's contiguous chain and stores along dst's unit mode, 16 bytes each. */
+ * src's contiguous run and stores along dst's, 16 bytes each. */
 static void transpose4(const copy_plan *p, char *dst, const char *src, bool nt) {
   nt = nt && stream_aligned(p, dst);
-  const int64_t n0 = p->m[0].n, ss = p->m[0].s, jn = p->jn, jq = jn & ~(int64_t)3;
-  for (int64_t ib = 0; ib < n0; ib += p->block) {
-    int64_t bi = n0 - ib < p->block ? n0 - ib : p->block, biq = bi & ~(int64_t)3;
-    char *db = dst + ib * 4;
-    const char *sb = src + ib * ss;
+  const int64_t in = p->in, jn = p->jn, jq = jn & ~(int64_t)3;
+  for (int64_t ib = 0; ib < in; ib += p->block) {
+    int64_t ie = in - ib < p->block ? in : ib + p->block, iq = ib + ((ie - ib) & ~(int64_t)3);
     for (int64_t j = 0; j < jq; j += 4) {
-      char *d0 = db + jdst(p, j), *d1 = db + jdst(p, j + 1), *d2 = db + jdst(p, j + 2), *d3 = db + jdst(p, j + 3);
-      const char *s = sb + j * 4;
-      for (int64_t i = 0; i < biq; i += 4, s += 4 * ss) {
-        __m128 r0 = _mm_castsi128_ps(load16(s)), r1 = _mm_castsi128_ps(load16(s + ss));
-        __m128 r2 = _mm_castsi128_ps(load16(s + 2 * ss)), r3 = _mm_castsi128_ps(load16(s + 3 * ss));
+      char *d0 = dst + jdst(p, j), *d1 = dst + jdst(p, j + 1), *d2 = dst + jdst(p, j + 2), *d3 = dst + jdst(p, j + 3);
+      const char *s = src + j * 4;
+      for (int64_t i = ib; i < iq; i += 4) {
+        __m128 r0 = _mm_castsi128_ps(load16(s + isrc(p, i))), r1 = _mm_castsi128_ps(load16(s + isrc(p, i + 1)));
+        __m128 r2 = _mm_castsi128_ps(load16(s + isrc(p, i + 2))), r3 = _mm_castsi128_ps(load16(s + isrc(p, i + 3)));
         _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
         store16(d0 + i * 4, _mm_castps_si128(r0), nt);
         store16(d1 + i * 4, _mm_castps_si128(r1), nt);
         store16(d2 + i * 4, _mm_castps_si128(r2), nt);
         store16(d3 + i * 4, _mm_castps_si128(r3), nt);
       }
-      for (int64_t i = biq; i < bi; i++) { /* the strip's ragged edge */
-        move4(d0 + i * 4, sb + i * ss + j * 4);
-        move4(d1 + i * 4, sb + i * ss + j * 4 + 4);
-        move4(d2 + i * 4, sb + i * ss + j * 4 + 8);
-        move4(d3 + i * 4, sb + i * ss + j * 4 + 12);
+      for (int64_t i = iq; i < ie; i++) { /* the strip's ragged edge */
+        const char *si = s + isrc(p, i);
+        move4(d0 + i * 4, si);
+        move4(d1 + i * 4, si + 4);
+        move4(d2 + i * 4, si + 8);
+        move4(d3 + i * 4, si + 12);
       }
     }
     for (int64_t j = jq; j < jn; j++)
-      for (int64_t i = 0; i < bi; i++)
-        move4(db + jdst(p, j) + i * 4, sb + i * ss + j * 4);
+      for (int64_t i = ib; i < ie; i++)
+        move4(dst + jdst(p, j) + i * 4, src + isrc(p, i) + j * 4);
   }
 }
 
 /* 8-byte elements: 2x2 tiles. */
 static void transpose8(const copy_plan *p, char *dst, const char *src, bool nt) {
   nt = nt && stream_aligned(p, dst);
-  const int64_t n0 = p->m[0].n, ss = p->m[0].s, jn = p->jn, jh = jn & ~(int64_t)1;
-  for (int64_t ib = 0; ib < n0; ib += p->block) {
-    int64_t bi = n0 - ib < p->block ? n0 - ib : p->block, bih = bi & ~(int64_t)1;
-    char *db = dst + ib * 8;
-    const char *sb = src + ib * ss;
+  const int64_t in = p->in, jn = p->jn, jh = jn & ~(int64_t)1;
+  for (int64_t ib = 0; ib < in; ib += p->block) {
+    int64_t ie = in - ib < p->block ? in : ib + p->block, ih = ib + ((ie - ib) & ~(int64_t)1);
     for (int64_t j = 0; j < jh; j += 2) {
-      char *d0 = db + jdst(p, j), *d1 = db + jdst(p, j + 1);
-      const char *s = sb + j * 8;
-      for (int64_t i = 0; i < bih; i += 2, s += 2 * ss) {
-        __m128i r0 = load16(s), r1 = load16(s + ss);
+      char *d0 = dst + jdst(p, j), *d1 = dst + jdst(p, j + 1);
+      const char *s = src + j * 8;
+      for (int64_t i = ib; i < ih; i += 2) {
+        __m128i r0 = load16(s + isrc(p, i)), r1 = load16(s + isrc(p, i + 1));
         store16(d0 + i * 8, _mm_unpacklo_epi64(r0, r1), nt);
         store16(d1 + i * 8, _mm_unpackhi_epi64(r0, r1), nt);
       }
-      for (int64_t i = bih; i < bi; i++) {
-        move8(d0 + i * 8, sb + i * ss + j * 8);
-        move8(d1 + i * 8, sb + i * ss + j * 8 + 8);
+      for (int64_t i = ih; i < ie; i++) {
+        move8(d0 + i * 8, s + isrc(p, i));
+        move8(d1 + i * 8, s + isrc(p, i) + 8);
       }
     }
     for (int64_t j = jh; j < jn; j++)
-      for (int64_t i = 0; i < bi; i++)
-        move8(db + jdst(p, j) + i * 8, sb + i * ss + j * 8);
+      for (int64_t i = ib; i < ie; i++)
+        move8(dst + jdst(p, j) + i * 8, src + isrc(p, i) + j * 8);
   }
 }
 #else
@@ -644,7 +664,7 @@ static transpose_fn pick_transpose(int64_t elem) {
 static void run_joint(const copy_plan *p, char *dst, const char *src, int64_t *idx) {
   const jmode *m = p->m;
   /* Modes the kernel handles: none, two, or the unit mode and the chain. */
-  int64_t inner = p->kind == K_ONE ? 0 : p->kind == K_STRIDED ? 2 : 1 + p->chain;
+  int64_t inner = p->kind == K_ONE ? 0 : p->kind == K_STRIDED ? 2 : p->ichain + p->jchain;
   if (inner > p->r)
     inner = p->r;
   strided_fn strided = pick_strided(p->elem);
@@ -781,8 +801,9 @@ int64_t cl_tensor_copy_explain(const cl_tensor_t *dst, const cl_tensor_t *src, c
           (long long)(p.m[k].s % e == 0 ? p.m[k].s / e : p.m[k].s));
     put(&t, ")");
     if (p.kind == K_TRANSPOSE)
-      put(&t, ", strips of %lld across %lld steps of %lld src-contiguous modes%s", (long long)p.block, (long long)p.jn,
-          (long long)p.chain, p.nontemporal ? ", non-temporal stores" : "");
+      put(&t, ", strips of %lld of %lld dst-contiguous steps (%lld modes) across %lld src-contiguous steps (%lld modes)%s",
+          (long long)p.block, (long long)p.in, (long long)p.ichain, (long long)p.jn, (long long)p.jchain,
+          p.nontemporal ? ", non-temporal stores" : "");
     if (p.tn_d > 0)
       put(&t, ", unrefined tails of %lld and %lld modes", (long long)p.tn_d, (long long)p.tn_s);
     plan_release(&p);

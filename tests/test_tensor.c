@@ -406,6 +406,156 @@ static void test_flatten_group(void **state) {
   free(buf);
 }
 
+/* ------------------------------------------------------------ views through the algebra */
+
+/* CuTe's answers (layout, and data offset in elements, or in bytes for
+ * recast), from a CuTe C++ program with static integers. */
+typedef enum view_op { V_LOCAL_TILE, V_INNER, V_OUTER, V_LOCAL_PARTITION, V_COMPOSE, V_ZIPPED, V_RECAST } view_op;
+
+static void check_view(const char *tensor_layout, view_op op, const char *arg1, const char *arg2, int64_t index,
+                       const char *expect_layout, int64_t expect_offset) {
+  static int32_t buf[4096];
+  int32_t *base = buf + 2048;
+  cl_tensor_t *t = tensor(base, CL_DTYPE_INT32, tensor_layout), *v = NULL;
+  cl_tuple_t *a = arg1 && op != V_LOCAL_PARTITION ? tup(arg1) : NULL, *b = arg2 ? tup(arg2) : NULL;
+  cl_layout_t *thr = op == V_LOCAL_PARTITION ? lay(arg1) : NULL;
+  cl_status s = CL_E_UNSUPPORTED;
+  switch (op) {
+  case V_LOCAL_TILE: s = cl_local_tile(t, a, b, &v); break;
+  case V_INNER: s = cl_inner_partition(t, a, b, &v); break;
+  case V_OUTER: s = cl_outer_partition(t, a, b, &v); break;
+  case V_LOCAL_PARTITION: s = cl_local_partition(t, thr, index, &v); break;
+  case V_COMPOSE: s = cl_tensor_compose(t, a, &v); break;
+  case V_ZIPPED: s = cl_tensor_zipped_divide(t, a, &v); break;
+  case V_RECAST: s = cl_tensor_recast(t, (size_t)index, CL_DTYPE_NONE, &v); break;
+  }
+  if (s != CL_OK)
+    fail_msg("view of %s with %s, %s: %d %s", tensor_layout, arg1, arg2 ? arg2 : "", s, cl_last_error());
+  assert_layout_is(cl_tensor_layout(v), expect_layout);
+  int64_t offset = (char *)cl_tensor_data(v) - (char *)base;
+  assert_int_equal(offset, op == V_RECAST ? expect_offset : expect_offset * 4);
+  /* Every element of the view is an element of the parent (in memory). */
+  if (op != V_RECAST)
+    for (int64_t i = 0; i < cl_tensor_size(v); i++) {
+      void *p;
+      assert_int_equal(cl_tensor_ptr(v, i, &p), CL_OK);
+      assert_true((int32_t *)p >= base && (int32_t *)p < base + cl_layout_cosize(cl_tensor_layout(t)));
+    }
+  cl_tensor_free(v);
+  cl_tensor_free(t);
+  cl_tuple_free(a);
+  cl_tuple_free(b);
+  cl_layout_free(thr);
+}
+
+static void test_algebra_views(void **state) {
+  (void)state;
+  check_view("(8,12):(1,8)", V_LOCAL_TILE, "(4,3)", "(1,2)", 0, "(4,3):(1,8)", 52);
+  check_view("(8,12):(1,8)", V_LOCAL_TILE, "(4,3)", "(1,_)", 0, "(4,3,4):(1,8,24)", 4);
+  check_view("(8,12):(1,8)", V_LOCAL_TILE, "(4,3)", "5", 0, "(4,3):(1,8)", 52);
+  check_view("(8,12):(1,8)", V_OUTER, "(4,3)", "(1,2)", 0, "(2,4):(4,24)", 17);
+  check_view("(8,12):(1,8)", V_INNER, "(4,3)", "(_,2)", 0, "(4,3,2):(1,8,4)", 48);
+  check_view("(8,12,5):(1,8,96)", V_LOCAL_TILE, "(4,3)", "(1,2)", 0, "(4,3,5):(1,8,96)", 52);
+  check_view("(8,12,5):(1,8,96)", V_LOCAL_TILE, "(4,3)", "(1,2,3)", 0, "(4,3):(1,8)", 340);
+  check_view("(16,64):(1,16)", V_LOCAL_PARTITION, "(2,16):(1,2)", NULL, 5, "(8,4):(2,256)", 33);
+  check_view("(16,64):(1,16)", V_LOCAL_PARTITION, "(2,16):(16,1)", NULL, 5, "(8,4):(2,256)", 80);
+  check_view("(16,64):(1,16)", V_LOCAL_PARTITION, "((2,2),8):((1,16),2)", NULL, 7, "(4,8):(4,128)", 49);
+  check_view("(32):(1)", V_LOCAL_PARTITION, "8:1", NULL, 3, "((4)):((8))", 3);
+  check_view("(8,12):(1,8)", V_LOCAL_TILE, "(4:2,3:1)", "(1,1)", 0, "(4,3):(2,8)", 25);
+  check_view("(8,12):(1,8)", V_COMPOSE, "(4:2,3:4)", NULL, 0, "(4,3):(2,32)", 0);
+  check_view("(8,12):(1,8)", V_ZIPPED, "(4,3)", NULL, 0, "((4,3),(2,4)):((1,8),(4,24))", 0);
+  /* recast: the offset is in bytes. */
+  check_view("(4,8):(1,4)", V_RECAST, NULL, NULL, 8, "(2,8):(1,2)", 0);
+  check_view("(4,8):(1,4)", V_RECAST, NULL, NULL, 2, "(8,8):(1,8)", 0);
+  check_view("(4):(-1)", V_RECAST, NULL, NULL, 8, "(2):(-1)", -8);
+  check_view("(4,2):(-1,-8)", V_RECAST, NULL, NULL, 8, "(2,2):(-1,-4)", -8);
+  check_view("(4,6):(6,1)", V_RECAST, NULL, NULL, 8, "(4,3):(3,1)", 0);
+
+  /* local_tile covers the tensor: tile (i,j) holds T(4i + m, 3j + n). */
+  int32_t *buf = iota32(96);
+  cl_tensor_t *t = tensor(buf, CL_DTYPE_INT32, "(8,12):(12,1)");
+  cl_tuple_t *tiler = tup("(4,3)");
+  for (int64_t i = 0; i < 2; i++)
+    for (int64_t j = 0; j < 4; j++) {
+      char text[32];
+      snprintf(text, sizeof text, "(%lld,%lld)", (long long)i, (long long)j);
+      cl_tuple_t *crd = tup(text);
+      cl_tensor_t *tile = NULL;
+      assert_int_equal(cl_local_tile(t, tiler, crd, &tile), CL_OK);
+      for (int64_t m = 0; m < 4; m++)
+        for (int64_t n = 0; n < 3; n++) {
+          int64_t c[2] = {m, n};
+          void *p;
+          assert_int_equal(cl_tensor_ptr_at(tile, c, 2, &p), CL_OK);
+          assert_int_equal(*(int32_t *)p, (4 * i + m) * 12 + 3 * j + n);
+        }
+      cl_tensor_free(tile);
+      cl_tuple_free(crd);
+    }
+  /* local_partition: thread k of (2,16) owns T(k%2 + 2m, k/2 + 16n) of a (16,64) tensor. */
+  int32_t *big = iota32(1024);
+  cl_tensor_t *b = tensor(big, CL_DTYPE_INT32, "(16,64):(1,16)");
+  cl_layout_t *thr = lay("(2,16):(1,2)");
+  for (int64_t k = 0; k < 32; k++) {
+    cl_tensor_t *part = NULL;
+    assert_int_equal(cl_local_partition(b, thr, k, &part), CL_OK);
+    for (int64_t m = 0; m < 8; m++)
+      for (int64_t n = 0; n < 4; n++) {
+        int64_t c[2] = {m, n};
+        void *p;
+        assert_int_equal(cl_tensor_ptr_at(part, c, 2, &p), CL_OK);
+        assert_int_equal(*(int32_t *)p, (k % 2 + 2 * m) + 16 * (k / 2 + 16 * n));
+      }
+    cl_tensor_free(part);
+  }
+  /* Errors. */
+  cl_tensor_t *v = NULL;
+  assert_int_equal(cl_local_partition(b, thr, 32, &v), CL_E_DOMAIN);
+  assert_int_equal(cl_local_partition(b, thr, -1, &v), CL_E_DOMAIN);
+  cl_layout_t *bcast = lay("(2,16):(0,1)");
+  assert_int_equal(cl_local_partition(b, bcast, 1, &v), CL_E_DOMAIN);
+  cl_layout_free(bcast);
+  cl_tuple_t *long_crd = tup("(0,0,0)");
+  assert_int_equal(cl_local_tile(t, tiler, long_crd, &v), CL_E_RANK);
+  assert_null(v);
+  /* CuTe tiles 8 rows by 5 (the second tile hangs over the edge); with an
+   * extent known, that tile is CL_E_BOUNDS. */
+  cl_tuple_t *bad_tiler = tup("(5,3)");
+  cl_tuple_t *zero = tup("(1,0)");
+  cl_layout_t *rows = lay("(8,12):(12,1)");
+  cl_tensor_t *held = NULL;
+  assert_int_equal(cl_tensor_alloc(rows, 0, CL_DTYPE_INT32, &held), CL_OK);
+  assert_int_equal(cl_local_tile(held, bad_tiler, zero, &v), CL_E_BOUNDS);
+  assert_int_equal(cl_local_tile(t, bad_tiler, zero, &v), CL_OK); /* without an extent the caller vouches */
+  cl_tensor_free(v);
+  cl_tensor_free(held);
+  cl_layout_free(rows);
+  cl_tuple_t *out_of_range = tup("(2,0)");
+  assert_int_equal(cl_local_tile(t, tiler, out_of_range, &v), CL_E_DOMAIN);
+  assert_int_equal(cl_tensor_recast(t, 5, CL_DTYPE_NONE, &v), CL_E_DIVISIBILITY); /* 4 -> 5 bytes: upcast<5> of stride 12 */
+  assert_int_equal(cl_tensor_recast(t, 4, CL_DTYPE_INT64, &v), CL_E_DOMAIN);
+  assert_int_equal(cl_tensor_compose(NULL, tiler, &v), CL_E_NULL);
+  /* Bounds: a view past the extent of an owning tensor. */
+  cl_layout_t *small = lay("(4,4):(1,4)");
+  cl_tensor_t *owned = NULL;
+  assert_int_equal(cl_tensor_alloc(small, 4, CL_DTYPE_NONE, &owned), CL_OK);
+  cl_tuple_t *wide = tup("(4:1,4:8)");
+  assert_int_equal(cl_tensor_compose(owned, wide, &v), CL_E_BOUNDS);
+  cl_tuple_free(wide);
+  cl_tensor_free(owned);
+  cl_layout_free(small);
+  cl_tuple_free(out_of_range);
+  cl_tuple_free(zero);
+  cl_tuple_free(bad_tiler);
+  cl_tuple_free(long_crd);
+  cl_layout_free(thr);
+  cl_tensor_free(b);
+  cl_tensor_free(t);
+  cl_tuple_free(tiler);
+  free(big);
+  free(buf);
+}
+
 /* ------------------------------------------------------------ copy */
 
 /* A random layout of exactly `size` elements: a random factorization into
@@ -1211,6 +1361,7 @@ int main(void) {
     cmocka_unit_test(test_load_f64_types),
     cmocka_unit_test(test_slice),
     cmocka_unit_test(test_flatten_group),
+    cmocka_unit_test(test_algebra_views),
     cmocka_unit_test(test_copy_random),
     cmocka_unit_test(test_copy_kernels),
     cmocka_unit_test(test_copy_large_transpose),

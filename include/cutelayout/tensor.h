@@ -159,6 +159,50 @@ CL_API cl_status cl_tensor_with_layout(const cl_tensor_t *t, const cl_layout_t *
 /* flatten(T), group_modes<b,e>(T) (CL_E_DOMAIN for a bad range), as on layouts. */
 CL_API cl_status cl_tensor_flatten(const cl_tensor_t *t, cl_tensor_t **out);
 CL_API cl_status cl_tensor_group(const cl_tensor_t *t, int64_t begin, int64_t end, cl_tensor_t **out);
+/* ---- views through the layout algebra (algebra.h) ----
+ * Each is CuTe's tensor operation: the layout operation on layout(T), over
+ * T's memory, with the algebra's errors (CL_E_DIVISIBILITY, CL_E_RANK, ...)
+ * and, for a tensor with an extent, CL_E_BOUNDS when the result would reach
+ * outside it. */
+/* composition(T, tiler): make_tensor(data(T), composition(layout(T), tiler))
+ * for a tiler tuple (layouts, integers, '_', as cl_composition_tiler takes)
+ * or a layout (cl_composition). */
+CL_API cl_status cl_tensor_compose(const cl_tensor_t *t, const cl_tuple_t *tiler, cl_tensor_t **out);
+CL_API cl_status cl_tensor_compose_layout(const cl_tensor_t *t, const cl_layout_t *layout, cl_tensor_t **out);
+/* logical_divide(T, tiler): (tile, rest) per mode; zipped_divide(T, tiler):
+ * ((tile modes...), (rest modes...)), as cl_logical_divide_tiler and
+ * cl_zipped_divide_tiler. */
+CL_API cl_status cl_tensor_logical_divide(const cl_tensor_t *t, const cl_tuple_t *tiler, cl_tensor_t **out);
+CL_API cl_status cl_tensor_zipped_divide(const cl_tensor_t *t, const cl_tuple_t *tiler, cl_tensor_t **out);
+/* inner_partition(T, tiler, coord): zipped_divide(T, tiler) sliced at
+ * (tile: all, rest: coord), the tile that coord picks.  A tuple coord is
+ * padded with '_' to the rank of the rest mode (CL_E_RANK when longer); an
+ * integer coord indexes the rest mode linearly; coord may hold '_' to keep
+ * rest modes.  local_tile(T, tiler, coord) is the same function under CuTe's
+ * name for tiling at the CTA level (without CuTe's projection argument:
+ * project the tiler and coord first).  E.g. T (M,N), tiler (32,64), coord
+ * (i,j): the 32x64 tile at tile row i, tile column j. */
+CL_API cl_status cl_inner_partition(const cl_tensor_t *t, const cl_tuple_t *tiler, const cl_tuple_t *coord, cl_tensor_t **out);
+CL_API cl_status cl_local_tile(const cl_tensor_t *t, const cl_tuple_t *tiler, const cl_tuple_t *coord, cl_tensor_t **out);
+/* outer_partition(T, tiler, coord): zipped_divide(T, tiler) sliced at
+ * (tile: coord, rest: all), the elements at position coord of every tile. */
+CL_API cl_status cl_outer_partition(const cl_tensor_t *t, const cl_tuple_t *tiler, const cl_tuple_t *coord, cl_tensor_t **out);
+/* local_partition(T, thr_layout, index): the elements thread `index` owns
+ * when T is tiled by repetitions of thr_layout's shape: CuTe's
+ * outer_partition(T, product_each(shape(thr)), thr.get_flat_coord(index)),
+ * the thread's coordinate found leaf-wise as (index / stride) % extent.
+ * E.g. T (16,64), thr (2,16):(1,2), index 5: the (8,4) elements
+ * T(1 + 2m, 2 + 16n).  index in [0, cosize(thr)) (CL_E_DOMAIN); a mode of
+ * extent > 1 with a stride <= 0 is CL_E_DOMAIN (no coordinate to find). */
+CL_API cl_status cl_local_partition(const cl_tensor_t *t, const cl_layout_t *thr_layout, int64_t index, cl_tensor_t **out);
+/* recast<New>(T): the same memory seen as elements of new_elem_size bytes of
+ * type dtype (size 0: cl_dtype_size(dtype)) through CuTe's recast_layout:
+ * with new/old = num/den in lowest terms, upcast<num> then downcast<den>;
+ * on an upcast the pointer moves as CuTe's does for negative strides.
+ * CL_E_DOMAIN for a size that disagrees with dtype; the algebra's
+ * CL_E_DIVISIBILITY / CL_E_DOMAIN when the layout cannot be recast. */
+CL_API cl_status cl_tensor_recast(const cl_tensor_t *t, size_t new_elem_size, cl_dtype dtype, cl_tensor_t **out);
+
 /* ---- algorithms ---- */
 /* dst(i) = src(i) for every i, memcpy-style argument order.  Requirements:
  * equal sizes (CL_E_DOMAIN) and element sizes (CL_E_TYPE; two different
