@@ -702,7 +702,7 @@ static void test_modes(void **state) {
   cl_composed_free(rc);
   assert_int_equal(cl_composed_take(c, 1, 1, &rl, &rc), CL_E_DOMAIN);
   assert_int_equal(cl_composed_make_fragment_like(c, &rl), CL_OK);
-  assert_layout_text(rl, "(8,(2,4)):(1,(8,16))");
+  assert_layout_text(rl, "(8,((2,4))):(1,((8,16)))"); /* CuTe keeps a rank-2 rest wrapped */
   cl_layout_free(rl);
   assert_int_equal(cl_composed_nullspace(c, &rl), CL_OK);
   assert_layout_text(rl, "1:0");

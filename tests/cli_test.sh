@@ -1,0 +1,186 @@
+#!/usr/bin/env bash
+# cli_test.sh: end-to-end tests of the `cute-layout` tool (CONTRACT.md's
+# `cute-layout eval`): answers, batch mode, error lines, exit statuses, bad
+# input of every kind, a 100,000-line batch, and CuTe's answers for the
+# int-tuple and layout-basics functions (cute_basics.tsv).
+#
+# usage: cli_test.sh CUTE_LAYOUT_EXE CUTE_BASICS_TSV
+set -u
+exe=$1
+cases=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+
+fail() {
+  echo "FAIL: $*" >&2
+  failures=$((failures + 1))
+}
+
+# expect_output NAME EXPECTED_STATUS EXPECTED_STDOUT -- ARGS...: runs the tool
+# with ARGS (stdin from $work/stdin when it exists) and compares.
+expect_output() {
+  local name=$1 status=$2 want=$3
+  shift 4
+  local got rc
+  if [ -f "$work/stdin" ]; then
+    got=$("$exe" "$@" < "$work/stdin" 2>"$work/stderr"; echo "#rc=$?")
+  else
+    got=$("$exe" "$@" < /dev/null 2>"$work/stderr"; echo "#rc=$?")
+  fi
+  rc=${got##*#rc=}
+  got=${got%#rc=*}
+  got=${got%$'\n'}
+  if [ "$rc" != "$status" ]; then
+    fail "$name: exit status $rc, expected $status (stderr: $(head -c 300 "$work/stderr"))"
+  fi
+  if [ "$got" != "$want" ]; then
+    fail "$name: output differs"
+    diff <(printf '%s\n' "$want") <(printf '%s\n' "$got") | head -20 >&2
+  fi
+  rm -f "$work/stdin"
+}
+
+# ---------------------------------------------------------------- answers
+expect_output "issue 2 example" 0 "(2,(2,2)):(4,(2,1))
+0 4 2 6 1 5 3 7
+6" -- eval 'make_layout((2,(2,2)),(4,(2,1)))' 'print1D((2,(2,2)):(4,(2,1)))' 'crd2idx((1,(1,0)),(2,(2,2)):(4,(2,1)))'
+
+expect_output "print_layout table" 0 "(2,(2,2)):(4,(2,1))
+      0   1   2   3 
+    +---+---+---+---+
+ 0  | 0 | 2 | 1 | 3 |
+    +---+---+---+---+
+ 1  | 4 | 6 | 5 | 7 |
+    +---+---+---+---+
+8:1" -- eval 'print_layout((2,(2,2)):(4,(2,1)))' '8:1'
+
+expect_output "white space and text forms" 0 "(2,3):(1,2)
+(8)
+()
+_
+true
+false
+LayoutRight
+(((2,3)):((1,2)),18)" -- eval ' ( 2 , 3 ) : ( 1 , 2 ) ' '(8)' '()' '_' 'congruent((2,3),(4,5))' 'compatible(8,(2,3))' \
+  'LayoutRight' 'slice_and_offset((_,(1,1)),((2,3),(2,2)):((1,2),(6,12)))'
+
+# ---------------------------------------------------------------- batch mode
+printf '%s\r\n' 'size((2,3))' '' '# a comment' '   ' '  # indented comment' 'rank((2,3))' > "$work/stdin"
+printf 'depth((2,(3,4)))' >> "$work/stdin" # no newline at the end
+expect_output "batch mode" 0 "6
+
+
+
+
+2
+2" -- eval -
+
+printf '%s\n' 'size((2,3))' 'size((2,3)' 'bogus(1)' 'shape_div(3,2)' 'rank(8)' > "$work/stdin"
+expect_output "errors do not stop the batch" 1 "6
+error: column 11: expected ',' or ')', found the end of the expression
+error: column 1: unknown function 'bogus'
+error: shape_div: divisibility condition violated: neither 3 % 2 == 0 nor 2 % 3 == 0
+1" -- eval -
+
+: > "$work/stdin"
+expect_output "empty input" 0 "" -- eval -
+
+# ---------------------------------------------------------------- exit statuses
+expect_output "no command" 2 "" --
+expect_output "eval without expressions" 2 "" -- eval
+expect_output "unknown command" 2 "" -- frobnicate
+expect_output "one failure among successes" 1 "8
+error: column 1: unknown name 'x' (a function needs '(' and arguments)
+8" -- eval '8' 'x' '8'
+"$exe" --help > "$work/help" 2>&1 || fail "--help exits with $?"
+grep -q "cute-layout eval" "$work/help" || fail "--help does not describe eval"
+"$exe" --version > "$work/version" 2>&1 || fail "--version exits with $?"
+grep -q "cute-layout [0-9]" "$work/version" || fail "--version prints no version"
+
+# ---------------------------------------------------------------- bad input
+# Every line is an error line, in order, and nothing crashes.
+deep_parens=$(printf '(%.0s' $(seq 1 5000))
+deep_calls=$(printf 'size(%.0s' $(seq 1 5000))
+long_tuple="($(printf '1,%.0s' $(seq 1 100000))1)"
+{
+  printf '%s\n' '(' ')' '(1,,2)' '1:' ':1' '(2,3):(1)' '(2,3):(1,2,3)' '9223372036854775808' \
+    '-9223372036854775809' 'size()' 'size(1,2)' 'make_layout(_)' 'get((1,2),5)' 'get((1,2))' \
+    'crd2idx((1,2,3),(2,3):(1,2))' 'slice((1,2,3),(2,3):(1,2))' 'print_layout(8:1)' 'print1D((2,3))' \
+    'zip(():())' 'group((2,3):(1,2),2,1)' 'take((2,3):(1,2),1,1)' 'select((2,3):(1,2),2)' \
+    'make_ordered_layout((2,3),((0,1),2))' 'idx2crd(5,(0,3))' 'ceil_div(7,0)' 'size((9223372036854775807,2))' \
+    'unflatten((1,2,3),(0,0))' 'LayoutLeft:1' 'Sw<' '8 8' '"8"' 'size((2,3)' \
+    "$deep_parens" "$deep_calls" "$long_tuple"
+  printf 'size((2,\0003))\n'
+  printf '\377\376(1,2)\n'
+} > "$work/bad"
+"$exe" eval - < "$work/bad" > "$work/bad.out" 2>"$work/bad.err"
+rc=$?
+[ "$rc" = 1 ] || fail "bad input: exit status $rc, expected 1 ($(head -c 300 "$work/bad.err"))"
+want_lines=$(wc -l < "$work/bad")
+[ "$(wc -l < "$work/bad.out")" = "$want_lines" ] || fail "bad input: $(wc -l < "$work/bad.out") output lines for $want_lines"
+if grep -nv '^error: ' "$work/bad.out" | head -5 | grep -q .; then
+  fail "bad input gave a value: $(grep -nv '^error: ' "$work/bad.out" | head -5)"
+fi
+if grep -q . "$work/bad.err"; then
+  fail "bad input wrote to stderr: $(head -c 300 "$work/bad.err")"
+fi
+
+# ---------------------------------------------------------------- a large batch
+# 100,000 lines stream through with memory bounded by the longest line.
+for n in 10000 100000; do
+  awk -v n="$n" 'BEGIN {
+    for (i = 0; i < n; i++) {
+      k = i % 5
+      if (k == 0) printf "make_layout((%d,(2,%d)),(%d,(7,1)))\n", i % 9 + 1, i % 5 + 1, i % 50 + 2
+      else if (k == 1) print "print1D((2,(2,2)):(4,(2,1)))"
+      else if (k == 2) print "crd2idx((1,(1,0)),(2,(2,2)):(4,(2,1)))"
+      else if (k == 3) print "# comment"
+      else print "slice((_,(1,_)),((2,3),(4,5)):((1,2),(6,24)))"
+    }
+  }' > "$work/big$n"
+done
+"$exe" eval - < "$work/big100000" > "$work/big.out" || fail "large batch: exit status $?"
+[ "$(wc -l < "$work/big.out")" = 100000 ] || fail "large batch: $(wc -l < "$work/big.out") output lines"
+[ "$(sed -n 2p "$work/big.out")" = "0 4 2 6 1 5 3 7" ] || fail "large batch: wrong second line"
+[ "$(sed -n 99999p "$work/big.out")" = "" ] || fail "large batch: comment line not echoed as empty"
+[ "$(sed -n 100000p "$work/big.out")" = "((2,3),5):((1,2),24)" ] || fail "large batch: wrong last line"
+# Peak memory must not grow with the number of lines (skipped where GNU time
+# is missing, and under AddressSanitizer, whose quarantine holds freed memory).
+if [ -x /usr/bin/time ] && ! grep -q __asan_init "$exe" 2>/dev/null; then
+  rss() { /usr/bin/time -f '%M' "$exe" eval - < "$1" 2>&1 >/dev/null | tail -1; }
+  small=$(rss "$work/big10000")
+  large=$(rss "$work/big100000")
+  if [ "$large" -gt $((small + 2048)) ]; then
+    fail "large batch: peak memory grew from ${small} KiB (10,000 lines) to ${large} KiB (100,000 lines)"
+  fi
+fi
+
+# ---------------------------------------------------------------- CuTe's answers
+# All but print_layout in one batch; each print_layout on its own.
+grep -v '^#' "$cases" | grep -v '^$' > "$work/cases"
+grep -v '^print_layout' "$work/cases" > "$work/batch"
+cut -f1 "$work/batch" > "$work/batch.in"
+"$exe" eval - < "$work/batch.in" > "$work/batch.out"
+paste "$work/batch" "$work/batch.out" | awk -F'\t' '
+  { want = $2; got = $3
+    ok = (want == "error") ? (substr(got, 1, 7) == "error: ") : (got == want)
+    if (!ok) { bad++; if (bad <= 20) printf "  %s\n    CuTe: %s\n    ours: %s\n", $1, want, got } }
+  END { if (bad) { printf "%d of %d differ from CuTe\n", bad, NR; exit 1 } }' > "$work/diff" ||
+  fail "CuTe answers: $(cat "$work/diff")"
+[ "$(wc -l < "$work/batch.out")" = "$(wc -l < "$work/batch")" ] || fail "CuTe answers: output line count"
+while IFS=$'\t' read -r expr want; do
+  got=$("$exe" eval "$expr" 2>&1)
+  if [ "$want" = error ]; then
+    case $got in error:*) ;; *) fail "$expr: CuTe rejects it, ours: $got" ;; esac
+  else
+    want=${want//\\n/$'\n'}
+    [ "$got" = "${want%$'\n'}" ] || fail "$expr: table differs from CuTe's"
+  fi
+done < <(grep '^print_layout' "$work/cases")
+
+if [ "$failures" -gt 0 ]; then
+  echo "$failures check(s) failed" >&2
+  exit 1
+fi
+echo "all checks passed"
