@@ -44,6 +44,7 @@ const char *cl_last_error(void) { return last_error; }
 const char *cl_version(void) { return CL_VERSION_STRING; }
 int cl_version_number(void) { return CL_VERSION_NUMBER; }
 int cl_abi_version(void) { return CL_ABI_VERSION; }
+int cl_abi_minor(void) { return CL_ABI_MINOR; }
 
 static void *default_alloc(void *ctx, size_t size) { (void)ctx; return malloc(size); }
 static void *default_realloc(void *ctx, void *ptr, size_t size) { (void)ctx; return realloc(ptr, size); }

@@ -30,9 +30,13 @@ extern "C" {
 #define CL_VERSION_NUMBER (CL_VERSION_MAJOR * 10000 + CL_VERSION_MINOR * 100 + CL_VERSION_PATCH)
 #define CL_VERSION_STRING "0.1.0"
 
-/* The ABI this header describes: the SONAME major.  A program compares it with
- * cl_abi_version() at run time (see cl_abi_compatible()). */
+/* The ABI this header describes.  CL_ABI_VERSION is the ABI major, the N of
+ * the SONAME libcutelayout.so.N: it changes only with an incompatible change.
+ * CL_ABI_MINOR counts compatible additions within that major (each one a new
+ * symbol version node CUTELAYOUT_N.MINOR).  The package version
+ * (CL_VERSION_*) is independent of both.  See cl_abi_compatible(). */
 #define CL_ABI_VERSION 1
+#define CL_ABI_MINOR 0
 
 /* Limits on the values the library accepts (checked, never assumed). */
 #define CL_MAX_RANK 4096  /* children of one tuple node */
@@ -70,13 +74,21 @@ CL_API const char *cl_last_error(void);
 CL_API const char *cl_version(void);
 CL_API int cl_version_number(void);
 
-/* The ABI version the library was built with. */
+/* The ABI major (CL_ABI_VERSION) and minor (CL_ABI_MINOR) of the library
+ * loaded at run time. */
 CL_API int cl_abi_version(void);
+CL_API int cl_abi_minor(void);
 
-/* True when the library loaded at run time implements the ABI this header
- * describes.  Call once at start-up from programs that load the library
- * dynamically. */
-static inline int cl_abi_compatible(void) { return cl_abi_version() == CL_ABI_VERSION; }
+/* Nonzero when the library loaded at run time implements the ABI this header
+ * describes: the same major, and at least this header's minor (an older
+ * library lacks the functions added since).  The dynamic linker already
+ * refuses a different SONAME or a missing symbol version to programs linked
+ * normally; this check is for code that loads the library by name (dlopen,
+ * ctypes, Julia's ccall) or wants to fail early with a message.  It is inline
+ * so that the constants come from the program's header, not the library's. */
+static inline int cl_abi_compatible(void) {
+  return cl_abi_version() == CL_ABI_VERSION && cl_abi_minor() >= CL_ABI_MINOR;
+}
 
 /* Memory: every allocation of the library goes through these hooks.  Passing
  * NULL for all three restores malloc/realloc/free.  Not thread-safe with

@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""Builds and tests the Rust crates offline against the freshly built library
+(meson test runs this; by hand: python3 cargo_test.py --lib-dir BUILD/src --work BUILD/rust).
+
+The crates are copied into the work directory first, so cargo writes its
+Cargo.lock, target/ and CARGO_HOME there and never into the source tree
+(which may be read-only, e.g. an unpacked `meson dist` tarball).  No crate
+comes from a registry: both crates are local and --offline is enforced.
+Exit 77 (skipped) when cargo is not installed.
+"""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+
+SKIP = 77
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    ap.add_argument('--lib-dir', required=True, help='directory of the built libcutelayout.so')
+    ap.add_argument('--work', required=True, help='scratch directory (inside the build directory)')
+    ap.add_argument('--cargo', default='cargo')
+    ap.add_argument('--version', help='the expected library version')
+    ap.add_argument('--skip', metavar='REASON', help='skip (exit 77), saying why')
+    args = ap.parse_args()
+
+    if args.skip:
+        print('skipping the Rust binding tests: ' + args.skip)
+        return SKIP
+
+    cargo = shutil.which(args.cargo)
+    if cargo is None:
+        print('cargo not found (Debian: apt install cargo); skipping the Rust binding tests')
+        return SKIP
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    crates = os.path.join(args.work, 'crates')
+    if os.path.exists(crates):
+        shutil.rmtree(crates)
+    shutil.copytree(here, crates, ignore=shutil.ignore_patterns('target', 'Cargo.lock', '*.py'))
+
+    env = dict(os.environ)
+    env.update(CARGO_HOME=os.path.join(args.work, 'cargo-home'),
+               CARGO_TARGET_DIR=os.path.join(args.work, 'target'),
+               CARGO_NET_OFFLINE='true',
+               CARGO_TERM_COLOR='never',
+               CUTELAYOUT_LIB_DIR=os.path.abspath(args.lib_dir),
+               LD_LIBRARY_PATH=os.path.abspath(args.lib_dir) + os.pathsep + env.get('LD_LIBRARY_PATH', ''))
+    if args.version:
+        env['CUTELAYOUT_EXPECTED_VERSION'] = args.version
+    # rustup's proxies look for their toolchains under RUSTUP_HOME, which
+    # defaults to ~/.rustup and does not move with CARGO_HOME.
+    cmd = [cargo, 'test', '--offline', '--workspace']
+    # The algebra bindings need a library that has algebra.h's functions.
+    import ctypes
+    if hasattr(ctypes.CDLL(os.path.join(os.path.abspath(args.lib_dir), 'libcutelayout.so')), 'cl_composition'):
+        cmd += ['--features', 'cutelayout/algebra']
+    else:
+        print('the library has no cl_composition: the algebra bindings are not built')
+    print('$ ' + ' '.join(cmd), flush=True)
+    return subprocess.call(cmd, cwd=crates, env=env)
+
+
+if __name__ == '__main__':
+    sys.exit(main())

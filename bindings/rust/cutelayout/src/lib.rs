@@ -1,0 +1,328 @@
+//! A thin safe wrapper of libcutelayout: NVIDIA CuTe's layout algebra.
+//!
+//! ```
+//! use cutelayout::Layout;
+//! let l: Layout = "(2,4):(1,2)".parse().unwrap();
+//! assert_eq!(l.eval(3).unwrap(), 3);
+//! assert_eq!((l.size(), l.cosize(), l.rank(), l.depth()), (8, 8, 2, 1));
+//! assert_eq!(l.to_string(), "(2,4):(1,2)");
+//! ```
+//!
+//! A [`Layout`] owns its C handle and frees it on drop.  Layouts are
+//! immutable, so they are `Send` and `Sync`, and `Clone` copies the handle.
+//! Failures are [`Error`]s carrying the library's status code and its detail
+//! message (`cl_last_error()`).
+use std::ffi::{CStr, CString};
+use std::fmt;
+use std::os::raw::{c_char, c_int};
+use std::ptr::{self, NonNull};
+use std::str::FromStr;
+
+pub use cutelayout_sys as sys;
+
+/// A failed library call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Error {
+    /// The `cl_status` code (negative).
+    pub status: c_int,
+    /// `cl_status_string(status)`, e.g. "malformed text".
+    pub message: String,
+    /// `cl_last_error()` right after the failure, e.g. "column 7: expected ')'"; may be empty.
+    pub detail: String,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.detail.is_empty() {
+            write!(f, "{}", self.message)
+        } else {
+            write!(f, "{}: {}", self.message, self.detail)
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+pub type Result<T> = std::result::Result<T, Error>;
+
+unsafe fn c_string(p: *const c_char) -> String {
+    if p.is_null() {
+        String::new()
+    } else {
+        CStr::from_ptr(p).to_string_lossy().into_owned()
+    }
+}
+
+fn error(status: c_int) -> Error {
+    // The detail is thread-local in the library and this runs on the calling
+    // thread right after the failing call, before any other library call.
+    unsafe {
+        Error { status, message: c_string(sys::cl_status_string(status)), detail: c_string(sys::cl_last_error()) }
+    }
+}
+
+fn check(status: c_int) -> Result<()> {
+    if status == sys::CL_OK {
+        Ok(())
+    } else {
+        Err(error(status))
+    }
+}
+
+fn text_arg(text: &str) -> Result<CString> {
+    CString::new(text).map_err(|_| Error {
+        status: sys::CL_E_PARSE,
+        message: "malformed text".to_string(),
+        detail: "the text contains a NUL byte".to_string(),
+    })
+}
+
+/// The library's version ("MAJOR.MINOR.PATCH").
+pub fn version() -> String {
+    unsafe { c_string(sys::cl_version()) }
+}
+
+/// True when the loaded library implements the ABI these bindings were written for.
+pub fn abi_compatible() -> bool {
+    unsafe { sys::cl_abi_version() == sys::CL_ABI_VERSION && sys::cl_abi_minor() >= sys::CL_ABI_MINOR }
+}
+
+/// An owned int tuple, used for coordinates, shapes and strides.
+struct Tuple(NonNull<sys::cl_tuple_t>);
+
+impl Tuple {
+    fn parse(text: &str) -> Result<Tuple> {
+        let text = text_arg(text)?;
+        let mut out = ptr::null_mut();
+        check(unsafe { sys::cl_tuple_parse(text.as_ptr(), &mut out) })?;
+        Ok(Tuple(NonNull::new(out).expect("cl_tuple_parse succeeded with a NULL result")))
+    }
+}
+
+impl Drop for Tuple {
+    fn drop(&mut self) {
+        unsafe { sys::cl_tuple_free(self.0.as_ptr()) }
+    }
+}
+
+/// CuTe's `Layout<Shape, Stride>`: a function from coordinates to indices.
+pub struct Layout {
+    raw: NonNull<sys::cl_layout_t>,
+}
+
+// The C handle is immutable once made and documented as safe to read from any
+// number of threads; freeing happens only through the single owner.
+unsafe impl Send for Layout {}
+unsafe impl Sync for Layout {}
+
+impl Layout {
+    /// Takes ownership of a handle that a library call just returned.
+    ///
+    /// # Safety
+    /// `raw` must be a live handle from libcutelayout that nothing else frees.
+    pub unsafe fn from_raw(raw: *mut sys::cl_layout_t) -> Option<Layout> {
+        NonNull::new(raw).map(|raw| Layout { raw })
+    }
+
+    /// The handle, still owned by `self`.
+    pub fn as_ptr(&self) -> *const sys::cl_layout_t {
+        self.raw.as_ptr()
+    }
+
+    fn adopt(status: c_int, raw: *mut sys::cl_layout_t) -> Result<Layout> {
+        check(status)?;
+        Ok(Layout { raw: NonNull::new(raw).expect("the library reported success with a NULL layout") })
+    }
+
+    /// Parses the canonical text, e.g. `(2,(2,2)):(4,(2,1))`.
+    pub fn parse(text: &str) -> Result<Layout> {
+        let text = text_arg(text)?;
+        let mut out = ptr::null_mut();
+        let status = unsafe { sys::cl_layout_parse(text.as_ptr(), &mut out) };
+        Layout::adopt(status, out)
+    }
+
+    /// make_layout(shape, stride), both given as int-tuple text such as `(2,4)`.
+    pub fn new(shape: &str, stride: &str) -> Result<Layout> {
+        let (shape, stride) = (Tuple::parse(shape)?, Tuple::parse(stride)?);
+        let mut out = ptr::null_mut();
+        let status = unsafe { sys::cl_layout_make(shape.0.as_ptr(), stride.0.as_ptr(), &mut out) };
+        Layout::adopt(status, out)
+    }
+
+    /// make_layout(shape): the compact column-major (LayoutLeft) layout.
+    pub fn left(shape: &str) -> Result<Layout> {
+        let shape = Tuple::parse(shape)?;
+        let mut out = ptr::null_mut();
+        let status = unsafe { sys::cl_layout_make_left(shape.0.as_ptr(), &mut out) };
+        Layout::adopt(status, out)
+    }
+
+    /// layout(i) for a linear coordinate i.
+    pub fn eval(&self, i: i64) -> Result<i64> {
+        let mut index = 0;
+        check(unsafe { sys::cl_layout_eval(self.as_ptr(), i, &mut index) })?;
+        Ok(index)
+    }
+
+    /// layout(crd) for a coordinate given as text, e.g. `(1,(0,1))`.
+    pub fn eval_coord(&self, crd: &str) -> Result<i64> {
+        let crd = Tuple::parse(crd)?;
+        let mut index = 0;
+        check(unsafe { sys::cl_layout_eval_coord(self.as_ptr(), crd.0.as_ptr(), &mut index) })?;
+        Ok(index)
+    }
+
+    /// get<i0, i1, ...>(layout): the sub-layout at a path of mode indices.
+    pub fn mode(&self, path: &[i64]) -> Result<Layout> {
+        let mut out = ptr::null_mut();
+        let status = unsafe { sys::cl_layout_get(self.as_ptr(), path.as_ptr(), path.len() as i64, &mut out) };
+        Layout::adopt(status, out)
+    }
+
+    /// The size of the domain (product of the shape).
+    pub fn size(&self) -> i64 {
+        unsafe { sys::cl_layout_size(self.as_ptr()) }
+    }
+
+    /// The size of the codomain, layout(size - 1) + 1.
+    pub fn cosize(&self) -> i64 {
+        unsafe { sys::cl_layout_cosize(self.as_ptr()) }
+    }
+
+    /// The number of top-level modes.
+    pub fn rank(&self) -> i64 {
+        unsafe { sys::cl_layout_rank(self.as_ptr()) }
+    }
+
+    /// The nesting depth of the shape (0 for an integer).
+    pub fn depth(&self) -> i64 {
+        unsafe { sys::cl_layout_depth(self.as_ptr()) }
+    }
+}
+
+/// The layout algebra (algebra.h), with the `algebra` feature.  Each returns a
+/// new layout, or the library's error where CuTe rejects the input (e.g.
+/// `CL_E_DIVISIBILITY` for composition's divisibility conditions).
+#[cfg(feature = "algebra")]
+impl Layout {
+    fn unary(&self, f: unsafe extern "C" fn(*const sys::cl_layout_t, *mut *mut sys::cl_layout_t) -> c_int) -> Result<Layout> {
+        let mut out = ptr::null_mut();
+        let status = unsafe { f(self.as_ptr(), &mut out) };
+        Layout::adopt(status, out)
+    }
+
+    fn binary(
+        &self,
+        other: &Layout,
+        f: unsafe extern "C" fn(*const sys::cl_layout_t, *const sys::cl_layout_t, *mut *mut sys::cl_layout_t) -> c_int,
+    ) -> Result<Layout> {
+        let mut out = ptr::null_mut();
+        let status = unsafe { f(self.as_ptr(), other.as_ptr(), &mut out) };
+        Layout::adopt(status, out)
+    }
+
+    /// coalesce(L): the same function with the fewest modes.
+    pub fn coalesce(&self) -> Result<Layout> {
+        self.unary(sys::cl_coalesce)
+    }
+
+    /// composition(self, b) = self o b: R(c) == self(b(c)) under CuTe's conditions.
+    pub fn compose(&self, b: &Layout) -> Result<Layout> {
+        self.binary(b, sys::cl_composition)
+    }
+
+    /// composition(self, tiler) for a tiler given as text, e.g. `(3,8)` or `(_,2:2)`.
+    pub fn compose_tiler(&self, tiler: &str) -> Result<Layout> {
+        let tiler = Tuple::parse(tiler)?;
+        let mut out = ptr::null_mut();
+        let status = unsafe { sys::cl_composition_tiler(self.as_ptr(), tiler.0.as_ptr(), &mut out) };
+        Layout::adopt(status, out)
+    }
+
+    /// complement(self, cotarget); `None` is complement(self) (cotarget cosize(filter(self))).
+    pub fn complement(&self, cotarget: Option<i64>) -> Result<Layout> {
+        match cotarget {
+            Some(n) => {
+                let mut out = ptr::null_mut();
+                let status = unsafe { sys::cl_complement(self.as_ptr(), n, &mut out) };
+                Layout::adopt(status, out)
+            }
+            None => self.unary(sys::cl_complement_full),
+        }
+    }
+
+    /// right_inverse(L): R with L(R(i)) == i.
+    pub fn right_inverse(&self) -> Result<Layout> {
+        self.unary(sys::cl_right_inverse)
+    }
+
+    /// left_inverse(L): R with R(L(i)) == i.
+    pub fn left_inverse(&self) -> Result<Layout> {
+        self.unary(sys::cl_left_inverse)
+    }
+
+    /// logical_divide(self, b): (tile, rest).
+    pub fn logical_divide(&self, b: &Layout) -> Result<Layout> {
+        self.binary(b, sys::cl_logical_divide)
+    }
+
+    /// logical_product(self, b): (block, b's arrangement of copies).
+    pub fn logical_product(&self, b: &Layout) -> Result<Layout> {
+        self.binary(b, sys::cl_logical_product)
+    }
+}
+
+/// composition(a, b), CuTe's free-function spelling of [`Layout::compose`].
+#[cfg(feature = "algebra")]
+pub fn composition(a: &Layout, b: &Layout) -> Result<Layout> {
+    a.compose(b)
+}
+
+impl Drop for Layout {
+    fn drop(&mut self) {
+        unsafe { sys::cl_layout_free(self.raw.as_ptr()) }
+    }
+}
+
+impl Clone for Layout {
+    fn clone(&self) -> Layout {
+        let mut out = ptr::null_mut();
+        let status = unsafe { sys::cl_layout_copy(self.as_ptr(), &mut out) };
+        Layout::adopt(status, out).unwrap_or_else(|e| panic!("cl_layout_copy: {}", e))
+    }
+}
+
+impl PartialEq for Layout {
+    fn eq(&self, other: &Layout) -> bool {
+        unsafe { sys::cl_layout_equal(self.as_ptr(), other.as_ptr()) != 0 }
+    }
+}
+
+impl Eq for Layout {}
+
+impl fmt::Display for Layout {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let need = unsafe { sys::cl_layout_format(self.as_ptr(), ptr::null_mut(), 0) };
+        if need < 0 {
+            return Err(fmt::Error);
+        }
+        let mut buf = vec![0u8; need as usize + 1];
+        unsafe { sys::cl_layout_format(self.as_ptr(), buf.as_mut_ptr() as *mut c_char, buf.len()) };
+        buf.truncate(need as usize);
+        f.write_str(&String::from_utf8_lossy(&buf))
+    }
+}
+
+impl fmt::Debug for Layout {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Layout({})", self)
+    }
+}
+
+impl FromStr for Layout {
+    type Err = Error;
+    fn from_str(text: &str) -> Result<Layout> {
+        Layout::parse(text)
+    }
+}

@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""Install and consume: `meson install --destdir` into a temporary root, then
+build and run programs against the installed tree, knowing the library only
+through `pkg-config --cflags --libs cute-layout`.
+
+  - every installed public header compiles alone as C99 -pedantic, C11 and C++17;
+  - consume.c (C11) and consume.cpp (C++17) link against the shared library and
+    run with only the installed libdir on LD_LIBRARY_PATH;
+  - consume.c links statically (`pkg-config --static`, `-static`) and runs;
+  - the installed tool runs, and its man page and cute-layout.pc are in place.
+
+The temporary root acts as the sysroot of the installed prefix
+(PKG_CONFIG_SYSROOT_DIR), so the .pc file is the one a distribution would ship.
+"""
+import argparse
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+
+SKIP = 77
+WARNINGS = ['-Wall', '-Wextra', '-pedantic', '-Werror']
+
+
+class Failure(Exception):
+    pass
+
+
+def run(cmd, env=None, cwd=None):
+    print('$ ' + ' '.join(shlex.quote(c) for c in cmd), flush=True)
+    proc = subprocess.run(cmd, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          universal_newlines=True)
+    if proc.stdout:
+        print(proc.stdout, end='' if proc.stdout.endswith('\n') else '\n')
+    if proc.returncode != 0:
+        raise Failure(f'exit status {proc.returncode}: {cmd[0]}')
+    return proc.stdout
+
+
+def under(root, prefix, directory):
+    """The installed location of an install directory option, inside root."""
+    path = directory if os.path.isabs(directory) else os.path.join(prefix, directory)
+    return os.path.join(root, path.lstrip('/'))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    ap.add_argument('--meson', required=True, nargs='+')
+    ap.add_argument('--builddir', required=True)
+    ap.add_argument('--srcdir', required=True, help='tests/abi, where consume.c lives')
+    ap.add_argument('--prefix', required=True)
+    for d in ('libdir', 'includedir', 'bindir', 'mandir'):
+        ap.add_argument('--' + d, required=True)
+    ap.add_argument('--version', required=True)
+    ap.add_argument('--headers', required=True, nargs='+', help='names of the public headers')
+    ap.add_argument('--cc', required=True, nargs='+')
+    ap.add_argument('--cxx', nargs='+', default=[])
+    ap.add_argument('--pkg-config', default='pkg-config')
+    ap.add_argument('--sanitize', default='none', help="meson's b_sanitize")
+    ap.add_argument('--static', action='store_true', help='a static library is installed')
+    args = ap.parse_args()
+
+    pkg_config = shutil.which(args.pkg_config)
+    if pkg_config is None:
+        print('pkg-config not found; skipping')
+        return SKIP
+
+    work = tempfile.mkdtemp(prefix='cl-consume-')
+    try:
+        root = os.path.join(work, 'root')
+        run(args.meson + ['install', '-C', args.builddir, '--no-rebuild', '--quiet',
+                          '--destdir', root])
+        libdir = under(root, args.prefix, args.libdir)
+        includedir = under(root, args.prefix, args.includedir)
+        bindir = under(root, args.prefix, args.bindir)
+        mandir = under(root, args.prefix, args.mandir)
+        pcdir = os.path.join(libdir, 'pkgconfig')
+
+        for name in args.headers + ['pkgconfig/cute-layout.pc']:
+            where = includedir + '/cutelayout' if name.endswith('.h') else libdir
+            if not os.path.isfile(os.path.join(where, name)):
+                raise Failure(f'{name} is not installed in {where}')
+        if not os.path.isfile(os.path.join(mandir, 'man1', 'cute-layout.1')):
+            raise Failure('the man page cute-layout.1 is not installed')
+
+        env = dict(os.environ)
+        env.update(PKG_CONFIG_PATH=pcdir, PKG_CONFIG_LIBDIR=pcdir, PKG_CONFIG_SYSROOT_DIR=root,
+                   PKG_CONFIG_ALLOW_SYSTEM_CFLAGS='1', PKG_CONFIG_ALLOW_SYSTEM_LIBS='1')
+        modversion = run([pkg_config, '--modversion', 'cute-layout'], env=env).strip()
+        if modversion != args.version:
+            raise Failure(f'cute-layout.pc says Version {modversion}, the project is {args.version}')
+        flags = shlex.split(run([pkg_config, '--cflags', '--libs', 'cute-layout'], env=env))
+        cflags = shlex.split(run([pkg_config, '--cflags', 'cute-layout'], env=env))
+        static_flags = shlex.split(run([pkg_config, '--static', '--cflags', '--libs', 'cute-layout'], env=env))
+        sanitize = [] if args.sanitize in ('', 'none') else ['-fsanitize=' + args.sanitize]
+        run_env = dict(os.environ, LD_LIBRARY_PATH=libdir)
+
+        # Each header on its own, in each language the README promises.
+        languages = [('c', args.cc, ['-std=c99'], 'c99'), ('c', args.cc, ['-std=c11'], 'c11')]
+        if args.cxx:
+            languages.append(('c++', args.cxx, ['-std=c++17'], 'c++17'))
+        for header in args.headers:
+            for lang, compiler, std, tag in languages:
+                unit = os.path.join(work, f'{header}.{tag}.{"c" if lang == "c" else "cpp"}')
+                with open(unit, 'w', encoding='utf-8') as f:
+                    # twice: the include guard works
+                    f.write(f'#include <cutelayout/{header}>\n' * 2 +
+                            ('int main(void) { return 0; }\n' if lang == 'c' else 'int main() { return 0; }\n'))
+                run(compiler + std + WARNINGS + cflags + ['-fsyntax-only', unit])
+
+        # Dynamic linking, C11 and C++17.
+        c11 = os.path.join(work, 'consume_c11')
+        run(args.cc + ['-std=c11'] + WARNINGS + sanitize +
+            [os.path.join(args.srcdir, 'consume.c'), '-o', c11] + flags)
+        run([c11], env=run_env)
+        if args.cxx:
+            cxx17 = os.path.join(work, 'consume_cxx17')
+            run(args.cxx + ['-std=c++17'] + WARNINGS + sanitize +
+                [os.path.join(args.srcdir, 'consume.cpp'), '-o', cxx17] + flags)
+            run([cxx17], env=run_env)
+        else:
+            print('no C++ compiler: the C++17 consumer was not built')
+
+        # Static linking: everything from the .a and Libs.private, no libcutelayout.so at run time.
+        if args.static and not sanitize:
+            probe = os.path.join(work, 'probe.c')
+            with open(probe, 'w', encoding='utf-8') as f:
+                f.write('int main(void) { return 0; }\n')
+            try:
+                run(args.cc + [probe, '-static', '-o', probe + '.out'])
+                can_static = True
+            except Failure:
+                can_static = False
+                print('the toolchain cannot link -static programs (no static libc): static consumer skipped')
+            if can_static:
+                c11_static = os.path.join(work, 'consume_c11_static')
+                run(args.cc + ['-std=c11'] + WARNINGS +
+                    [os.path.join(args.srcdir, 'consume.c'), '-o', c11_static, '-static'] + static_flags)
+                run([c11_static], env=dict(os.environ, LD_LIBRARY_PATH=''))
+        elif args.static:
+            print('sanitizer build: static consumer skipped')
+
+        # The installed tool.
+        tool = os.path.join(bindir, 'cute-layout')
+        out = run([tool, '--version'], env=run_env)
+        if args.version not in out:
+            raise Failure(f'`cute-layout --version` does not mention {args.version}')
+        out = run([tool, 'eval', 'size((2,(2,2)):(4,(2,1)))'], env=run_env)
+        if out.strip() != '8':
+            raise Failure('the installed tool evaluated size(...) wrongly')
+    except Failure as e:
+        print(f'INSTALL-AND-CONSUME FAILED: {e}\n(the temporary tree is kept in {work})')
+        return 1
+    shutil.rmtree(work)
+    print('installed tree consumed successfully')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
