@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "tuple_impl.h"
+#include "cutelayout/algebra.h"
 #include "cutelayout/layout.h"
 #include "cutelayout/text.h"
 #include "cutelayout/swizzle.h"
@@ -254,6 +255,12 @@ struct cl_composed {
   fn_part outer;  /* CuTe's layout_a() */
   int64_t offset; /* CuTe's offset() */
   fn_part inner;  /* CuTe's layout_b(): defines the domain */
+  /* The C++ type of CuTe's static offset matters in one place: the identity
+   * swizzle is dropped by composition(Swizzle<0,M,S>, Int<0>, L) only for an
+   * int 0.  upcast/downcast scale the offset by their uint32_t template
+   * argument, which makes it unsigned, and the operations that pass the
+   * offset on keep its type. */
+  bool unsigned_offset;
 };
 
 static cl_status check_fn(cl_fn f, const char *side) {
@@ -275,14 +282,14 @@ static cl_fn view_of(const fn_part *part) {
   return part->kind == CL_FN_SWIZZLE ? cl_fn_swizzle(part->swizzle) : cl_fn_layout(part->layout);
 }
 
-cl_status cl_make_composed_layout(cl_fn outer, int64_t offset, cl_fn inner, cl_composed_t **out) {
+static cl_status make_composed(cl_fn outer, int64_t offset, bool unsigned_offset, cl_fn inner, cl_composed_t **out) {
   CHECK_OUT(out);
   CL_TRY(check_fn(outer, "outer"));
   CL_TRY(check_fn(inner, "inner"));
   cl_composed_t *c = cl_alloc(sizeof *c);
   if (c == NULL)
     return cl_fail(CL_E_NOMEM, "out of memory");
-  *c = (cl_composed_t){.offset = offset};
+  *c = (cl_composed_t){.offset = offset, .unsigned_offset = unsigned_offset};
   cl_status s = own_fn(outer, &c->outer);
   if (s == CL_OK)
     s = own_fn(inner, &c->inner);
@@ -292,6 +299,10 @@ cl_status cl_make_composed_layout(cl_fn outer, int64_t offset, cl_fn inner, cl_c
   }
   *out = c;
   return CL_OK;
+}
+
+cl_status cl_make_composed_layout(cl_fn outer, int64_t offset, cl_fn inner, cl_composed_t **out) {
+  return make_composed(outer, offset, false, inner, out);
 }
 
 void cl_composed_free(cl_composed_t *composed) {
@@ -305,7 +316,7 @@ void cl_composed_free(cl_composed_t *composed) {
 cl_status cl_composed_copy(const cl_composed_t *composed, cl_composed_t **out) {
   CHECK_OUT(out);
   CHECK_NULL(composed);
-  return cl_make_composed_layout(view_of(&composed->outer), composed->offset, view_of(&composed->inner), out);
+  return make_composed(view_of(&composed->outer), composed->offset, composed->unsigned_offset, view_of(&composed->inner), out);
 }
 
 cl_status cl_composed_parts(const cl_composed_t *composed, cl_fn *outer, int64_t *offset, cl_fn *inner) {
@@ -493,20 +504,41 @@ static cl_status apply_fn(const fn_part *f, int64_t x, int64_t *out) {
   return cl_layout_eval(f->layout, x, out);
 }
 
+/* An unsigned offset is a C++ unsigned int: arithmetic with it wraps
+ * modulo 2^32, and so do the values it makes. */
+static int64_t wrap32(int64_t v) { return (int64_t)(uint32_t)(uint64_t)v; }
+
+static cl_status offset_plus(const cl_composed_t *c, int64_t x, int64_t *out) {
+  if (c->unsigned_offset) {
+    *out = wrap32((int64_t)((uint64_t)c->offset + (uint64_t)x));
+    return CL_OK;
+  }
+  return cl_add(c->offset, x, out);
+}
+
+/* outer(offset + b), CuTe's (A o O o B)(c) once b = B(c) is known. */
+static cl_status apply_outer(const cl_composed_t *c, int64_t b, int64_t *out) {
+  int64_t x;
+  CL_TRY(offset_plus(c, b, &x));
+  CL_TRY(apply_fn(&c->outer, x, out));
+  if (c->unsigned_offset)
+    *out = wrap32(*out);
+  return CL_OK;
+}
+
 cl_status cl_composed_eval(const cl_composed_t *composed, int64_t i, int64_t *index) {
   CHECK_NULL(composed);
   CHECK_NULL(index);
-  int64_t b, x;
+  int64_t b;
   CL_TRY(apply_fn(&composed->inner, i, &b));
-  CL_TRY(cl_add(composed->offset, b, &x));
-  return apply_fn(&composed->outer, x, index);
+  return apply_outer(composed, b, index);
 }
 
 cl_status cl_composed_eval_coord(const cl_composed_t *composed, const cl_tuple_t *crd, int64_t *index) {
   CHECK_NULL(composed);
   CHECK_NULL(crd);
   CHECK_NULL(index);
-  int64_t b, x;
+  int64_t b;
   if (composed->inner.kind == CL_FN_LAYOUT) {
     CL_TRY(cl_layout_eval_coord(composed->inner.layout, crd, &b));
   } else {
@@ -515,8 +547,7 @@ cl_status cl_composed_eval_coord(const cl_composed_t *composed, const cl_tuple_t
       return cl_fail(CL_E_TYPE, "a swizzle takes an integer coordinate");
     b = swizzle_of(composed->inner.swizzle, i);
   }
-  CL_TRY(cl_add(composed->offset, b, &x));
-  return apply_fn(&composed->outer, x, index);
+  return apply_outer(composed, b, index);
 }
 
 /* ---- composition with swizzles ---- */
@@ -534,19 +565,29 @@ static void clear_either(cl_layout_t **layout, cl_composed_t **composed) {
 
 static bool is_identity_swizzle(cl_fn f) { return f.kind == CL_FN_SWIZZLE && f.swizzle.bits == 0; }
 
-cl_status cl_composition_offset(cl_fn outer, int64_t offset, cl_fn inner, cl_layout_t **layout, cl_composed_t **composed) {
+/* CuTe's three-argument composition, for an offset of either C++ type. */
+static cl_status composition3(cl_fn outer, int64_t offset, bool unsigned_offset, cl_fn inner, cl_layout_t **layout,
+                              cl_composed_t **composed) {
   CHECK_EITHER(layout, composed);
   CL_TRY(check_fn(outer, "outer"));
   CL_TRY(check_fn(inner, "inner"));
-  /* Swizzle<0,M,S> is the identity; CuTe drops it when the offset is 0. */
-  if (is_identity_swizzle(outer) && offset == 0 && inner.kind == CL_FN_LAYOUT)
+  /* Swizzle<0,M,S> is the identity; CuTe drops it when the offset is Int<0>. */
+  if (is_identity_swizzle(outer) && offset == 0 && !unsigned_offset && inner.kind == CL_FN_LAYOUT)
     return cl_layout_copy(inner.layout, layout);
-  return cl_make_composed_layout(outer, offset, inner, composed);
+  return make_composed(outer, offset, unsigned_offset, inner, composed);
 }
 
-/* The same with the inner layout handed over (freed here). */
-static cl_status rewrap(cl_fn outer, int64_t offset, cl_layout_t *inner, cl_layout_t **layout, cl_composed_t **composed) {
-  cl_status s = cl_composition_offset(outer, offset, cl_fn_layout(inner), layout, composed);
+cl_status cl_composition_offset(cl_fn outer, int64_t offset, cl_fn inner, cl_layout_t **layout, cl_composed_t **composed) {
+  return composition3(outer, offset, false, inner, layout, composed);
+}
+
+/* composition(A, offset, inner) with the inner layout handed over (freed
+ * here), the offset's type taken from the composed layout it came from
+ * (NULL: an int). */
+static cl_status rewrap(cl_fn outer, int64_t offset, const cl_composed_t *from, cl_layout_t *inner, cl_layout_t **layout,
+                        cl_composed_t **composed) {
+  bool unsigned_offset = from != NULL && from->unsigned_offset;
+  cl_status s = composition3(outer, offset, unsigned_offset, cl_fn_layout(inner), layout, composed);
   cl_layout_free(inner);
   return s;
 }
@@ -574,7 +615,7 @@ cl_status cl_make_layout_from_swizzle(cl_swizzle_t swizzle, cl_layout_t **layout
   cl_lb_leaf(&lb, extent, 1);
   cl_layout_t *identity;
   CL_TRY(cl_lb_finish(&lb, &identity));
-  return rewrap(cl_fn_swizzle(swizzle), 0, identity, layout, composed);
+  return rewrap(cl_fn_swizzle(swizzle), 0, NULL, identity, layout, composed);
 }
 
 /* ---- pictures ---- */
@@ -629,12 +670,14 @@ static void emit_rule(text_out *o, int64_t columns, int width) {
  * split within its own mode, as CuTe's layout(m,n) does. */
 static cl_status eval_2d(const cl_composed_t *c, int64_t m, int64_t n, int64_t *out) {
   const cl_node *l = cl_lroot(c->inner.layout), *shape = cl_lshape(l), *stride = cl_lstride(l);
-  int64_t im, in, b, x;
+  int64_t im, in, b;
   CL_TRY(cl_tree_eval(cl_child(shape, 0), cl_child(stride, 0), m, &im));
   CL_TRY(cl_tree_eval(cl_child(shape, 1), cl_child(stride, 1), n, &in));
   CL_TRY(cl_add(im, in, &b));
-  CL_TRY(cl_add(c->offset, b, &x));
-  return apply_fn(&c->outer, x, out);
+  CL_TRY(apply_outer(c, b, out));
+  if (c->unsigned_offset)
+    *out = (int32_t)*out; /* CuTe prints int(C(m,n)) */
+  return CL_OK;
 }
 
 int64_t cl_composed_print_layout(const cl_composed_t *composed, char *buf, size_t cap) {
@@ -700,15 +743,10 @@ int64_t cl_composed_print_1d(const cl_composed_t *composed, char *buf, size_t ca
 
 /* ======================================================= composed operations */
 
-/* composition(A, B) of two layouts, CuTe's divisibility conditions checked.
- * CuTe cannot compose with an empty layout (no modes at all). */
+/* composition(A, B) of two layouts (algebra.h), CuTe's divisibility
+ * conditions checked. */
 static cl_status compose(const cl_layout_t *a, const cl_layout_t *b, cl_layout_t **out) {
-  *out = NULL;
-  const cl_node *shape = cl_lshape(cl_lroot(b));
-  if (cl_is_tuple(shape) && shape->rank == 0)
-    return cl_fail(CL_E_DOMAIN, "composition: CuTe cannot compose with the empty layout ():()");
-  (void)a;
-  return cl_fail(CL_E_UNSUPPORTED, "composition: the layout algebra is not available yet");
+  return cl_composition(a, b, out);
 }
 
 /* ---- lifting an operation on B to A o offset o B ---- */
@@ -724,7 +762,7 @@ static cl_status lift(const cl_composed_t *c, const char *what, inner_op f, cons
   CL_TRY(inner_layout(c, what, &b));
   cl_layout_t *fb;
   CL_TRY(f(b, arg, &fb));
-  return rewrap(view_of(&c->outer), c->offset, fb, layout, composed);
+  return rewrap(view_of(&c->outer), c->offset, c, fb, layout, composed);
 }
 
 typedef struct path_arg {
@@ -1007,7 +1045,7 @@ static cl_status slice_swizzled(const cl_tuple_t *crd, const cl_composed_t *c, s
    * composed offset; the other consumed bits pass through as an offset. */
   int64_t mixed, offset_anti_zy;
   CL_TRY(to_mixed_bits(w->diced_only_zy, w->diced_crd, &mixed));
-  int64_t offset_only_zy = c->offset ^ mixed;
+  int64_t offset_only_zy = c->unsigned_offset ? wrap32(c->offset ^ mixed) : c->offset ^ mixed;
   CL_TRY(cl_layout_eval_coord(w->diced_anti_zy, w->diced_crd, &offset_anti_zy));
   /* The yyy/zzz bits the remaining layout reaches: its last index's image. */
   int64_t size, active;
@@ -1016,14 +1054,17 @@ static cl_status slice_swizzled(const cl_tuple_t *crd, const cl_composed_t *c, s
   CL_TRY(cl_layout_eval(w->sliced_only_zy, size - 1, &active));
   if ((active & ~swizzle_of(sw, active)) != 0) {
     /* It reaches a yyy bit and its zzz partner: the swizzle stays. */
-    CL_TRY(cl_composition_offset(cl_fn_swizzle(sw), offset_only_zy, cl_fn_layout(w->sliced), layout, composed));
+    CL_TRY(composition3(cl_fn_swizzle(sw), offset_only_zy, c->unsigned_offset, cl_fn_layout(w->sliced), layout, composed));
     *offset = offset_anti_zy;
     return CL_OK;
   }
   /* It never sees both bits of a pair: the swizzle becomes strides. */
   CL_TRY(swizzle_as_layout(sw, offset_only_zy, &w->as_layout));
   int64_t total;
-  CL_TRY(cl_add(swizzle_of(sw, offset_only_zy), offset_anti_zy, &total));
+  if (c->unsigned_offset)
+    total = wrap32(swizzle_of(sw, offset_only_zy) + offset_anti_zy);
+  else
+    CL_TRY(cl_add(swizzle_of(sw, offset_only_zy), offset_anti_zy, &total));
   CL_TRY(compose(w->as_layout, w->sliced, layout));
   *offset = total;
   return CL_OK;
@@ -1042,16 +1083,16 @@ cl_status cl_composed_slice_and_offset(const cl_tuple_t *crd, const cl_composed_
     cl_layout_t *sliced;
     int64_t b_offset, total;
     CL_TRY(cl_layout_slice_and_offset(crd, b, &sliced, &b_offset));
-    cl_status s = cl_add(composed->offset, b_offset, &total);
+    cl_status s = offset_plus(composed, b_offset, &total);
     if (s == CL_OK)
-      s = cl_make_composed_layout(view_of(&composed->outer), total, cl_fn_layout(sliced), out_composed);
+      s = make_composed(view_of(&composed->outer), total, composed->unsigned_offset, cl_fn_layout(sliced), out_composed);
     cl_layout_free(sliced);
     return s;
   }
   if (all_underscore(cl_troot(crd))) {
     cl_layout_t *sliced;
     CL_TRY(cl_layout_slice(crd, b, &sliced));
-    return rewrap(view_of(&composed->outer), composed->offset, sliced, layout, out_composed);
+    return rewrap(view_of(&composed->outer), composed->offset, composed, sliced, layout, out_composed);
   }
   swizzle_slice w = {0};
   cl_status s = slice_swizzled(crd, composed, &w, layout, out_composed, offset);
@@ -1067,4 +1108,389 @@ cl_status cl_composed_slice(const cl_tuple_t *crd, const cl_composed_t *composed
                             cl_composed_t **out_composed) {
   int64_t offset;
   return cl_composed_slice_and_offset(crd, composed, layout, out_composed, &offset);
+}
+
+/* ---- the layout algebra on B ---- */
+
+typedef cl_status (*tiler_fn)(const cl_layout_t *, const cl_tuple_t *, cl_layout_t **);
+typedef cl_status (*layout_fn)(const cl_layout_t *, const cl_layout_t *, cl_layout_t **);
+
+typedef struct tiler_arg {
+  tiler_fn f;
+  const cl_tuple_t *tiler;
+} tiler_arg;
+
+static cl_status tiler_op(const cl_layout_t *b, const void *arg, cl_layout_t **out) {
+  const tiler_arg *t = arg;
+  return t->f(b, t->tiler, out);
+}
+
+static cl_status lift_tiler(const cl_composed_t *c, const char *what, tiler_fn f, const cl_tuple_t *tiler, cl_layout_t **layout,
+                            cl_composed_t **composed) {
+  CHECK_EITHER(layout, composed);
+  CHECK_NULL(tiler);
+  tiler_arg t = {f, tiler};
+  return lift(c, what, tiler_op, &t, layout, composed);
+}
+
+#define COMPOSED_TILER_OP(name, algebra_fn)                                                                        \
+  cl_status cl_composed_##name(const cl_composed_t *composed, const cl_tuple_t *tiler, cl_layout_t **layout,      \
+                               cl_composed_t **out_composed) {                                                   \
+    return lift_tiler(composed, #name, algebra_fn, tiler, layout, out_composed);                                 \
+  }
+COMPOSED_TILER_OP(composition, cl_composition_tiler)
+COMPOSED_TILER_OP(logical_divide, cl_logical_divide_tiler)
+COMPOSED_TILER_OP(zipped_divide, cl_zipped_divide_tiler)
+COMPOSED_TILER_OP(tiled_divide, cl_tiled_divide_tiler)
+COMPOSED_TILER_OP(flat_divide, cl_flat_divide_tiler)
+COMPOSED_TILER_OP(logical_product, cl_logical_product_tiler)
+COMPOSED_TILER_OP(zipped_product, cl_zipped_product_tiler)
+COMPOSED_TILER_OP(tiled_product, cl_tiled_product_tiler)
+COMPOSED_TILER_OP(flat_product, cl_flat_product_tiler)
+
+typedef struct layout_arg {
+  layout_fn f;
+  const cl_layout_t *other;
+} layout_arg;
+
+static cl_status layout_op(const cl_layout_t *b, const void *arg, cl_layout_t **out) {
+  const layout_arg *t = arg;
+  return t->f(b, t->other, out);
+}
+
+cl_status cl_composed_blocked_product(const cl_composed_t *composed, const cl_layout_t *tiler, cl_layout_t **layout,
+                                      cl_composed_t **out_composed) {
+  CHECK_EITHER(layout, out_composed);
+  CHECK_NULL(tiler);
+  layout_arg t = {cl_blocked_product, tiler};
+  return lift(composed, "blocked_product", layout_op, &t, layout, out_composed);
+}
+
+cl_status cl_composed_raked_product(const cl_composed_t *composed, const cl_layout_t *tiler, cl_layout_t **layout,
+                                    cl_composed_t **out_composed) {
+  CHECK_EITHER(layout, out_composed);
+  CHECK_NULL(tiler);
+  layout_arg t = {cl_raked_product, tiler};
+  return lift(composed, "raked_product", layout_op, &t, layout, out_composed);
+}
+
+typedef struct shape_order {
+  const cl_tuple_t *shape, *order;
+} shape_order;
+
+static cl_status tile_to_shape_op(const cl_layout_t *b, const void *arg, cl_layout_t **out) {
+  const shape_order *t = arg;
+  return cl_tile_to_shape(b, t->shape, t->order, out);
+}
+
+cl_status cl_composed_tile_to_shape(const cl_composed_t *composed, const cl_tuple_t *shape, const cl_tuple_t *order,
+                                    cl_layout_t **layout, cl_composed_t **out_composed) {
+  CHECK_EITHER(layout, out_composed);
+  CHECK_NULL(shape);
+  shape_order t = {shape, order};
+  return lift(composed, "tile_to_shape", tile_to_shape_op, &t, layout, out_composed);
+}
+
+static cl_status coalesce_op(const cl_layout_t *b, const void *arg, cl_layout_t **out) {
+  return arg == NULL ? cl_coalesce(b, out) : cl_coalesce_profile(b, arg, out);
+}
+
+cl_status cl_composed_coalesce(const cl_composed_t *composed, const cl_tuple_t *profile, cl_layout_t **layout,
+                               cl_composed_t **out_composed) {
+  return lift(composed, "coalesce", coalesce_op, profile, layout, out_composed);
+}
+
+static cl_status filter_op(const cl_layout_t *b, const void *arg, cl_layout_t **out) {
+  return cl_filter_profile(b, arg, out);
+}
+
+cl_status cl_composed_filter(const cl_composed_t *composed, const cl_tuple_t *profile, cl_layout_t **layout,
+                             cl_composed_t **out_composed) {
+  CHECK_EITHER(layout, out_composed);
+  CHECK_NULL(composed);
+  if (profile == NULL)
+    return cl_fail(CL_E_UNSUPPORTED, "filter: CuTe filters a composed layout only by a profile, filter(C, profile)");
+  return lift(composed, "filter", filter_op, profile, layout, out_composed);
+}
+
+cl_status cl_composed_complement(const cl_composed_t *composed, const cl_tuple_t *cotarget, cl_layout_t **out) {
+  CHECK_OUT(out);
+  const cl_layout_t *b = NULL;
+  CL_TRY(inner_layout(composed, "complement", &b));
+  int64_t n;
+  if (cotarget == NULL) {
+    CL_TRY(cl_layout_cosize_checked(b, &n));
+    return cl_complement(b, n, out);
+  }
+  if (cl_tuple_kind(cotarget) == CL_KIND_INT && cl_tuple_value(cotarget, &n) == CL_OK)
+    return cl_complement(b, n, out);
+  return cl_complement_shape(b, cotarget, out);
+}
+
+/* ---- inverses ---- */
+
+typedef cl_status (*inverse_fn)(const cl_layout_t *, cl_layout_t **);
+
+/* The inverse of one side as an owned part: a swizzle is its own inverse. */
+static cl_status invert_part(const fn_part *f, inverse_fn inverse, fn_part *out) {
+  *out = (fn_part){f->kind, f->swizzle, NULL};
+  return f->kind == CL_FN_SWIZZLE ? CL_OK : inverse(f->layout, &out->layout);
+}
+
+static cl_status composed_inverse(const cl_composed_t *c, inverse_fn inverse, const char *what, cl_layout_t **layout,
+                                  cl_composed_t **composed) {
+  CHECK_EITHER(layout, composed);
+  CHECK_NULL(c);
+  if (c->outer.kind == CL_FN_SWIZZLE && c->offset == 0 && c->inner.kind == CL_FN_SWIZZLE)
+    return cl_fail(CL_E_UNSUPPORTED, "%s: the inverse of Sw o 0 o Sw2 is the swizzle composition(Sw2, Sw), not a layout", what);
+  int64_t minus_offset;
+  if (c->unsigned_offset)
+    minus_offset = wrap32(-c->offset);
+  else
+    CL_TRY(cl_sub(0, c->offset, &minus_offset));
+  fn_part inv_inner, inv_outer;
+  CL_TRY(invert_part(&c->inner, inverse, &inv_inner));
+  cl_status s = invert_part(&c->outer, inverse, &inv_outer);
+  if (s == CL_OK) {
+    if (c->outer.kind == CL_FN_SWIZZLE && c->offset == 0)
+      /* CuTe: composition(inverse(B), Sw), the swizzle moved through. */
+      s = cl_composition_with_swizzle(inv_inner.layout, c->outer.swizzle, layout, composed);
+    else
+      s = composition3(view_of(&inv_inner), minus_offset, c->unsigned_offset, view_of(&inv_outer), layout, composed);
+  }
+  cl_layout_free(inv_inner.layout);
+  cl_layout_free(inv_outer.layout);
+  return s;
+}
+
+cl_status cl_composed_right_inverse(const cl_composed_t *composed, cl_layout_t **layout, cl_composed_t **out_composed) {
+  return composed_inverse(composed, cl_right_inverse, "right_inverse", layout, out_composed);
+}
+
+cl_status cl_composed_left_inverse(const cl_composed_t *composed, cl_layout_t **layout, cl_composed_t **out_composed) {
+  return composed_inverse(composed, cl_left_inverse, "left_inverse", layout, out_composed);
+}
+
+/* ---- upcast / downcast ---- */
+
+static cl_status cast_part(const fn_part *f, int64_t n, bool up, fn_part *out) {
+  *out = (fn_part){f->kind, {0, 0, 0}, NULL};
+  if (f->kind == CL_FN_SWIZZLE)
+    return up ? cl_swizzle_upcast(f->swizzle, n, &out->swizzle) : cl_swizzle_downcast(f->swizzle, n, &out->swizzle);
+  return up ? cl_upcast(f->layout, n, &out->layout) : cl_downcast(f->layout, n, &out->layout);
+}
+
+static cl_status composed_cast(const cl_composed_t *c, int64_t n, bool up, cl_layout_t **layout, cl_composed_t **composed) {
+  CHECK_EITHER(layout, composed);
+  CHECK_NULL(c);
+  /* CuTe scales the offset by the uint32_t template argument n: in
+   * unsigned int arithmetic, so a negative offset wraps. */
+  if (n <= 0 || n > INT32_MAX)
+    return cl_fail(CL_E_DOMAIN, "%s<%lld>: the factor must be a positive int", up ? "upcast" : "downcast", (long long)n);
+  uint32_t offset32 = (uint32_t)(uint64_t)c->offset, n32 = (uint32_t)n;
+  if (up && offset32 % n32 != 0)
+    return cl_fail(CL_E_DIVISIBILITY, "upcast<%lld>: the offset %lld is not a multiple of %lld", (long long)n,
+                   (long long)c->offset, (long long)n);
+  int64_t offset = up ? offset32 / n32 : (uint32_t)(offset32 * n32);
+  fn_part outer, inner = {CL_FN_LAYOUT, {0, 0, 0}, NULL};
+  cl_status s = cast_part(&c->outer, n, up, &outer);
+  if (s == CL_OK)
+    s = cast_part(&c->inner, n, up, &inner);
+  if (s == CL_OK)
+    s = composition3(view_of(&outer), offset, true, view_of(&inner), layout, composed);
+  cl_layout_free(outer.layout);
+  cl_layout_free(inner.layout);
+  return s;
+}
+
+cl_status cl_composed_upcast(const cl_composed_t *composed, int64_t n, cl_layout_t **layout, cl_composed_t **out_composed) {
+  return composed_cast(composed, n, true, layout, out_composed);
+}
+
+cl_status cl_composed_downcast(const cl_composed_t *composed, int64_t n, cl_layout_t **layout, cl_composed_t **out_composed) {
+  return composed_cast(composed, n, false, layout, out_composed);
+}
+
+/* ---- a layout composed with a composed layout ---- */
+
+/* composition(X, f) for X a layout or a composed layout and f a layout or a
+ * swizzle: the second step of composition(L, A o 0 o B). */
+static cl_status compose_either_with(const cl_layout_t *xl, const cl_composed_t *xc, const fn_part *f, cl_layout_t **layout,
+                                     cl_composed_t **composed) {
+  if (xl != NULL) {
+    if (f->kind == CL_FN_SWIZZLE)
+      return cl_composition_with_swizzle(xl, f->swizzle, layout, composed);
+    return compose(xl, f->layout, layout);
+  }
+  /* composition(A' o o' o B', f) = composition(A', o', composition(B', f)). */
+  cl_layout_t *bl = NULL;
+  cl_composed_t *bc = NULL;
+  if (f->kind == CL_FN_SWIZZLE)
+    CL_TRY(cl_composition_with_swizzle(xc->inner.layout, f->swizzle, &bl, &bc));
+  else
+    CL_TRY(compose(xc->inner.layout, f->layout, &bl));
+  if (bc != NULL) {
+    cl_composed_free(bc);
+    return cl_fail(CL_E_UNSUPPORTED, "composition: the result would nest one composed layout in another");
+  }
+  return rewrap(view_of(&xc->outer), xc->offset, xc, bl, layout, composed);
+}
+
+cl_status cl_composition_with_composed(const cl_layout_t *layout, const cl_composed_t *composed, cl_layout_t **out_layout,
+                                       cl_composed_t **out_composed) {
+  CHECK_EITHER(out_layout, out_composed);
+  CHECK_NULL(layout);
+  CHECK_NULL(composed);
+  if (composed->offset != 0)
+    return cl_fail(CL_E_DOMAIN, "composition(L, C): CuTe requires the composed layout's offset to be 0, not %lld",
+                   (long long)composed->offset);
+  cl_layout_t *xl = NULL;
+  cl_composed_t *xc = NULL;
+  if (composed->outer.kind == CL_FN_SWIZZLE)
+    CL_TRY(cl_composition_with_swizzle(layout, composed->outer.swizzle, &xl, &xc));
+  else
+    CL_TRY(compose(layout, composed->outer.layout, &xl));
+  cl_status s = compose_either_with(xl, xc, &composed->inner, out_layout, out_composed);
+  cl_layout_free(xl);
+  cl_composed_free(xc);
+  return s;
+}
+
+/* logical_product(L, Sw o 0 o B): the product of L with B, and the swizzle
+ * that acts on it as Sw acts on B.  The yyy and zzz bits that B reaches,
+ * (P o B)(size-1) with P the projection on them, are followed through B and
+ * then through the product's second mode. */
+static cl_status product_with_composed(const cl_layout_t *layout, const cl_composed_t *composed, layout_fn arrange,
+                                       cl_layout_t **out_layout, cl_composed_t **out_composed) {
+  CHECK_EITHER(out_layout, out_composed);
+  CHECK_NULL(layout);
+  const cl_layout_t *b = NULL;
+  CL_TRY(inner_layout(composed, "logical_product", &b));
+  if (composed->outer.kind != CL_FN_SWIZZLE)
+    return cl_fail(CL_E_UNSUPPORTED, "logical_product(L, C): CuTe defines it for a swizzled composed layout only");
+  if (composed->offset != 0)
+    return cl_fail(CL_E_DOMAIN, "logical_product(L, C): CuTe requires the swizzle offset to be 0, not %lld",
+                   (long long)composed->offset);
+  cl_swizzle_t sw = composed->outer.swizzle;
+  cl_layout_t *product = NULL, *only_zy = NULL, *b_only_zy = NULL, *arranged = NULL;
+  cl_tuple_t *crd = NULL;
+  int64_t size, active, moved[2] = {0, 0};
+  cl_status s = cl_logical_product(layout, b, &product);
+  if (s == CL_OK)
+    s = swizzle_projection(sw, true, &only_zy);
+  if (s == CL_OK)
+    s = compose(only_zy, b, &b_only_zy);
+  if (s == CL_OK)
+    s = cl_layout_size_checked(b_only_zy, &size);
+  if (s == CL_OK)
+    s = cl_layout_eval(b_only_zy, size - 1, &active);
+  /* new_layout(0, B(active & mask)) for the yyy and the zzz mask */
+  int64_t masks[2] = {yyy_msk(sw), zzz_msk(sw)};
+  for (int k = 0; k < 2 && s == CL_OK; k++) {
+    int64_t through_b, crd_values[2];
+    s = cl_layout_eval(b, active & masks[k], &through_b);
+    crd_values[0] = 0;
+    crd_values[1] = through_b;
+    if (s == CL_OK)
+      s = cl_tuple_from_ints(crd_values, 2, &crd);
+    if (s == CL_OK)
+      s = cl_layout_eval_coord(product, crd, &moved[k]);
+    cl_tuple_free(crd);
+    crd = NULL;
+  }
+  cl_swizzle_t moved_sw;
+  if (s == CL_OK)
+    s = cl_make_swizzle(moved[0], moved[1], &moved_sw);
+  if (s == CL_OK && arrange != NULL)
+    s = arrange(layout, b, &arranged);
+  if (s == CL_OK)
+    s = cl_composition_offset(cl_fn_swizzle(moved_sw), 0, cl_fn_layout(arranged ? arranged : product), out_layout,
+                              out_composed);
+  cl_layout_free(product);
+  cl_layout_free(only_zy);
+  cl_layout_free(b_only_zy);
+  cl_layout_free(arranged);
+  return s;
+}
+
+/* The other products of (L, C) arrange the logical product's modes: with a
+ * layout (not a tuple) as tiler, zipped_product leaves them as they are. */
+cl_status cl_logical_product_with_composed(const cl_layout_t *layout, const cl_composed_t *composed, cl_layout_t **out_layout,
+                                           cl_composed_t **out_composed) {
+  return product_with_composed(layout, composed, NULL, out_layout, out_composed);
+}
+cl_status cl_zipped_product_with_composed(const cl_layout_t *layout, const cl_composed_t *composed, cl_layout_t **out_layout,
+                                          cl_composed_t **out_composed) {
+  return product_with_composed(layout, composed, cl_zipped_product, out_layout, out_composed);
+}
+cl_status cl_tiled_product_with_composed(const cl_layout_t *layout, const cl_composed_t *composed, cl_layout_t **out_layout,
+                                         cl_composed_t **out_composed) {
+  return product_with_composed(layout, composed, cl_tiled_product, out_layout, out_composed);
+}
+cl_status cl_flat_product_with_composed(const cl_layout_t *layout, const cl_composed_t *composed, cl_layout_t **out_layout,
+                                        cl_composed_t **out_composed) {
+  return product_with_composed(layout, composed, cl_flat_product, out_layout, out_composed);
+}
+
+/* ---- common vectors ---- */
+
+static cl_status swizzled_inner(const cl_composed_t *c, const char *what, const cl_layout_t **b) {
+  CL_TRY(inner_layout(c, what, b));
+  if (c->outer.kind != CL_FN_SWIZZLE)
+    return cl_fail(CL_E_UNSUPPORTED, "%s: CuTe defines it for a swizzled composed layout only", what);
+  return CL_OK;
+}
+
+cl_status cl_composed_max_common_vector(const cl_composed_t *composed, const cl_layout_t *layout, int64_t *out) {
+  CHECK_NULL(out);
+  CHECK_NULL(layout);
+  const cl_layout_t *b = NULL;
+  CL_TRY(swizzled_inner(composed, "max_common_vector", &b));
+  int64_t v;
+  CL_TRY(cl_max_common_vector(b, layout, &v));
+  int64_t base = INT64_C(1) << composed->outer.swizzle.base;
+  *out = v < base ? v : base;
+  return CL_OK;
+}
+
+cl_status cl_composed_max_common_vector2(const cl_composed_t *a, const cl_composed_t *b, int64_t *out) {
+  CHECK_NULL(out);
+  const cl_layout_t *ab = NULL, *bb = NULL;
+  CL_TRY(swizzled_inner(a, "max_common_vector", &ab));
+  CL_TRY(swizzled_inner(b, "max_common_vector", &bb));
+  int64_t v;
+  CL_TRY(cl_max_common_vector(ab, bb, &v));
+  if (!cl_swizzle_equal(a->outer.swizzle, b->outer.swizzle)) {
+    int64_t base_a = INT64_C(1) << a->outer.swizzle.base, base_b = INT64_C(1) << b->outer.swizzle.base;
+    v = v < base_a ? v : base_a;
+    v = v < base_b ? v : base_b;
+  }
+  *out = v;
+  return CL_OK;
+}
+
+cl_status cl_composed_max_common_layout(const cl_composed_t *composed, const cl_layout_t *layout, cl_layout_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(layout);
+  const cl_layout_t *b = NULL;
+  CL_TRY(swizzled_inner(composed, "max_common_layout", &b));
+  cl_layout_t *common;
+  CL_TRY(cl_max_common_layout(b, layout, &common));
+  int64_t size, base = INT64_C(1) << composed->outer.swizzle.base;
+  cl_status s = cl_layout_size_checked(common, &size);
+  if (s != CL_OK || base >= size) {
+    if (s == CL_OK)
+      *out = common;
+    else
+      cl_layout_free(common);
+    return s;
+  }
+  /* common.compose(base): its first 2^M elements */
+  cl_tuple_t *tile = NULL;
+  s = cl_tuple_int(base, &tile);
+  if (s == CL_OK)
+    s = cl_composition_tiler(common, tile, out);
+  cl_tuple_free(tile);
+  cl_layout_free(common);
+  return s;
 }

@@ -17,6 +17,7 @@
 
 #include "common.h"
 #include "tuple.h"
+#include "layout.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -189,6 +190,97 @@ CL_API cl_status cl_composed_group(const cl_composed_t *composed, int64_t begin,
                                    cl_composed_t **out_composed);
 CL_API cl_status cl_composed_flatten(const cl_composed_t *composed, cl_layout_t **layout, cl_composed_t **out_composed);
 CL_API cl_status cl_composed_zip(const cl_composed_t *composed, cl_layout_t **layout, cl_composed_t **out_composed);
+
+/* ---- the layout algebra (algebra.h) on composed layouts ----
+ * CuTe applies these to the inner layout B, which defines the domain, and
+ * composes the outer function back: composition(A, offset, f(B)), with the
+ * three-argument composition's simplification of an identity swizzle.
+ * Tilers are algebra.h's (a layout leaf, an integer, '_', or a tuple of
+ * these, mode by mode).  Errors: the algebra's, and CL_E_UNSUPPORTED when the
+ * inner function is a swizzle.  Either-or results. */
+CL_API cl_status cl_composed_composition(const cl_composed_t *composed, const cl_tuple_t *tiler, cl_layout_t **layout,
+                                         cl_composed_t **out_composed);
+CL_API cl_status cl_composed_logical_divide(const cl_composed_t *composed, const cl_tuple_t *tiler, cl_layout_t **layout,
+                                            cl_composed_t **out_composed);
+CL_API cl_status cl_composed_zipped_divide(const cl_composed_t *composed, const cl_tuple_t *tiler, cl_layout_t **layout,
+                                           cl_composed_t **out_composed);
+CL_API cl_status cl_composed_tiled_divide(const cl_composed_t *composed, const cl_tuple_t *tiler, cl_layout_t **layout,
+                                          cl_composed_t **out_composed);
+CL_API cl_status cl_composed_flat_divide(const cl_composed_t *composed, const cl_tuple_t *tiler, cl_layout_t **layout,
+                                         cl_composed_t **out_composed);
+CL_API cl_status cl_composed_logical_product(const cl_composed_t *composed, const cl_tuple_t *tiler, cl_layout_t **layout,
+                                             cl_composed_t **out_composed);
+CL_API cl_status cl_composed_zipped_product(const cl_composed_t *composed, const cl_tuple_t *tiler, cl_layout_t **layout,
+                                            cl_composed_t **out_composed);
+CL_API cl_status cl_composed_tiled_product(const cl_composed_t *composed, const cl_tuple_t *tiler, cl_layout_t **layout,
+                                           cl_composed_t **out_composed);
+CL_API cl_status cl_composed_flat_product(const cl_composed_t *composed, const cl_tuple_t *tiler, cl_layout_t **layout,
+                                          cl_composed_t **out_composed);
+/* blocked_product / raked_product take a layout, as in CuTe. */
+CL_API cl_status cl_composed_blocked_product(const cl_composed_t *composed, const cl_layout_t *tiler, cl_layout_t **layout,
+                                             cl_composed_t **out_composed);
+CL_API cl_status cl_composed_raked_product(const cl_composed_t *composed, const cl_layout_t *tiler, cl_layout_t **layout,
+                                           cl_composed_t **out_composed);
+/* tile_to_shape(C, shape, order); order NULL is column-major. */
+CL_API cl_status cl_composed_tile_to_shape(const cl_composed_t *composed, const cl_tuple_t *shape, const cl_tuple_t *order,
+                                           cl_layout_t **layout, cl_composed_t **out_composed);
+/* coalesce(C) (profile NULL) and coalesce(C, profile); filter(C, profile)
+ * (CuTe has no one-argument filter of a composed layout: CL_E_UNSUPPORTED
+ * for a NULL profile). */
+CL_API cl_status cl_composed_coalesce(const cl_composed_t *composed, const cl_tuple_t *profile, cl_layout_t **layout,
+                                      cl_composed_t **out_composed);
+CL_API cl_status cl_composed_filter(const cl_composed_t *composed, const cl_tuple_t *profile, cl_layout_t **layout,
+                                    cl_composed_t **out_composed);
+
+/* complement(C, cotarget) = complement(B, cotarget) (an integer or a shape);
+ * cotarget NULL: complement(B, cosize(C)).  A plain layout. */
+CL_API cl_status cl_composed_complement(const cl_composed_t *composed, const cl_tuple_t *cotarget, cl_layout_t **out);
+
+/* right_inverse(C) / left_inverse(C), as CuTe:
+ *  - Sw o 0 o B:       composition(inverse(B), Sw), the swizzle moved
+ *                      through the inverse (cl_composition_with_swizzle);
+ *  - Sw o offset o B:  inverse(B) o -offset o Sw;
+ *  - A o offset o B:   inverse(B) o -offset o inverse(A) (a swizzle is its
+ *                      own inverse).
+ * CL_E_UNSUPPORTED for Sw o 0 o Sw2, whose inverse CuTe gives as the single
+ * swizzle cl_swizzle_composition(Sw2, Sw).  Either-or results. */
+CL_API cl_status cl_composed_right_inverse(const cl_composed_t *composed, cl_layout_t **layout, cl_composed_t **out_composed);
+CL_API cl_status cl_composed_left_inverse(const cl_composed_t *composed, cl_layout_t **layout, cl_composed_t **out_composed);
+
+/* upcast<n>(C) = composition(upcast<n>(A), offset / n, upcast<n>(B)) and
+ * downcast<n>(C) = composition(downcast<n>(A), offset * n, downcast<n>(B)),
+ * each side a layout (algebra.h) or a swizzle (a power of two n).  CuTe
+ * requires n to divide the offset (CL_E_DIVISIBILITY).  Either-or. */
+CL_API cl_status cl_composed_upcast(const cl_composed_t *composed, int64_t n, cl_layout_t **layout, cl_composed_t **out_composed);
+CL_API cl_status cl_composed_downcast(const cl_composed_t *composed, int64_t n, cl_layout_t **layout,
+                                      cl_composed_t **out_composed);
+
+/* composition(L, C), CuTe's composition(composition(L, A), B) for a composed
+ * layout C with offset 0 (CL_E_DOMAIN otherwise).  Either-or. */
+CL_API cl_status cl_composition_with_composed(const cl_layout_t *layout, const cl_composed_t *composed, cl_layout_t **out_layout,
+                                              cl_composed_t **out_composed);
+/* logical_product(L, Sw o 0 o B) and the zipped / tiled / flat products
+ * built on it: the product of L with B, under the swizzle that acts on it as
+ * Sw acts on B (swizzle_layout.hpp).  CL_E_DOMAIN for a nonzero offset or
+ * when the moved masks are not a swizzle; CL_E_UNSUPPORTED for an outer
+ * layout (CuTe has no such product).  Either-or. */
+CL_API cl_status cl_logical_product_with_composed(const cl_layout_t *layout, const cl_composed_t *composed,
+                                                  cl_layout_t **out_layout, cl_composed_t **out_composed);
+CL_API cl_status cl_zipped_product_with_composed(const cl_layout_t *layout, const cl_composed_t *composed,
+                                                 cl_layout_t **out_layout, cl_composed_t **out_composed);
+CL_API cl_status cl_tiled_product_with_composed(const cl_layout_t *layout, const cl_composed_t *composed,
+                                                cl_layout_t **out_layout, cl_composed_t **out_composed);
+CL_API cl_status cl_flat_product_with_composed(const cl_layout_t *layout, const cl_composed_t *composed,
+                                               cl_layout_t **out_layout, cl_composed_t **out_composed);
+
+/* max_common_vector(C, L) = min(max_common_vector(B, L), 2^M) for a swizzled
+ * C (CuTe's is symmetric in its arguments); for two swizzled layouts,
+ * max_common_vector(B0, B1), bounded by 2^M0 and 2^M1 unless the swizzles
+ * are equal.  max_common_layout(C, L): max_common_layout(B, L), cut to its
+ * first 2^M elements.  CL_E_UNSUPPORTED for an outer layout. */
+CL_API cl_status cl_composed_max_common_vector(const cl_composed_t *composed, const cl_layout_t *layout, int64_t *out);
+CL_API cl_status cl_composed_max_common_vector2(const cl_composed_t *a, const cl_composed_t *b, int64_t *out);
+CL_API cl_status cl_composed_max_common_layout(const cl_composed_t *composed, const cl_layout_t *layout, cl_layout_t **out);
 
 /* ---- other queries ---- */
 /* make_fragment_like(Sw o offset o B) = make_fragment_like(B) (outer
