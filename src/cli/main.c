@@ -6,6 +6,7 @@
 
 #include "builtins.h"
 #include "copy_demo.h"
+#include "draw.h"
 #include "eval.h"
 
 static const char usage_text[] =
@@ -18,6 +19,7 @@ static const char usage_text[] =
   "  eval -         evaluate one expression per line of standard input\n"
   "  functions      list the functions of the expression language\n"
   "  copy SRC DST   copy a generated tensor between two layouts and print both (copy --help)\n"
+  "  draw EXPR      a picture of a layout: SVG, TikZ or a table (draw --help)\n"
   "  --help         this text\n"
   "  --version      the version of the tool and library\n"
   "\n"
@@ -86,6 +88,8 @@ int main(int argc, char **argv) {
     return command_eval(argc - 2, argv + 2);
   if (strcmp(cmd, "copy") == 0)
     return command_copy(argc - 2, argv + 2);
+  if (strcmp(cmd, "draw") == 0)
+    return command_draw(argc - 2, argv + 2);
   if (strcmp(cmd, "functions") == 0) {
     builtin_each(print_builtin, NULL);
     return 0;

@@ -1,0 +1,238 @@
+/* draw.c: `cute-layout draw EXPR [--format svg|tex|txt] [--tv M,N] [-o FILE]`
+ * (CONTRACT.md): evaluates EXPR with the eval language and draws the layout
+ * it gives with render.h.
+ *
+ * A composed layout `A o offset o B` is drawn as its inner layout B, each
+ * cell showing A(offset + B(crd)): render.h's index map.  The txt format of a
+ * rank-2 layout or composed layout is exactly what `eval print_layout(EXPR)`
+ * prints. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "draw.h"
+#include "eval.h"
+
+static const char draw_usage[] =
+  "usage: cute-layout draw EXPR [--format svg|tex|txt] [--tv M,N] [-o FILE]\n"
+  "\n"
+  "Draws the layout that EXPR evaluates to (a layout or a composed layout).\n"
+  "\n"
+  "  --format svg   an SVG picture: cells labelled with their index and coloured\n"
+  "                 by it, heavier lines between the tiles of hierarchical modes\n"
+  "                 (the default)\n"
+  "  --format tex   the same picture as a LaTeX/TikZ document (pdflatex FILE.tex)\n"
+  "  --format txt   print_layout's table\n"
+  "  --tv M,N       read the layout as a thread-value layout (thr,val) -> index\n"
+  "                 into an MxN tile (column-major); cells show T{thr}V{val}\n"
+  "  -o FILE        write to FILE instead of standard output\n"
+  "\n"
+  "examples:\n"
+  "  cute-layout draw 'logical_divide(make_layout((8,8)),(2,4))' -o tiles.svg\n"
+  "  cute-layout draw 'composition(Swizzle(3,3,3),make_layout((8,8),LayoutRight))' --format txt\n"
+  "  cute-layout draw '((4,8),2):((2,8),1)' --tv 8,8 -o tv.svg\n";
+
+typedef struct draw_args {
+  const char *expr;
+  const char *output;          /* NULL: standard output */
+  cl_picture_format format;
+  int64_t tile_rows, tile_cols; /* 0: not a TV picture */
+} draw_args;
+
+static int usage_error(const char *fmt, const char *arg) {
+  fputs("cute-layout draw: ", stderr);
+  fprintf(stderr, fmt, arg);
+  fputs("\n\n", stderr);
+  fputs(draw_usage, stderr);
+  return 2;
+}
+
+/* "M,N", "(M,N)" or "MxN": two positive integers. */
+static int parse_tile(const char *text, int64_t *rows, int64_t *cols) {
+  const char *p = text;
+  bool paren = *p == '(';
+  if (paren)
+    p++;
+  char *end;
+  errno = 0;
+  long long m = strtoll(p, &end, 10);
+  if (end == p || (*end != ',' && *end != 'x') || errno)
+    return -1;
+  p = end + 1;
+  long long n = strtoll(p, &end, 10);
+  if (end == p || errno)
+    return -1;
+  if (paren && *end++ != ')')
+    return -1;
+  if (*end != '\0' || m < 1 || n < 1)
+    return -1;
+  *rows = m;
+  *cols = n;
+  return 0;
+}
+
+/* The value of an option: "--opt VALUE" or "--opt=VALUE". */
+static const char *option_value(int argc, char **argv, int *i, const char *name) {
+  size_t len = strlen(name);
+  if (strncmp(argv[*i], name, len) != 0)
+    return NULL;
+  if (argv[*i][len] == '=')
+    return argv[*i] + len + 1;
+  if (argv[*i][len] != '\0')
+    return NULL;
+  if (*i + 1 >= argc)
+    return "";
+  return argv[++*i];
+}
+
+static int parse_args(int argc, char **argv, draw_args *a) {
+  bool options_done = false;
+  for (int i = 0; i < argc; i++) {
+    const char *v;
+    if (options_done || argv[i][0] != '-' || argv[i][1] == '\0') {
+      if (a->expr != NULL)
+        return usage_error("expected one EXPR, got a second one, '%s' (quote the expression)", argv[i]);
+      a->expr = argv[i];
+    } else if (strcmp(argv[i], "--") == 0) {
+      options_done = true;
+    } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      fputs(draw_usage, stdout);
+      return 0;
+    } else if ((v = option_value(argc, argv, &i, "--format")) != NULL) {
+      if (strcmp(v, "svg") == 0)
+        a->format = CL_PICTURE_SVG;
+      else if (strcmp(v, "tex") == 0)
+        a->format = CL_PICTURE_TEX;
+      else if (strcmp(v, "txt") == 0)
+        a->format = CL_PICTURE_TXT;
+      else
+        return usage_error("--format must be svg, tex or txt, not '%s'", v);
+    } else if ((v = option_value(argc, argv, &i, "--tv")) != NULL) {
+      if (parse_tile(v, &a->tile_rows, &a->tile_cols) != 0)
+        return usage_error("--tv wants the tile as M,N (two positive integers), not '%s'", v);
+    } else if ((v = option_value(argc, argv, &i, "-o")) != NULL ||
+               (v = option_value(argc, argv, &i, "--output")) != NULL) {
+      if (*v == '\0')
+        return usage_error("%s needs a file name", "-o");
+      a->output = v;
+    } else {
+      return usage_error("unknown option '%s'", argv[i]);
+    }
+  }
+  if (a->expr == NULL)
+    return usage_error("%s", "expected an expression to draw");
+  return -1; /* go on */
+}
+
+/* ---- composed layouts: B drawn with the map i -> A(offset + i) ---- */
+
+typedef struct composed_map {
+  cl_fn outer;
+  int64_t offset;
+} composed_map;
+
+static cl_status apply_outer(void *ctx, int64_t index, int64_t *out) {
+  const composed_map *c = ctx;
+  int64_t at;
+  if (__builtin_add_overflow(index, c->offset, &at))
+    return CL_E_OVERFLOW;
+  if (c->outer.kind == CL_FN_SWIZZLE)
+    return cl_swizzle_apply(c->outer.swizzle, at, out);
+  return cl_layout_eval(c->outer.layout, at, out);
+}
+
+/* Runs the renderer on the value: a layout, or a composed layout whose
+ * inner function is a layout. */
+static int64_t render(const value *v, const draw_args *a, FILE *f) {
+  cl_picture_options opt = CL_PICTURE_OPTIONS_INIT;
+  opt.format = a->format;
+  const cl_layout_t *grid = v->layout;
+  composed_map map;
+  char *title = NULL;
+  if (v->kind == V_COMPOSED) {
+    const cl_composed_t *c = v->composed;
+    cl_fn inner;
+    cl_status s = cl_composed_parts(c, &map.outer, &map.offset, &inner);
+    if (s != CL_OK)
+      return s;
+    if (inner.kind != CL_FN_LAYOUT)
+      return cli_fail(CL_E_UNSUPPORTED, "draw: the composed layout's inner function is a swizzle, which has no grid");
+    /* print_layout of a composed layout, as `eval` prints it. */
+    if (a->format == CL_PICTURE_TXT && a->tile_rows == 0 && cl_layout_rank(inner.layout) == 2) {
+      int64_t n = cl_composed_print_layout(c, NULL, 0);
+      if (n < 0)
+        return n;
+      char *text = malloc((size_t)n + 1);
+      if (text == NULL)
+        return cli_fail(CL_E_NOMEM, "out of memory");
+      cl_composed_print_layout(c, text, (size_t)n + 1);
+      fputs(text, f);
+      free(text);
+      return n;
+    }
+    s = cl_composed_to_string(c, &title);
+    if (s != CL_OK)
+      return s;
+    grid = inner.layout;
+    opt.map = apply_outer;
+    opt.map_ctx = &map;
+    opt.title = title;
+  }
+  int64_t n = a->tile_rows > 0 ? cl_render_tv_file(grid, a->tile_rows, a->tile_cols, &opt, f)
+                               : cl_render_layout_file(grid, &opt, f);
+  cl_string_free(title);
+  return n;
+}
+
+static const char *kind_name(value_kind k) {
+  switch (k) {
+  case V_TUPLE: return "a tuple or integer";
+  case V_BOOL: return "a boolean";
+  case V_TAG: return "a tag (LayoutLeft/LayoutRight)";
+  case V_SWIZZLE: return "a swizzle (draw composition(Sw, L) instead)";
+  case V_TEXT: return "text";
+  default: return "nothing";
+  }
+}
+
+int command_draw(int argc, char **argv) {
+  draw_args a = {NULL, NULL, CL_PICTURE_SVG, 0, 0};
+  int status = parse_args(argc, argv, &a);
+  if (status >= 0)
+    return status;
+  value v;
+  cl_status s = eval_expression(a.expr, &v);
+  if (s != CL_OK) {
+    fprintf(stderr, "error: %s\n", eval_error_message(s));
+    value_free(&v);
+    return 1;
+  }
+  if (v.kind != V_LAYOUT && v.kind != V_COMPOSED) {
+    fprintf(stderr, "error: draw: '%s' is %s, not a layout\n", a.expr, kind_name(v.kind));
+    value_free(&v);
+    return 1;
+  }
+  FILE *f = a.output ? fopen(a.output, "wb") : stdout;
+  if (f == NULL) {
+    fprintf(stderr, "error: cannot write '%s': %s\n", a.output, strerror(errno));
+    value_free(&v);
+    return 1;
+  }
+  cli_clear_error();
+  int64_t n = render(&v, &a, f);
+  value_free(&v);
+  bool failed = n < 0 || fflush(f) != 0 || ferror(f);
+  if (a.output && fclose(f) != 0)
+    failed = true;
+  if (failed) {
+    if (n < 0)
+      fprintf(stderr, "error: %s\n", eval_error_message((cl_status)n));
+    else
+      fprintf(stderr, "error: writing the picture failed: %s\n", strerror(errno));
+    if (a.output)
+      remove(a.output); /* no partial picture left behind */
+    return 1;
+  }
+  return 0;
+}

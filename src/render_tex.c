@@ -1,0 +1,142 @@
+/* render_tex.c: a cl_picture as a standalone LaTeX document with one TikZ
+ * picture: the same cells, colours, labels, tile lines, margin coordinates,
+ * title and notes as the SVG of render_svg.c.  One unit of the picture is one
+ * cell (x to the right, y downwards), so every coordinate is a cell number.
+ * Compile with `pdflatex FILE.tex` (classes and packages: standalone, tikz,
+ * fontenc; all in TeX Live's standard collections). */
+#include "render_impl.h"
+
+/* Text in TeX's argument context: its special characters escaped. */
+static void tex_text(cl_sink *o, const char *s) {
+  for (; *s; s++) {
+    switch (*s) {
+    case '\\': cl_sink_puts(o, "\\textbackslash{}"); break;
+    case '{': case '}': case '$': case '&': case '#': case '_': case '%':
+      cl_sink_printf(o, "\\%c", *s);
+      break;
+    case '^': cl_sink_puts(o, "\\textasciicircum{}"); break;
+    case '~': cl_sink_puts(o, "\\textasciitilde{}"); break;
+    case '\n': case '\r': cl_sink_puts(o, " "); break;
+    default: cl_sink_printf(o, "%c", *s);
+    }
+  }
+}
+
+static void tex_colour(cl_sink *o, cl_rgb c) {
+  cl_sink_printf(o, "{rgb,255:red,%d;green,%d;blue,%d}", c.r, c.g, c.b);
+}
+
+static cl_rgb cell_colour(const cl_picture *p, const cl_cell *c) {
+  if (p->tv && c->hits == 0) {
+    cl_rgb none = {242, 242, 242, 0};
+    return none;
+  }
+  return p->tv ? cl_thread_colour(c->value) : cl_index_colour(c->value, p->lo, p->hi);
+}
+
+static int tv_line_width(const cl_picture *p) {
+  int w = 1;
+  for (int64_t k = 0; k < p->rows * p->cols; k++) {
+    const cl_cell *c = &p->cells[k];
+    if (c->hits == 0)
+      continue;
+    char buf[32];
+    int t = snprintf(buf, sizeof buf, "T%lld", (long long)c->value);
+    int v = snprintf(buf, sizeof buf, "V%lld", (long long)c->vid);
+    w = t > w ? t : w;
+    w = v > w ? v : w;
+  }
+  return w;
+}
+
+/* Lines of one weight along one axis, as one \draw. */
+static void tex_rules(cl_sink *o, const cl_picture *p, uint8_t weight, const char *style) {
+  bool any = false;
+  for (int axis = 0; axis < 2; axis++) {
+    int64_t count = axis == 0 ? p->rows : p->cols;
+    const uint8_t *rule = axis == 0 ? p->row_rule : p->col_rule;
+    for (int64_t k = 1; k < count; k++) {
+      if (rule[k] != weight && !(weight == 0 && rule[k] != 255))
+        continue;
+      if (!any)
+        cl_sink_printf(o, "\\draw[%s]", style);
+      any = true;
+      if (axis == 0)
+        cl_sink_printf(o, " (0,%lld) -- (%lld,%lld)", (long long)k, (long long)p->cols, (long long)k);
+      else
+        cl_sink_printf(o, " (%lld,0) -- (%lld,%lld)", (long long)k, (long long)k, (long long)p->rows);
+    }
+  }
+  if (any)
+    cl_sink_puts(o, ";\n");
+}
+
+void cl_picture_write_tex(cl_sink *o, const cl_picture *p) {
+  /* Cell size in hundredths of a cm: wide enough for the longest label in
+   * \small (plain) or \scriptsize (TV) typewriter type. */
+  int64_t cw = p->tv ? 30 + 16 * (int64_t)tv_line_width(p) : 30 + 17 * (int64_t)p->label_width;
+  int64_t ch = p->tv ? 100 : 80;
+  if (cw < ch)
+    cw = ch;
+  cl_sink_puts(o, "% cute-layout picture: ");
+  tex_text(o, p->title);
+  cl_sink_puts(o, "\n\\documentclass[tikz,border=6pt]{standalone}\n\\usepackage[T1]{fontenc}\n"
+                  "\\begin{document}\n\\begin{tikzpicture}[x=");
+  cl_sink_hundredths(o, cw);
+  cl_sink_puts(o, "cm,y=-");
+  cl_sink_hundredths(o, ch);
+  cl_sink_puts(o, "cm]\n");
+  cl_sink_puts(o, "\\node[anchor=base west,inner sep=0pt,font=\\ttfamily\\large] at (0,-0.9) {");
+  tex_text(o, p->title);
+  cl_sink_puts(o, "};\n% cells\n");
+  for (int64_t m = 0; m < p->rows; m++)
+    for (int64_t n = 0; n < p->cols; n++) {
+      cl_sink_puts(o, "\\fill[fill=");
+      tex_colour(o, cell_colour(p, cl_cell_at(p, m, n)));
+      cl_sink_printf(o, "] (%lld,%lld) rectangle +(1,1);\n", (long long)n, (long long)m);
+    }
+  cl_sink_puts(o, "% grid and tiles\n");
+  tex_rules(o, p, 0, "black!45,line width=0.3pt");
+  tex_rules(o, p, 1, "black,line width=1pt");
+  tex_rules(o, p, 2, "black,line width=1.6pt");
+  tex_rules(o, p, 3, "black,line width=2.2pt");
+  cl_sink_printf(o, "\\draw[black,line width=1.2pt] (0,0) rectangle (%lld,%lld);\n", (long long)p->cols,
+                 (long long)p->rows);
+  for (int64_t m = 0; m < p->rows; m++)
+    for (int64_t n = 0; n < p->cols; n++)
+      if (cl_cell_at(p, m, n)->hits > 1)
+        cl_sink_printf(o, "\\fill[black!85] (%lld,%lld) -- +(-0.2,0) -- +(0,0.2) -- cycle;\n", (long long)(n + 1),
+                       (long long)m);
+  cl_sink_printf(o, "%% labels\n\\begin{scope}[every node/.style={font=\\ttfamily%s,align=center}]\n",
+                 p->tv ? "\\scriptsize" : "\\small");
+  for (int64_t m = 0; m < p->rows; m++)
+    for (int64_t n = 0; n < p->cols; n++) {
+      const cl_cell *c = cl_cell_at(p, m, n);
+      cl_rgb colour = cell_colour(p, c);
+      const char *text = colour.white_text ? "[text=white]" : p->tv && c->hits == 0 ? "[text=black!55]" : "";
+      cl_sink_printf(o, "\\node%s at (%lld.5,%lld.5) {", text, (long long)n, (long long)m);
+      if (p->tv && c->hits > 0)
+        cl_sink_printf(o, "T%lld\\\\V%lld", (long long)c->value, (long long)c->vid);
+      else {
+        char label[32];
+        cl_cell_label(p, c, label);
+        cl_sink_puts(o, label);
+      }
+      cl_sink_puts(o, "};\n");
+    }
+  cl_sink_puts(o, "\\end{scope}\n% coordinates\n"
+                  "\\begin{scope}[every node/.style={font=\\ttfamily\\scriptsize,text=black!70,inner sep=2pt}]\n");
+  for (int64_t m = 0; m < p->rows; m++)
+    cl_sink_printf(o, "\\node[anchor=east] at (0,%lld.5) {%lld};\n", (long long)m, (long long)m);
+  for (int64_t n = 0; n < p->cols; n++)
+    cl_sink_printf(o, "\\node[anchor=south] at (%lld.5,0) {%lld};\n", (long long)n, (long long)n);
+  cl_sink_puts(o, "\\end{scope}\n");
+  for (int k = 0; k < p->nnotes; k++) {
+    cl_sink_puts(o, "\\node[anchor=base west,inner sep=0pt,font=\\small] at (0,");
+    cl_sink_hundredths(o, p->rows * 100 + 75 + 50 * k);
+    cl_sink_puts(o, ") {");
+    tex_text(o, p->notes[k]);
+    cl_sink_puts(o, "};\n");
+  }
+  cl_sink_puts(o, "\\end{tikzpicture}\n\\end{document}\n");
+}
