@@ -354,23 +354,39 @@ static bool coalesced_modes(const cl_layout_t *layout, flat_modes *m) {
 /* Rows: an inner block of B consecutive coordinates whose indices follow a
  * pattern (arithmetic when it is the first mode alone, a table otherwise),
  * plus a base index that the odometer over the outer modes moves along. */
-#define ARITH_MIN_ROW 64 /* a first mode at least this long is a row by itself */
-#define TABLE_MAX 64     /* otherwise the first modes are tabulated up to this many */
+/* Each row costs a call and an odometer step, so rows should be long; a table
+ * costs one store per entry to build, so it should be short next to the
+ * range.  A first mode of at least ROW_MIN is a row by itself; otherwise the
+ * first modes are tabulated, up to an eighth of the range, between TABLE_MIN
+ * and TABLE_MAX entries.  Ranges under 2 * TABLE_MIN go element by element. */
+#define ROW_MIN 256
+#define TABLE_MIN 64
+#define TABLE_MAX 512
 
+/* The rows are stores and little else, so their speed is the width of the
+ * stores: 16-byte vectors everywhere (SSE2 is part of x86-64, NEON of
+ * AArch64), and on x86-64 32-byte AVX2 ones when the processor has them,
+ * chosen at run time so that the library still runs on any x86-64. */
 #if defined(__GNUC__) || defined(__clang__)
-typedef uint64_t cl_v4u64 __attribute__((vector_size(32)));
 #define CL_VECTOR 1
+typedef uint64_t cl_v2u64 __attribute__((vector_size(16)));
+#if defined(__x86_64__) && !defined(CL_NO_AVX2) /* -DCL_NO_AVX2 tests the 16-byte path */
+#define CL_AVX2 1
+typedef uint64_t cl_v4u64 __attribute__((vector_size(32)));
 #endif
+#endif
+
+typedef void (*fill_arith_fn)(int64_t *out, int64_t n, uint64_t start, uint64_t step);
+typedef void (*fill_table_fn)(int64_t *out, int64_t n, uint64_t base, const uint64_t *table);
 
 /* out[j] = start + j * step. */
 static void fill_arith(int64_t *out, int64_t n, uint64_t start, uint64_t step) {
   int64_t j = 0;
 #ifdef CL_VECTOR
-  cl_v4u64 v = {start, start + step, start + 2 * step, start + 3 * step};
-  cl_v4u64 w = v + 4 * step, inc = {8 * step, 8 * step, 8 * step, 8 * step};
-  for (; j + 8 <= n; j += 8) {
+  cl_v2u64 v = {start, start + step}, w = v + 2 * step, inc = {4 * step, 4 * step};
+  for (; j + 4 <= n; j += 4) {
     memcpy(out + j, &v, sizeof v);
-    memcpy(out + j + 4, &w, sizeof w);
+    memcpy(out + j + 2, &w, sizeof w);
     v += inc;
     w += inc;
   }
@@ -383,9 +399,9 @@ static void fill_arith(int64_t *out, int64_t n, uint64_t start, uint64_t step) {
 static void fill_table(int64_t *out, int64_t n, uint64_t base, const uint64_t *table) {
   int64_t j = 0;
 #ifdef CL_VECTOR
-  cl_v4u64 b = {base, base, base, base};
-  for (; j + 4 <= n; j += 4) {
-    cl_v4u64 t;
+  cl_v2u64 b = {base, base};
+  for (; j + 2 <= n; j += 2) {
+    cl_v2u64 t;
     memcpy(&t, table + j, sizeof t);
     t += b;
     memcpy(out + j, &t, sizeof t);
@@ -395,23 +411,62 @@ static void fill_table(int64_t *out, int64_t n, uint64_t base, const uint64_t *t
     out[j] = to_signed(base + table[j]);
 }
 
+#ifdef CL_AVX2
+__attribute__((target("avx2"))) static void fill_arith_avx2(int64_t *out, int64_t n, uint64_t start, uint64_t step) {
+  int64_t j = 0;
+  cl_v4u64 v = {start, start + step, start + 2 * step, start + 3 * step};
+  cl_v4u64 w = v + 4 * step, inc = {8 * step, 8 * step, 8 * step, 8 * step};
+  for (; j + 8 <= n; j += 8) {
+    memcpy(out + j, &v, sizeof v);
+    memcpy(out + j + 4, &w, sizeof w);
+    v += inc;
+    w += inc;
+  }
+  for (; j < n; j++)
+    out[j] = to_signed(start + (uint64_t)j * step);
+}
+
+__attribute__((target("avx2"))) static void fill_table_avx2(int64_t *out, int64_t n, uint64_t base,
+                                                            const uint64_t *table) {
+  int64_t j = 0;
+  cl_v4u64 b = {base, base, base, base};
+  for (; j + 4 <= n; j += 4) {
+    cl_v4u64 t;
+    memcpy(&t, table + j, sizeof t);
+    t += b;
+    memcpy(out + j, &t, sizeof t);
+  }
+  for (; j < n; j++)
+    out[j] = to_signed(base + table[j]);
+}
+#endif
+
 /* Writes layout(lo + j) for lo + j in [lo, hi) within [0, size). */
 static void range_fill(const flat_modes *m, int64_t lo, int64_t hi, int64_t *out) {
   int64_t count = hi - lo;
+  fill_arith_fn arith_row = fill_arith;
+  fill_table_fn table_row = fill_table;
+#ifdef CL_AVX2
+  if (__builtin_cpu_supports("avx2")) {
+    arith_row = fill_arith_avx2;
+    table_row = fill_table_avx2;
+  }
+#endif
   if (m->n == 0) { /* size 1 */
     for (int64_t j = 0; j < count; j++)
       out[j] = 0;
     return;
   }
   if (m->n == 1) {
-    fill_arith(out, count, (uint64_t)lo * (uint64_t)m->d[0], (uint64_t)m->d[0]);
+    arith_row(out, count, (uint64_t)lo * (uint64_t)m->d[0], (uint64_t)m->d[0]);
     return;
   }
   /* The inner block and the outer modes. */
   uint64_t table[TABLE_MAX];
+  int64_t table_max = count / 8 < TABLE_MIN ? TABLE_MIN : count / 8 > TABLE_MAX ? TABLE_MAX : count / 8;
   int64_t block, os[RANGE_MAX_MODES + 1] = {0}, od[RANGE_MAX_MODES + 1] = {0};
   int on = 0;
-  bool arith = m->s[0] >= ARITH_MIN_ROW;
+  bool arith = m->s[0] >= ROW_MIN;
   if (arith) {
     block = m->s[0];
     for (int k = 1; k < m->n; k++, on++) {
@@ -424,7 +479,7 @@ static void range_fill(const flat_modes *m, int64_t lo, int64_t hi, int64_t *out
     int j = 0;
     block = 1;
     table[0] = 0;
-    while (j < m->n && block * m->s[j] <= TABLE_MAX) {
+    while (j < m->n && block * m->s[j] <= table_max) {
       for (int64_t c = 1; c < m->s[j]; c++)
         for (int64_t t = 0; t < block; t++)
           table[c * block + t] = table[t] + (uint64_t)c * (uint64_t)m->d[j];
@@ -432,7 +487,7 @@ static void range_fill(const flat_modes *m, int64_t lo, int64_t hi, int64_t *out
       j++;
     }
     if (j < m->n) {
-      int64_t f = TABLE_MAX / block;
+      int64_t f = table_max / block;
       while (m->s[j] % f != 0)
         f--;
       if (f > 1) {
@@ -450,12 +505,12 @@ static void range_fill(const flat_modes *m, int64_t lo, int64_t hi, int64_t *out
       }
     }
   }
-  /* Starting point: one division per mode, once. */
-  int64_t t = lo % block, u = lo / block, oc[RANGE_MAX_MODES + 1];
+  /* Starting point: one division per mode, once (none from 0). */
+  int64_t t = lo == 0 ? 0 : lo % block, u = lo == 0 ? 0 : lo / block, oc[RANGE_MAX_MODES + 1];
   uint64_t base = 0;
   for (int k = 0; k < on; k++) {
-    oc[k] = k + 1 < on ? u % os[k] : u;
-    u = k + 1 < on ? u / os[k] : 0;
+    oc[k] = u == 0 ? 0 : k + 1 < on ? u % os[k] : u;
+    u = u == 0 || k + 1 == on ? 0 : u / os[k];
     base += (uint64_t)oc[k] * (uint64_t)od[k];
   }
   for (int64_t pos = 0;;) {
@@ -463,9 +518,9 @@ static void range_fill(const flat_modes *m, int64_t lo, int64_t hi, int64_t *out
     if (on == 0) /* the block is the whole layout: one row */
       run = count - pos;
     if (arith)
-      fill_arith(out + pos, run, base + (uint64_t)t * (uint64_t)m->d[0], (uint64_t)m->d[0]);
+      arith_row(out + pos, run, base + (uint64_t)t * (uint64_t)m->d[0], (uint64_t)m->d[0]);
     else
-      fill_table(out + pos, run, base, table + t);
+      table_row(out + pos, run, base, table + t);
     pos += run;
     if (pos >= count || on == 0)
       break;
@@ -520,7 +575,7 @@ cl_status cl_layout_eval_range(const cl_layout_t *layout, int64_t begin, int64_t
   }
   if (lo < hi) {
     /* Short ranges do not pay for a table: the plan per element. */
-    if (hi - lo < 2 * TABLE_MAX && modes.n > 1 && modes.s[0] < ARITH_MIN_ROW) {
+    if (hi - lo < 2 * TABLE_MIN && modes.n > 1 && modes.s[0] < ROW_MIN) {
       for (int64_t i = lo; i < hi; i++)
         cl_layout_eval(layout, i, &out[i - begin]);
     } else {
