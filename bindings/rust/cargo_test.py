@@ -53,12 +53,6 @@ def main():
     # rustup's proxies look for their toolchains under RUSTUP_HOME, which
     # defaults to ~/.rustup and does not move with CARGO_HOME.
     cmd = [cargo, 'test', '--offline', '--workspace']
-    # The algebra bindings need a library that has algebra.h's functions.
-    import ctypes
-    if hasattr(ctypes.CDLL(os.path.join(os.path.abspath(args.lib_dir), 'libcutelayout.so')), 'cl_composition'):
-        cmd += ['--features', 'cutelayout/algebra']
-    else:
-        print('the library has no cl_composition: the algebra bindings are not built')
     print('$ ' + ' '.join(cmd), flush=True)
     return subprocess.call(cmd, cwd=crates, env=env)
 

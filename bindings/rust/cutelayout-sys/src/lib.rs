@@ -93,7 +93,6 @@ extern "C" {
 }
 
 // ---- algebra.h
-#[cfg(feature = "algebra")]
 extern "C" {
     pub fn cl_coalesce(layout: *const cl_layout_t, out: *mut *mut cl_layout_t) -> cl_status;
     pub fn cl_composition(a: *const cl_layout_t, b: *const cl_layout_t, out: *mut *mut cl_layout_t) -> cl_status;

@@ -201,10 +201,9 @@ impl Layout {
     }
 }
 
-/// The layout algebra (algebra.h), with the `algebra` feature.  Each returns a
+/// The layout algebra (algebra.h).  Each returns a
 /// new layout, or the library's error where CuTe rejects the input (e.g.
 /// `CL_E_DIVISIBILITY` for composition's divisibility conditions).
-#[cfg(feature = "algebra")]
 impl Layout {
     fn unary(&self, f: unsafe extern "C" fn(*const sys::cl_layout_t, *mut *mut sys::cl_layout_t) -> c_int) -> Result<Layout> {
         let mut out = ptr::null_mut();
@@ -274,7 +273,6 @@ impl Layout {
 }
 
 /// composition(a, b), CuTe's free-function spelling of [`Layout::compose`].
-#[cfg(feature = "algebra")]
 pub fn composition(a: &Layout, b: &Layout) -> Result<Layout> {
     a.compose(b)
 }

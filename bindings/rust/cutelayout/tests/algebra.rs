@@ -1,5 +1,4 @@
 //! Mirrors the algebra tests of bindings/python/test_cutelayout.py.
-#![cfg(feature = "algebra")]
 use cutelayout::{composition, sys, Layout};
 
 fn l(text: &str) -> Layout {
