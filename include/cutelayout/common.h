@@ -65,9 +65,12 @@ typedef enum cl_status {
 /* A static English message for a status ("out of memory", ...); never NULL. */
 CL_API const char *cl_status_string(int status);
 
-/* A longer message for the last failure in the calling thread, e.g.
- * "column 7: expected ',' or ')'".  Valid until the thread's next call into
- * the library; "" when the last call succeeded or left no detail. */
+/* A longer message for the most recent failure in the calling thread, e.g.
+ * "column 7: expected ',' or ')'"; never NULL ("" before any failure).  Read
+ * it right after a call returned a failure status: a later failing call
+ * replaces it, and a successful call may leave an older message in place.
+ * The string belongs to the library and is valid until the thread's next
+ * call into it. */
 CL_API const char *cl_last_error(void);
 
 /* The library's version as "MAJOR.MINOR.PATCH", and as CL_VERSION_NUMBER. */

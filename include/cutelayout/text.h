@@ -13,6 +13,9 @@
 extern "C" {
 #endif
 
+/* The canonical text of a tuple / a layout in a fresh NUL-terminated string
+ * (free it with cl_string_free()).  CL_E_NULL for a NULL argument,
+ * CL_E_NOMEM when the string cannot be allocated; *out is NULL then. */
 CL_API cl_status cl_tuple_to_string(const cl_tuple_t *t, char **out);
 CL_API cl_status cl_layout_to_string(const cl_layout_t *layout, char **out);
 /* Frees a string returned by the library; NULL is a no-op. */

@@ -30,83 +30,146 @@ typedef enum cl_kind {
   CL_KIND_LAYOUT = 3
 } cl_kind;
 
+/* Common to every function below: a NULL handle or out-parameter is
+ * CL_E_NULL; a result that does not fit in int64_t is CL_E_OVERFLOW; an
+ * allocation failure is CL_E_NOMEM; a tuple with more than CL_MAX_RANK
+ * elements or deeper than CL_MAX_DEPTH is CL_E_LIMIT.  "Int tuple" means a
+ * tuple whose leaves are integers; an argument that must be one and holds a
+ * layout (or, where stated, '_') is CL_E_TYPE.  Wherever CuTe rejects a call
+ * at compile time (static_assert "Mismatched Ranks", "Divisibility
+ * Condition", "Index out of range", a division by zero), the function fails
+ * and cl_last_error() names the broken precondition. */
+
 /* ---- making and freeing ---- */
+/* The integer `value` as a tuple leaf. */
 CL_API cl_status cl_tuple_int(int64_t value, cl_tuple_t **out);
+/* CuTe's slicing wildcard `_`. */
 CL_API cl_status cl_tuple_underscore(cl_tuple_t **out);
-/* A flat tuple of n integers; n == 0 gives `()`. */
+/* The flat tuple (values[0],...,values[n-1]); n == 0 gives `()` and needs no
+ * values.  n < 0 is CL_E_DOMAIN; n > CL_MAX_RANK is CL_E_LIMIT. */
 CL_API cl_status cl_tuple_from_ints(const int64_t *values, int64_t n, cl_tuple_t **out);
-/* A tuple of the n given elements (each copied). */
+/* The tuple (elems[0],...,elems[n-1]), each element copied (CuTe's
+ * make_tuple).  A NULL element is CL_E_NULL, n < 0 CL_E_DOMAIN. */
 CL_API cl_status cl_tuple_make(const cl_tuple_t *const *elems, int64_t n, cl_tuple_t **out);
-/* A leaf holding a copy of a layout (an element of a tiler). */
+/* A leaf holding a copy of a layout, for tilers such as `(2:3,(2,3):(1,8))`. */
 CL_API cl_status cl_tuple_from_layout(const cl_layout_t *layout, cl_tuple_t **out);
+/* A copy of t (a new handle to free). */
 CL_API cl_status cl_tuple_copy(const cl_tuple_t *t, cl_tuple_t **out);
-/* NULL is a no-op. */
+/* Frees a tuple; NULL is a no-op. */
 CL_API void cl_tuple_free(cl_tuple_t *t);
 
 /* ---- text ---- */
 /* Parses the canonical text (white space allowed between tokens):
  * integers, `_`, layouts `S:D` and parenthesised tuples of these.
- * CL_E_PARSE with cl_last_error() naming the column on bad text. */
+ * CL_E_PARSE with cl_last_error() naming the column and what was expected on
+ * bad text; CL_E_OVERFLOW for an integer outside int64_t; CL_E_LIMIT beyond
+ * CL_MAX_RANK / CL_MAX_DEPTH. */
 CL_API cl_status cl_tuple_parse(const char *text, cl_tuple_t **out);
-/* snprintf-style: writes at most cap bytes (NUL included) and returns the
- * length of the whole text, or a negative status. */
+/* snprintf-style: writes at most cap bytes (NUL included, so cap 0 writes
+ * nothing and buf may then be NULL) and returns the length of the whole text,
+ * or CL_E_NULL for a NULL tuple or a NULL buf with cap > 0. */
 CL_API int64_t cl_tuple_format(const cl_tuple_t *t, char *buf, size_t cap);
 
 /* ---- inspecting ---- */
-CL_API cl_kind cl_tuple_kind(const cl_tuple_t *t);           /* CL_KIND_INT for NULL */
-CL_API cl_status cl_tuple_value(const cl_tuple_t *t, int64_t *value); /* CL_E_TYPE unless an integer */
-/* The layout held by a layout leaf (a new handle). */
+/* What the root of t is: an integer, a tuple, '_' or a layout.  (NULL gives
+ * CL_KIND_INT, so check for NULL first.) */
+CL_API cl_kind cl_tuple_kind(const cl_tuple_t *t);
+/* The integer of an integer leaf; CL_E_TYPE for anything else. */
+CL_API cl_status cl_tuple_value(const cl_tuple_t *t, int64_t *value);
+/* The layout held by a layout leaf (a new handle); CL_E_TYPE otherwise. */
 CL_API cl_status cl_tuple_layout(const cl_tuple_t *t, cl_layout_t **out);
-/* CuTe's rank: the number of elements of a tuple, 1 for a leaf. */
+/* CuTe's rank: the number of elements of a tuple, 1 for a leaf;
+ * CL_E_NULL (negative) for NULL. */
 CL_API int64_t cl_tuple_rank(const cl_tuple_t *t);
-/* CuTe's depth: 0 for a leaf, 1 + the largest depth of the elements. */
+/* CuTe's depth: 0 for a leaf, 1 + the largest depth of the elements.  A tree
+ * holding an empty tuple () has none (CuTe's max over no elements does not
+ * compile): CL_E_DOMAIN.  Failures are returned as negative statuses. */
 CL_API int64_t cl_tuple_depth(const cl_tuple_t *t);
-/* Element by path: get(t, i0, i1, ...) = get(get(t,i0), i1, ...).  A leaf
- * admits index 0 (CuTe's get<0> of an integer is the integer itself). */
+/* CuTe's get<i0,i1,...>(t) = get<i1,...>(get<i0>(t)) for the n indices of
+ * path (n == 0 gives a copy of t).  A leaf admits index 0 (get<0> of an
+ * integer is the integer itself); any other index out of range is
+ * CL_E_DOMAIN. */
 CL_API cl_status cl_tuple_get(const cl_tuple_t *t, const int64_t *path, int64_t n, cl_tuple_t **out);
+/* Nonzero when a and b are the same value (both non-NULL). */
 CL_API int cl_tuple_equal(const cl_tuple_t *a, const cl_tuple_t *b);
 
 /* ---- int_tuple.hpp ---- */
-CL_API cl_status cl_tuple_product(const cl_tuple_t *t, int64_t *out); /* = size */
+/* CuTe's product (= size) and sum of all leaves: 1 and 0 for `()`.  As in
+ * CuTe, where Underscore is an Int<0>, a '_' leaf counts as 0; a layout
+ * leaf is CL_E_TYPE. */
+CL_API cl_status cl_tuple_product(const cl_tuple_t *t, int64_t *out);
 CL_API cl_status cl_tuple_sum(const cl_tuple_t *t, int64_t *out);
+/* CuTe's inner_product: sum of a_i * b_i over congruent int tuples, or a * b
+ * for two integers.  Different ranks, or an integer against a tuple, are
+ * CL_E_RANK. */
 CL_API cl_status cl_tuple_inner_product(const cl_tuple_t *a, const cl_tuple_t *b, int64_t *out);
+/* CuTe's flatten: the leaves of a tuple as a flat tuple; a leaf stays itself. */
 CL_API cl_status cl_tuple_flatten(const cl_tuple_t *t, cl_tuple_t **out);
-/* Folds a flat tuple into the profile of `profile` (CuTe's unflatten). */
+/* CuTe's unflatten: the elements of `flat` (an integer counts as a rank-1
+ * tuple) folded, in order, into the profile of `profile`.  CL_E_RANK unless
+ * flat has exactly as many elements as profile has leaves. */
 CL_API cl_status cl_tuple_unflatten(const cl_tuple_t *flat, const cl_tuple_t *profile, cl_tuple_t **out);
-/* Profiles: same tree shape (congruent); a's profile a prefix-tree of b's
- * (weakly_congruent); every coordinate of a is one of b (compatible). */
+/* Profiles, answered in *out (0 or 1):
+ * congruent: a and b have the same tree structure;
+ * weakly_congruent: a's structure is a prefix of b's (a leaf of a may stand
+ *   for a subtree of b);
+ * compatible: every leaf of a equals the size of b's subtree there (so any
+ *   coordinate of a is one of b); '_' counts as 0, a layout is CL_E_TYPE. */
 CL_API cl_status cl_tuple_congruent(const cl_tuple_t *a, const cl_tuple_t *b, int *out);
 CL_API cl_status cl_tuple_weakly_congruent(const cl_tuple_t *a, const cl_tuple_t *b, int *out);
 CL_API cl_status cl_tuple_compatible(const cl_tuple_t *a, const cl_tuple_t *b, int *out);
-/* shape_div: a divided by b, folding b across a's modes; each integer step
- * needs a % b == 0 or b % a == 0 (CL_E_DIVISIBILITY otherwise). */
+/* CuTe's shape_div(a, b): tuples of one rank mode by mode; a tuple by an
+ * integer folds the divisor across a's modes (a_i / rest, then rest / a_i);
+ * an integer by a tuple divides by its product.  Each integer step needs
+ * a % b == 0 or b % a == 0 ("Divisibility Condition": CL_E_DIVISIBILITY) and
+ * rounds up.  Different ranks: CL_E_RANK; a division by 0: CL_E_DOMAIN. */
 CL_API cl_status cl_tuple_shape_div(const cl_tuple_t *a, const cl_tuple_t *b, cl_tuple_t **out);
+/* CuTe's ceil_div(a, b): as shape_div without the divisibility condition;
+ * b may have fewer modes than a (the missing ones are 1), more is CL_E_RANK. */
 CL_API cl_status cl_tuple_ceil_div(const cl_tuple_t *a, const cl_tuple_t *b, cl_tuple_t **out);
-/* elem_scale: a scaled leaf-wise by the products of b's corresponding modes. */
+/* CuTe's elem_scale(a, b): each leaf of a times the product of b's mode
+ * there; a tuple a needs b to be a tuple of its rank (CL_E_RANK). */
 CL_API cl_status cl_tuple_elem_scale(const cl_tuple_t *a, const cl_tuple_t *b, cl_tuple_t **out);
-/* The exclusive prefix products of a, congruent with a (CuTe's prefix_product). */
+/* The exclusive prefix products of a, congruent with a: (2,(3,4),5) gives
+ * (1,(2,6),24).  (Not one of CuTe's free functions today; compact_col_major
+ * differs from it only at extent-1 modes.) */
 CL_API cl_status cl_tuple_prefix_product(const cl_tuple_t *a, cl_tuple_t **out);
 
 /* ---- stride.hpp ---- */
-/* Compact strides: column-major (LayoutLeft), row-major (LayoutRight), or
- * ordered by `order` (congruent with shape; smaller order = smaller stride).
- * As in CuTe with static extents, a mode of extent 1 gets stride 0. */
+/* Compact strides for an int tuple shape: column-major (LayoutLeft, first
+ * mode fastest), row-major (LayoutRight, last mode fastest), or ordered by
+ * `order` (weakly congruent with shape, else CL_E_RANK): a leaf of order o
+ * covering a subtree of shape starts at the product of the extents whose
+ * order is less than o, so equal orders share a start.  As in CuTe with
+ * static extents, an extent-1 mode gets stride 0. */
 CL_API cl_status cl_compact_col_major(const cl_tuple_t *shape, cl_tuple_t **out);
 CL_API cl_status cl_compact_row_major(const cl_tuple_t *shape, cl_tuple_t **out);
 CL_API cl_status cl_compact_order(const cl_tuple_t *shape, const cl_tuple_t *order, cl_tuple_t **out);
-/* Coordinate -> index: crd2idx(crd, shape, stride) is the inner product of the
- * (natural) coordinate with the strides; an integer coordinate is first split
- * colexicographically by the shape, its last mode taking the remainder. */
+/* CuTe's crd2idx(crd, shape, stride): a tuple coordinate maps mode by mode
+ * (ranks must match, CL_E_RANK); an integer coordinate is split
+ * colexicographically over a tuple shape, each mode but the last taking
+ * crd % size(mode), the last taking the rest (so it need not be below the
+ * size, and may be negative: C division); then the sum of coordinate *
+ * stride.  '_' counts as 0.  A shape holding () is CL_E_DOMAIN. */
 CL_API cl_status cl_crd2idx(const cl_tuple_t *crd, const cl_tuple_t *shape, const cl_tuple_t *stride, int64_t *out);
-/* Colexicographic coordinate -> index in shape (Horner). */
+/* CuTe's crd2idx(crd, shape): an integer coordinate is its own index; a tuple
+ * coordinate (of shape's rank) is flattened and read colexicographically
+ * against the sizes of shape's modes (Horner's rule).  A coordinate with no
+ * integer in it is CL_E_DOMAIN. */
 CL_API cl_status cl_crd2idx_shape(const cl_tuple_t *crd, const cl_tuple_t *shape, int64_t *out);
-/* Index -> coordinate in shape, colexicographically. */
+/* CuTe's idx2crd(idx, shape): the coordinate of index idx in shape,
+ * congruent with shape, split colexicographically (the last mode keeps the
+ * rest).  A tuple idx maps mode by mode.  Splitting over () is CL_E_DOMAIN,
+ * dividing by an extent 0 is CL_E_DOMAIN. */
 CL_API cl_status cl_idx2crd(const cl_tuple_t *idx, const cl_tuple_t *shape, cl_tuple_t **out);
-/* idx2crd(i, shape, stride): leaf-wise (i / stride) % shape. */
+/* CuTe's idx2crd(idx, shape, stride): each leaf is (idx / stride) % extent,
+ * extent-1 leaves 0.  An integer stride for a tuple shape stands for the
+ * compact column-major strides starting there.  A stride 0 at a leaf of
+ * extent other than 1 divides by zero: CL_E_DOMAIN. */
 CL_API cl_status cl_idx2crd_strided(const cl_tuple_t *idx, const cl_tuple_t *shape, const cl_tuple_t *stride, cl_tuple_t **out);
-/* crd2crd(crd, from_shape, to_shape), CuTe's argument order: re-express a
- * coordinate of from_shape as the coordinate of the same index in to_shape
- * (mode by mode where all three are tuples of one rank). */
+/* CuTe's crd2crd(crd, src_shape, dst_shape), in CuTe's argument order:
+ * where crd and both shapes are tuples of one rank, mode by mode (else
+ * CL_E_RANK); otherwise idx2crd(crd2idx(crd, src_shape), dst_shape). */
 CL_API cl_status cl_crd2crd(const cl_tuple_t *crd, const cl_tuple_t *from_shape, const cl_tuple_t *to_shape, cl_tuple_t **out);
 
 #ifdef __cplusplus
