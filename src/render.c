@@ -376,7 +376,11 @@ int cl_cell_label(const cl_picture *p, const cl_cell *c, char buf[32]) {
 
 static cl_status mapped(const cl_picture *p, int64_t i, int64_t *index) {
   const cl_node *l = cl_lroot(p->layout);
-  CL_TRY(cl_tree_eval(cl_lshape(l), cl_lstride(l), i, index));
+  /* A rank-0 layout ():() is the empty sum, 0, at its one coordinate. */
+  if (cl_is_tuple(cl_lshape(l)) && cl_lshape(l)->rank == 0)
+    *index = 0;
+  else
+    CL_TRY(cl_tree_eval(cl_lshape(l), cl_lstride(l), i, index));
   if (p->map != NULL) {
     int64_t raw = *index;
     cl_clear_error();
@@ -481,7 +485,7 @@ static cl_status build_tv_picture(cl_picture *p, const cl_layout_t *layout, int6
   CL_TRY(extent_of(val_shape, &values));
   CL_TRY(check_cells(threads, values, "the TV layout"));
   p->threads = threads;
-  add_note(p, "thread-value layout (thr,val) -> index of a %lldx%lld tile, column-major", (long long)tile_rows,
+  add_note(p, "TV layout: (thr,val) -> index in a %lldx%lld tile, column-major", (long long)tile_rows,
            (long long)tile_cols);
   if (rank == 1)
     add_note(p, "rank 1: one value per thread");
