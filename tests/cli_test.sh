@@ -112,6 +112,7 @@ long_tuple="($(printf '1,%.0s' $(seq 1 100000))1)"
     'unflatten((1,2,3),(0,0))' 'LayoutLeft:1' 'Sw<' '8 8' '"8"' 'size((2,3)' \
     "$deep_parens" "$deep_calls" "$long_tuple"
   printf 'size((2,\0003))\n'
+  printf '8\0003\n'
   printf '\377\376(1,2)\n'
 } > "$work/bad"
 "$exe" eval - < "$work/bad" > "$work/bad.out" 2>"$work/bad.err"

@@ -39,6 +39,13 @@ static int eval_stream(FILE *in) {
   while ((len = getline(&line, &cap, in)) >= 0) {
     while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
       line[--len] = '\0';
+    /* A NUL byte would silently cut the expression short: refuse the line. */
+    size_t nul = strlen(line);
+    if ((ssize_t)nul < len) {
+      printf("error: column %zu: a NUL byte cannot be part of an expression\n", nul + 1);
+      status = 1;
+      continue;
+    }
     const char *text = line;
     while (*text == ' ' || *text == '\t')
       text++;
