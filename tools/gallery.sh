@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Regenerates the picture gallery, docs/gallery/*.svg and docs/gallery.md,
+# with `cute-layout draw`.
+#
+#   tools/gallery.sh [CUTE_LAYOUT]
+#
+# CUTE_LAYOUT is the tool to use (default: build/src/cli/cute-layout, what
+# the README's quick start builds).  Each picture's command is written under
+# it in gallery.md, so a reader can make it again or change it.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+tool=${1:-$root/build/src/cli/cute-layout}
+if [ ! -x "$tool" ]; then
+  echo "gallery.sh: no cute-layout at $tool (build it, or pass its path)" >&2
+  exit 2
+fi
+out=$root/docs/gallery
+mkdir -p "$out"
+md=$root/docs/gallery.md
+
+cat > "$md" <<'HEAD'
+# Gallery
+
+Pictures drawn by `cute-layout draw` (regenerate them all with
+`tools/gallery.sh`).  Each cell shows the index the layout maps its
+coordinate to; colour runs from dark (smallest index) to light (largest) on a
+perceptually even ramp.  Row coordinates are on the left, column coordinates
+on top.  Where a mode is hierarchical, heavier lines mark where an outer
+coordinate of it changes, so the tiles are visible.  Hover over a cell in a
+browser to see its natural (hierarchical) coordinate.
+HEAD
+
+# picture NAME CAPTION EXPR [DRAW OPTIONS...]
+picture() {
+  local name=$1 caption=$2 expr=$3
+  shift 3
+  "$tool" draw "$expr" "$@" -o "$out/$name.svg"
+  {
+    printf '\n## %s\n\n' "$caption"
+    printf '```sh\ncute-layout draw %s%s%s' "'" "$expr" "'"
+    [ $# -gt 0 ] && printf ' %s' "$@"
+    printf ' -o %s.svg\n```\n\n' "$name"
+    printf '%s\n' "$(cat)"
+    printf '\n![%s](gallery/%s.svg)\n' "$caption" "$name"
+  } >> "$md"
+}
+
+picture col_major "Column-major (LayoutLeft)" 'make_layout((4,8))' <<'TEXT'
+`(4,8):(1,4)`: going down a column adds 1, going right adds 4, the Fortran
+and BLAS order and CuTe's default.
+TEXT
+
+picture row_major "Row-major (LayoutRight)" 'make_layout((4,8),LayoutRight)' <<'TEXT'
+`(4,8):(8,1)`: going right adds 1, going down adds 8, the C order.
+TEXT
+
+picture hierarchical "A hierarchical column mode" 'make_layout((4,(2,4)),(2,(1,8)))' <<'TEXT'
+`(4,(2,4)):(2,(1,8))`: 4 rows, and 8 columns in blocks of 2; inside a block
+the column step is 1, from block to block it is 8.  The heavier lines show the
+blocks of the column mode `(2,4)`.
+TEXT
+
+picture swizzle "A swizzled shared-memory layout" \
+  'composition(Swizzle(3,0,3),make_layout((8,8),LayoutRight))' <<'TEXT'
+`Sw<3,0,3> o 0 o (8,8):(8,1)`: a row-major 8x8 tile of 16-byte chunks (eight
+halves each, the `Sw<3,3,3>` layouts of half-precision GEMMs seen in units of
+chunks) whose chunk index is XORed with its row, so the eight chunks of a
+column land in eight different bank groups and a column read has no bank
+conflicts.  Drawn as the inner layout's grid, each cell showing the composed
+function's value.
+TEXT
+
+picture logical_divide "logical_divide: tiling by (2,4)" 'logical_divide(make_layout((8,8)),(2,4))' <<'TEXT'
+`logical_divide((8,8):(1,8), (2,4))` is `((2,4),(4,2)):((1,2),(8,32))`: the
+same function as the column-major 8x8 layout, with each mode split into
+(inside a tile, which tile).  The heavier lines are the boundaries of the
+2x4 tiles.
+TEXT
+
+picture zipped_divide "zipped_divide: one tile per column" 'zipped_divide(make_layout((8,8)),(2,4))' <<'TEXT'
+`zipped_divide` gathers the tile modes into mode 0 and the rest into mode 1,
+`((2,4),(4,2)):((1,8),(2,32))`: column n lists the 8 indices of tile n.
+TEXT
+
+picture raked_product "raked_product: a 2x2 tile raked over a 3x4 grid" \
+  'raked_product(make_layout((2,2),LayoutRight),make_layout((3,4)))' <<'TEXT'
+`raked_product((2,2):(2,1), (3,4):(1,3))` is `((3,2),(4,2)):((4,2),(12,1))`:
+the elements of each 2x2 tile are spread out with a period of 3 rows and 4
+columns, the interleaving a thread-value layout uses to spread a thread's
+values.
+TEXT
+
+picture blocked_product "blocked_product: the same tiles kept together" \
+  'blocked_product(make_layout((2,2),LayoutRight),make_layout((3,4)))' <<'TEXT'
+`blocked_product((2,2):(2,1), (3,4):(1,3))` is `((2,3),(2,4)):((2,4),(1,12))`:
+the 2x2 tile repeated as blocks on a 3x4 grid (compare `raked_product`).
+TEXT
+
+picture tv_mma "A thread-value layout: an SM80 MMA accumulator" '((4,8),(2,2)):((32,1),(16,8))' --tv 16,8 <<'TEXT'
+`((4,8),(2,2)):((32,1),(16,8))` maps (thread, value) to an index of the 16x8
+accumulator tile of an SM80 `mma.sync` m16n8: thread `t` holds rows `t/4` and
+`t/4+8`, columns `2(t%4)` and `2(t%4)+1`.  Each cell shows which thread holds
+it and as which of its values; colour is by thread.
+TEXT
+
+echo "wrote $md and $(ls "$out" | wc -l) pictures in $out"
