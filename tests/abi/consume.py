@@ -67,7 +67,7 @@ def main():
         print('pkg-config not found; skipping')
         return SKIP
 
-    work = tempfile.mkdtemp(prefix='cl-consume-')
+    work = tempfile.mkdtemp(prefix='consume-tmp-', dir=args.builddir)
     try:
         root = os.path.join(work, 'root')
         run(args.meson + ['install', '-C', args.builddir, '--no-rebuild', '--quiet',
