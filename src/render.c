@@ -374,6 +374,29 @@ int cl_cell_label(const cl_picture *p, const cl_cell *c, char buf[32]) {
   return snprintf(buf, 32, "T%lldV%lld", (long long)c->value, (long long)c->vid);
 }
 
+cl_rgb cl_cell_colour(const cl_picture *p, const cl_cell *c) {
+  if (p->tv && c->hits == 0) {
+    cl_rgb none = {242, 242, 242, 0};
+    return none;
+  }
+  return p->tv ? cl_thread_colour(c->value) : cl_index_colour(c->value, p->lo, p->hi);
+}
+
+int cl_tv_line_width(const cl_picture *p) {
+  int width = 1;
+  for (int64_t k = 0; k < p->rows * p->cols; k++) {
+    const cl_cell *c = &p->cells[k];
+    char line[32];
+    if (c->hits == 0)
+      continue;
+    int t = snprintf(line, sizeof line, "T%lld", (long long)c->value);
+    int v = snprintf(line, sizeof line, "V%lld", (long long)c->vid);
+    width = t > width ? t : width;
+    width = v > width ? v : width;
+  }
+  return width;
+}
+
 static cl_status mapped(const cl_picture *p, int64_t i, int64_t *index) {
   const cl_node *l = cl_lroot(p->layout);
   /* A rank-0 layout ():() is the empty sum, 0, at its one coordinate. */
@@ -398,6 +421,9 @@ static cl_status mapped(const cl_picture *p, int64_t i, int64_t *index) {
 
 static cl_status check_cells(int64_t rows, int64_t cols, const char *what) {
   int64_t cells;
+  if (rows < 0 || cols < 0)
+    return cl_fail(CL_E_DOMAIN, "picture: %s has a negative extent (%lld x %lld)", what, (long long)rows,
+                   (long long)cols);
   if (cl_mul(rows, cols, &cells) != CL_OK || cells > CL_PICTURE_MAX_CELLS)
     return cl_fail(CL_E_LIMIT, "picture: %s has %lld x %lld cells, more than the %lld a picture draws", what,
                    (long long)rows, (long long)cols, (long long)CL_PICTURE_MAX_CELLS);

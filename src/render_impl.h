@@ -73,6 +73,11 @@ static inline cl_cell *cl_cell_at(const cl_picture *p, int64_t m, int64_t n) {
 }
 /* The label of a cell ("12", "T3V1", "-"), NUL-terminated, into buf[32]. */
 int cl_cell_label(const cl_picture *p, const cl_cell *c, char buf[32]);
+/* The fill of a cell: the index ramp, a thread's tint, or light grey for a
+ * TV cell that no (thr,val) reaches. */
+cl_rgb cl_cell_colour(const cl_picture *p, const cl_cell *c);
+/* TV pictures: the longest of the "T{thr}" and "V{val}" lines of a label. */
+int cl_tv_line_width(const cl_picture *p);
 /* The cell's natural coordinate and contents, for a tooltip. */
 void cl_cell_describe(cl_sink *o, const cl_picture *p, int64_t m, int64_t n, bool xml);
 

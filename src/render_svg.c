@@ -40,31 +40,12 @@ typedef struct geometry {
   int64_t notes_baseline;   /* of the first note */
 } geometry;
 
-static int digits_of(int64_t v) {
-  char buf[32];
-  return snprintf(buf, sizeof buf, "%lld", (long long)v);
-}
-
-/* The longer of the "T.." and "V.." lines of the TV labels. */
-static int tv_line_width(const cl_picture *p) {
-  int w = 1;
-  for (int64_t k = 0; k < p->rows * p->cols; k++) {
-    const cl_cell *c = &p->cells[k];
-    if (c->hits == 0)
-      continue;
-    int t = 1 + digits_of(c->value), v = 1 + digits_of(c->vid);
-    w = t > w ? t : w;
-    w = v > w ? v : w;
-  }
-  return w;
-}
-
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 
 static geometry measure(const cl_picture *p) {
   geometry g;
   if (p->tv) {
-    g.cw = max64(36, mono_width(tv_line_width(p), TV_FONT) + 10);
+    g.cw = max64(36, mono_width(cl_tv_line_width(p), TV_FONT) + 10);
     g.ch = 36;
   } else {
     g.cw = max64(30, mono_width(p->label_width, CELL_FONT) + 12);
@@ -91,21 +72,13 @@ static geometry measure(const cl_picture *p) {
 
 static void fill_colour(cl_sink *o, cl_rgb c) { cl_sink_printf(o, "#%02x%02x%02x", c.r, c.g, c.b); }
 
-static cl_rgb cell_colour(const cl_picture *p, const cl_cell *c) {
-  if (p->tv && c->hits == 0) {
-    cl_rgb none = {242, 242, 242, 0};
-    return none;
-  }
-  return p->tv ? cl_thread_colour(c->value) : cl_index_colour(c->value, p->lo, p->hi);
-}
-
 static void write_cells(cl_sink *o, const cl_picture *p, const geometry *g) {
   cl_sink_puts(o, "<g stroke=\"none\">\n");
   for (int64_t m = 0; m < p->rows; m++)
     for (int64_t n = 0; n < p->cols; n++) {
       cl_sink_printf(o, "<rect x=\"%lld\" y=\"%lld\" width=\"%lld\" height=\"%lld\" fill=\"", (long long)(g->gx + n * g->cw),
                      (long long)(g->gy + m * g->ch), (long long)g->cw, (long long)g->ch);
-      fill_colour(o, cell_colour(p, cl_cell_at(p, m, n)));
+      fill_colour(o, cl_cell_colour(p, cl_cell_at(p, m, n)));
       cl_sink_puts(o, "\"><title>");
       cl_cell_describe(o, p, m, n, true);
       cl_sink_puts(o, "</title></rect>\n");
@@ -193,7 +166,7 @@ static void write_labels(cl_sink *o, const cl_picture *p, const geometry *g) {
     for (int64_t n = 0; n < p->cols; n++) {
       const cl_cell *c = cl_cell_at(p, m, n);
       int64_t cx = g->gx + n * g->cw + g->cw / 2, top = g->gy + m * g->ch;
-      cl_rgb colour = cell_colour(p, c);
+      cl_rgb colour = cl_cell_colour(p, c);
       const char *fill = colour.white_text ? " fill=\"#ffffff\"" : p->tv && c->hits == 0 ? " fill=\"#777777\"" : "";
       if (p->tv && c->hits > 0) {
         /* Two lines, as CuTe's print_latex_tv: still one <text> per cell. */
@@ -206,7 +179,7 @@ static void write_labels(cl_sink *o, const cl_picture *p, const geometry *g) {
         char label[32];
         cl_cell_label(p, c, label);
         cl_sink_printf(o, "<text x=\"%lld\" y=\"%lld\"%s>%s</text>\n", (long long)cx,
-                       (long long)(top + g->ch / 2 + (p->tv ? 4 : 4)), fill, label);
+                       (long long)(top + g->ch / 2 + 4), fill, label);
       }
     }
   cl_sink_puts(o, "</g>\n");

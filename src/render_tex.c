@@ -26,29 +26,6 @@ static void tex_colour(cl_sink *o, cl_rgb c) {
   cl_sink_printf(o, "{rgb,255:red,%d;green,%d;blue,%d}", c.r, c.g, c.b);
 }
 
-static cl_rgb cell_colour(const cl_picture *p, const cl_cell *c) {
-  if (p->tv && c->hits == 0) {
-    cl_rgb none = {242, 242, 242, 0};
-    return none;
-  }
-  return p->tv ? cl_thread_colour(c->value) : cl_index_colour(c->value, p->lo, p->hi);
-}
-
-static int tv_line_width(const cl_picture *p) {
-  int w = 1;
-  for (int64_t k = 0; k < p->rows * p->cols; k++) {
-    const cl_cell *c = &p->cells[k];
-    if (c->hits == 0)
-      continue;
-    char buf[32];
-    int t = snprintf(buf, sizeof buf, "T%lld", (long long)c->value);
-    int v = snprintf(buf, sizeof buf, "V%lld", (long long)c->vid);
-    w = t > w ? t : w;
-    w = v > w ? v : w;
-  }
-  return w;
-}
-
 /* Lines of one weight along one axis, as one \draw. */
 static void tex_rules(cl_sink *o, const cl_picture *p, uint8_t weight, const char *style) {
   bool any = false;
@@ -74,7 +51,7 @@ static void tex_rules(cl_sink *o, const cl_picture *p, uint8_t weight, const cha
 void cl_picture_write_tex(cl_sink *o, const cl_picture *p) {
   /* Cell size in hundredths of a cm: wide enough for the longest label in
    * \small (plain) or \scriptsize (TV) typewriter type. */
-  int64_t cw = p->tv ? 30 + 16 * (int64_t)tv_line_width(p) : 30 + 17 * (int64_t)p->label_width;
+  int64_t cw = p->tv ? 30 + 16 * (int64_t)cl_tv_line_width(p) : 30 + 17 * (int64_t)p->label_width;
   int64_t ch = p->tv ? 100 : 80;
   if (cw < ch)
     cw = ch;
@@ -92,7 +69,7 @@ void cl_picture_write_tex(cl_sink *o, const cl_picture *p) {
   for (int64_t m = 0; m < p->rows; m++)
     for (int64_t n = 0; n < p->cols; n++) {
       cl_sink_puts(o, "\\fill[fill=");
-      tex_colour(o, cell_colour(p, cl_cell_at(p, m, n)));
+      tex_colour(o, cl_cell_colour(p, cl_cell_at(p, m, n)));
       cl_sink_printf(o, "] (%lld,%lld) rectangle +(1,1);\n", (long long)n, (long long)m);
     }
   cl_sink_puts(o, "% grid and tiles\n");
@@ -112,7 +89,7 @@ void cl_picture_write_tex(cl_sink *o, const cl_picture *p) {
   for (int64_t m = 0; m < p->rows; m++)
     for (int64_t n = 0; n < p->cols; n++) {
       const cl_cell *c = cl_cell_at(p, m, n);
-      cl_rgb colour = cell_colour(p, c);
+      cl_rgb colour = cl_cell_colour(p, c);
       const char *text = colour.white_text ? "[text=white]" : p->tv && c->hits == 0 ? "[text=black!55]" : "";
       cl_sink_printf(o, "\\node%s at (%lld.5,%lld.5) {", text, (long long)n, (long long)m);
       if (p->tv && c->hits > 0)
