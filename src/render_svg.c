@@ -25,7 +25,7 @@ enum {
   NOTE_CAP = 9,
   NOTE_LINE = 17,
   CELL_FONT = 12,   /* font size of an index label */
-  TV_FONT = 11      /* font size of a T/V label */
+  TV_FONT = 11      /* font size of a T{thr}V{val} label */
 };
 
 /* The width of n characters of a monospace font of size px (DejaVu Sans
@@ -45,8 +45,8 @@ static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 static geometry measure(const cl_picture *p) {
   geometry g;
   if (p->tv) {
-    g.cw = max64(36, mono_width(cl_tv_line_width(p), TV_FONT) + 10);
-    g.ch = 36;
+    g.cw = max64(40, mono_width(p->label_width, TV_FONT) + 10);
+    g.ch = 30;
   } else {
     g.cw = max64(30, mono_width(p->label_width, CELL_FONT) + 12);
     g.ch = 30;
@@ -168,19 +168,12 @@ static void write_labels(cl_sink *o, const cl_picture *p, const geometry *g) {
       int64_t cx = g->gx + n * g->cw + g->cw / 2, top = g->gy + m * g->ch;
       cl_rgb colour = cl_cell_colour(p, c);
       const char *fill = colour.white_text ? " fill=\"#ffffff\"" : p->tv && c->hits == 0 ? " fill=\"#777777\"" : "";
-      if (p->tv && c->hits > 0) {
-        /* Two lines, as CuTe's print_latex_tv: still one <text> per cell. */
-        cl_sink_printf(o,
-                       "<text x=\"%lld\" y=\"%lld\"%s><tspan x=\"%lld\" y=\"%lld\">T%lld</tspan>"
-                       "<tspan x=\"%lld\" y=\"%lld\">V%lld</tspan></text>\n",
-                       (long long)cx, (long long)(top + 15), fill, (long long)cx, (long long)(top + 15),
-                       (long long)c->value, (long long)cx, (long long)(top + 28), (long long)c->vid);
-      } else {
-        char label[32];
-        cl_cell_label(p, c, label);
-        cl_sink_printf(o, "<text x=\"%lld\" y=\"%lld\"%s>%s</text>\n", (long long)cx,
-                       (long long)(top + g->ch / 2 + 4), fill, label);
-      }
+      /* The label is the element's only character data (no <tspan>), so
+       * that any XML reader gets "T3V1" or "12" from the element itself. */
+      char label[32];
+      cl_cell_label(p, c, label);
+      cl_sink_printf(o, "<text x=\"%lld\" y=\"%lld\"%s>%s</text>\n", (long long)cx, (long long)(top + g->ch / 2 + 4),
+                     fill, label);
     }
   cl_sink_puts(o, "</g>\n");
 }

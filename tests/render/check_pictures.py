@@ -63,7 +63,11 @@ def labels_of(svg_bytes):
     root = ET.fromstring(svg_bytes)  # raises on malformed XML
     if root.tag != SVG + 'svg':
         raise SystemExit('root element is %s, not svg' % root.tag)
-    return root, [''.join(t.itertext()) for t in root.iter(SVG + 'text')]
+    texts = list(root.iter(SVG + 'text'))
+    # A label is the element's own character data, without child elements.
+    if any(len(t) for t in texts):
+        raise SystemExit('a <text> element has child elements')
+    return root, [t.text or '' for t in texts]
 
 
 def check_xml(tool):
