@@ -495,10 +495,13 @@ int64_t cl_composed_depth(const cl_composed_t *composed) {
 
 /* ---- evaluation ---- */
 
-/* f(x) for one side at an integer x. */
+/* f(x) for one side at an integer x.  A layout's indices are CuTe's int:
+ * where x fits in an int, the swizzle is applied as CuTe applies it to an
+ * int, in 32-bit arithmetic (which matters only when a mask reaches bit 31). */
 static cl_status apply_fn(const fn_part *f, int64_t x, int64_t *out) {
   if (f->kind == CL_FN_SWIZZLE) {
-    *out = swizzle_of(f->swizzle, x);
+    int64_t r = swizzle_of(f->swizzle, x);
+    *out = x >= INT32_MIN && x <= INT32_MAX ? (int64_t)(int32_t)(uint32_t)(uint64_t)r : r;
     return CL_OK;
   }
   return cl_layout_eval(f->layout, x, out);
@@ -978,11 +981,11 @@ static cl_status to_mixed_bits(const cl_layout_t *layout, const cl_tuple_t *crd,
  * has the matching zzz bit.  Z and Y are the lowest bits of the masks. */
 static void swizzle_strides(cl_lbuilder *lb, bool zzz_field, int64_t z, int64_t y, int64_t offset, int bits) {
   for (int i = 0; i < bits; i++) {
-    int64_t stride;
+    int64_t bit = INT64_C(1) << i, stride;
     if (zzz_field)
-      stride = (offset & (y << i)) == 0 ? (z << i) : -(z << i);
+      stride = (offset & y * bit) == 0 ? z * bit : -z * bit;
     else
-      stride = (offset & (z << i)) == 0 ? ((y + z) << i) : ((y - z) << i);
+      stride = (offset & z * bit) == 0 ? (y + z) * bit : (y - z) * bit;
     cl_lb_leaf(lb, 2, stride);
   }
 }

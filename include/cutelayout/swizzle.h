@@ -167,6 +167,9 @@ CL_API cl_status cl_make_layout_from_swizzle(cl_swizzle_t swizzle, cl_layout_t *
  *    mixes join the composed offset, the others are returned in *offset; and
  *    when the rest of B does not reach both the yyy and the zzz bits, the
  *    result decays to a plain layout whose strides carry the swizzle.
+ *    CuTe assumes the offset's bits lie apart from those the layout reaches
+ *    (it XORs them where C(crd) adds); otherwise the result is CuTe's, which
+ *    is not the function restricted to the slice.
  * Errors: CL_E_RANK / CL_E_TYPE for a coordinate that does not fit B, the
  * algebra's errors for the compositions CuTe performs (e.g.
  * CL_E_DIVISIBILITY), CL_E_DOMAIN where CuTe rejects the projection (no '_'
