@@ -214,12 +214,15 @@ static const cl_rgb thread_tints[16] = {
 cl_rgb cl_index_colour(int64_t value, int64_t lo, int64_t hi) {
   if (hi <= lo)
     return index_ramp[0];
-  /* Position on the 32 segments of the ramp in 1/256 steps; the division is
-   * done in floating point because hi - lo may be near 2^63. */
-  double t = ((double)value - (double)lo) / ((double)hi - (double)lo);
-  int64_t pos = (int64_t)(t * 32 * 256 + 0.5);
-  if (pos < 0)
-    pos = 0;
+  /* Position on the 32 segments of the ramp in 1/256 steps, rounded, in
+   * unsigned integers (hi - lo may exceed INT64_MAX; floating point could
+   * round differently on another machine and change the golden files). */
+  uint64_t span = (uint64_t)hi - (uint64_t)lo, offset = (uint64_t)value - (uint64_t)lo;
+  while (span > (UINT64_MAX >> 13)) {
+    span >>= 1;
+    offset >>= 1;
+  }
+  int64_t pos = (int64_t)((offset * 8192 + span / 2) / span);
   if (pos > 32 * 256)
     pos = 32 * 256;
   int64_t k = pos / 256, f = pos % 256;

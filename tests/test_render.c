@@ -360,6 +360,13 @@ static void test_other_ranks(void **state) {
   assert_string_equal(text_element(svg, 0), "0");
   free(svg);
   cl_layout_free(l);
+  /* Indices spanning almost all of int64_t still get colours. */
+  l = lay("(2,2):(4611686018427387903,-4611686018427387904)");
+  svg = render_layout(l, CL_PICTURE_SVG, NULL);
+  assert_string_equal(text_element(svg, 3), "-1");
+  assert_non_null(strstr(svg, "fill=\"#433e7b\"")); /* the darkest, for -2^62 */
+  free(svg);
+  cl_layout_free(l);
   /* An integer layout is rank 1 too. */
   l = lay("5:3");
   svg = render_layout(l, CL_PICTURE_SVG, NULL);
