@@ -36,6 +36,7 @@
  * forms.  Inside the plan, arithmetic is done modulo 2^64: the identity above
  * holds over the integers, the true result fits, so the wrapped result is it.
  * Every other i takes cl_tree_eval, which reports overflow exactly. */
+#include <stddef.h>
 #include <string.h>
 
 #include "cutelayout/eval.h"
@@ -113,8 +114,11 @@ static inline int64_t to_signed(uint64_t v) {
 
 /* ------------------------------------------------------------- the plan */
 
-/* Stored after a layout handle's nodes; the handle's `plan` field is the tag
- * (nterms << PLAN_FORM_BITS) | form, 0 when there is no plan. */
+/* Stored after a layout handle's nodes.  The handle's `plan` field is the
+ * tag: bits 0-1 the form (0: no plan), bits 2-11 the number of terms, bits
+ * 12-31 the plan's byte offset from the start of the handle, so that the fast
+ * path finds the plan with one load and one add.  Layouts beyond those
+ * fields (over 1023 terms, or 65000 nodes) get no plan. */
 typedef struct plan_term {
   uint64_t magic; /* reciprocal of P_k */
   uint64_t coef;  /* e_k summed over the modes with this P_k, modulo 2^64 */
@@ -127,11 +131,13 @@ typedef struct plan {
   /* wide form: uint8_t shift[nterms] follows term[nterms - 1] */
 } plan;
 
-enum { PLAN_NARROW = 1, PLAN_WIDE = 2, PLAN_FORM_BITS = 2 };
+enum { PLAN_NARROW = 1, PLAN_WIDE = 2, PLAN_TERMS_SHIFT = 2, PLAN_TERMS_MASK = 1023, PLAN_OFFSET_SHIFT = 12 };
 #define PLAN_NARROW_MAX ((uint64_t)1 << 32)
 
-static inline const plan *plan_of(const cl_layout_t *layout) {
-  return (const plan *)(const void *)(layout->nodes + layout->count);
+static inline int32_t plan_terms(uint32_t tag) { return (int32_t)((tag >> PLAN_TERMS_SHIFT) & PLAN_TERMS_MASK); }
+/* Only for a nonzero tag. */
+static inline const plan *plan_of(const cl_layout_t *layout, uint32_t tag) {
+  return (const plan *)(const void *)((const char *)layout + (tag >> PLAN_OFFSET_SHIFT));
 }
 static inline const uint8_t *plan_shifts(const plan *p, int32_t nterms) {
   return (const uint8_t *)(const void *)(p->term + nterms);
@@ -252,7 +258,11 @@ int32_t cl_plan_build(const cl_node *root, const cl_plan_info *info, void *mem) 
       shift[k] = (uint8_t)(l - 1);
     }
   }
-  return (int32_t)((uint32_t)nterms << PLAN_FORM_BITS) | (wide ? PLAN_WIDE : PLAN_NARROW);
+  size_t offset = offsetof(struct cl_layout, nodes) + (size_t)((const char *)mem - (const char *)root);
+  if (nterms > PLAN_TERMS_MASK || offset >= ((size_t)1 << (32 - PLAN_OFFSET_SHIFT)))
+    return 0;
+  return (int32_t)(((uint32_t)offset << PLAN_OFFSET_SHIFT) | ((uint32_t)nterms << PLAN_TERMS_SHIFT) |
+                   (wide ? PLAN_WIDE : PLAN_NARROW));
 }
 
 /* Straight-line code for up to four terms (most layouts of rank <= 5): a
@@ -303,17 +313,17 @@ static CL_NOINLINE cl_status eval_exact(const cl_layout_t *layout, int64_t i, in
 
 cl_status cl_layout_eval(const cl_layout_t *layout, int64_t i, int64_t *index) {
   if (CL_LIKELY(layout != NULL && index != NULL)) {
-    int32_t tag = layout->plan;
+    uint32_t tag = (uint32_t)layout->plan;
     if (CL_LIKELY(tag & PLAN_NARROW)) {
-      const plan *p = plan_of(layout);
+      const plan *p = plan_of(layout, tag);
       if (CL_LIKELY((uint64_t)i < p->limit)) {
-        *index = to_signed(eval_narrow(p, tag >> PLAN_FORM_BITS, (uint64_t)i));
+        *index = to_signed(eval_narrow(p, plan_terms(tag), (uint64_t)i));
         return CL_OK;
       }
     } else if (tag & PLAN_WIDE) {
-      const plan *p = plan_of(layout);
+      const plan *p = plan_of(layout, tag);
       if ((uint64_t)i < p->limit) {
-        *index = to_signed(eval_wide(p, tag >> PLAN_FORM_BITS, (uint64_t)i));
+        *index = to_signed(eval_wide(p, plan_terms(tag), (uint64_t)i));
         return CL_OK;
       }
     }
@@ -547,12 +557,12 @@ cl_status cl_layout_eval_range(const cl_layout_t *layout, int64_t begin, int64_t
     memset(out, 0, (size_t)count * sizeof *out);
     return cl_fail(CL_E_OVERFLOW, "cl_layout_eval_range: %lld + %lld overflows", (long long)begin, (long long)count);
   }
-  int32_t tag = layout->plan;
+  uint32_t tag = (uint32_t)layout->plan;
   flat_modes modes;
   modes.n = 0;
   int64_t lo = begin, hi = begin; /* the part [lo, hi) that the odometer writes */
   if (tag != 0 && coalesced_modes(layout, &modes)) {
-    int64_t size = (int64_t)plan_of(layout)->limit;
+    int64_t size = (int64_t)plan_of(layout, tag)->limit;
     lo = begin > 0 ? begin : 0;
     hi = last < size ? last + 1 : size;
     if (hi < lo)
