@@ -1359,6 +1359,22 @@ cl_status cl_composition_with_composed(const cl_layout_t *layout, const cl_compo
   return s;
 }
 
+cl_status cl_composed_composition_with_composed(const cl_composed_t *a, const cl_composed_t *b, cl_layout_t **layout,
+                                                cl_composed_t **out_composed) {
+  CHECK_EITHER(layout, out_composed);
+  const cl_layout_t *ab = NULL;
+  CL_TRY(inner_layout(a, "composition", &ab));
+  CHECK_NULL(b);
+  cl_layout_t *bl = NULL;
+  cl_composed_t *bc = NULL;
+  CL_TRY(cl_composition_with_composed(ab, b, &bl, &bc));
+  if (bc != NULL) {
+    cl_composed_free(bc);
+    return cl_fail(CL_E_UNSUPPORTED, "composition: the result would nest one composed layout in another");
+  }
+  return rewrap(view_of(&a->outer), a->offset, a, bl, layout, out_composed);
+}
+
 /* logical_product(L, Sw o 0 o B): the product of L with B, and the swizzle
  * that acts on it as Sw acts on B.  The yyy and zzz bits that B reaches,
  * (P o B)(size-1) with P the projection on them, are followed through B and

@@ -830,6 +830,19 @@ static void test_composition_with_composed(void **state) {
   assert_null(rc);
   cl_composed_free(b);
   cl_layout_free(a);
+  /* composition(C1, C2): CuTe's answer where it does not nest */
+  cl_composed_t *c1 = composed("Sw<2,0,3> o 0 o (8,8):(8,1)");
+  b = composed("(8,8):(8,1) o 0 o (8,8):(8,1)");
+  assert_int_equal(cl_composed_composition_with_composed(c1, b, &rl, &rc), CL_OK);
+  assert_either_text(rl, rc, "Sw<2,0,3> o 0 o (8,8):(8,1)");
+  cl_composed_free(rc);
+  cl_composed_free(b);
+  b = composed("Sw<2,0,-3> o 0 o (8,8):(8,1)"); /* CuTe: Sw<2,0,3> o 0 o Sw<2,0,3> o 0 o (8,8):(1,8) */
+  assert_int_equal(cl_composed_composition_with_composed(c1, b, &rl, &rc), CL_E_UNSUPPORTED);
+  assert_null(rl);
+  assert_null(rc);
+  cl_composed_free(b);
+  cl_composed_free(c1);
 }
 
 /* CuTe's unit test (swizzle_layout.cpp): slicing a swizzled tensor along

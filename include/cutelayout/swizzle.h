@@ -262,6 +262,11 @@ CL_API cl_status cl_composed_downcast(const cl_composed_t *composed, int64_t n, 
  * layout C with offset 0 (CL_E_DOMAIN otherwise).  Either-or. */
 CL_API cl_status cl_composition_with_composed(const cl_layout_t *layout, const cl_composed_t *composed, cl_layout_t **out_layout,
                                               cl_composed_t **out_composed);
+/* composition(C1, C2) = composition(A1, offset1, composition(B1, C2)),
+ * supported where that is not a composed layout nested in another (CuTe
+ * nests them; CL_E_UNSUPPORTED here).  Either-or. */
+CL_API cl_status cl_composed_composition_with_composed(const cl_composed_t *a, const cl_composed_t *b, cl_layout_t **layout,
+                                                       cl_composed_t **out_composed);
 /* logical_product(L, Sw o 0 o B) and the zipped / tiled / flat products
  * built on it: the product of L with B, under the swizzle that acts on it as
  * Sw acts on B (swizzle_layout.hpp).  CL_E_DOMAIN for a nonzero offset or

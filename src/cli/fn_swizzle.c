@@ -191,6 +191,9 @@ static cl_status fn_composition(const char *name, const value *a, int n, value *
     return either_result(cl_composition_with_swizzle(a[0].layout, swizzle_of(&a[1]), &l, &c), &l, &c, out);
   if (is_layout(&a[0]) && is_composed(&a[1]))
     return either_result(cl_composition_with_composed(a[0].layout, composed_of(&a[1]), &l, &c), &l, &c, out);
+  if (is_composed(&a[0]) && is_composed(&a[1]))
+    return either_result(cl_composed_composition_with_composed(composed_of(&a[0]), composed_of(&a[1]), &l, &c), &l, &c,
+                         out);
   if (is_composed(&a[0]) && !is_swizzle(&a[1]) && !is_composed(&a[1])) {
     cl_tuple_t *owned = NULL;
     const cl_tuple_t *tiler;
