@@ -187,12 +187,38 @@ static cl_status fn_idx2crd(const char *name, const value *a, int n, value *out)
   return tuple_result(cl_idx2crd_strided(idx, shape, stride, &r), &r, out);
 }
 
+/* Whether a tuple holds '_' anywhere. */
+static cl_status holds_underscore(const cl_tuple_t *t, bool *out) {
+  cl_tuple_t *flat = NULL;
+  TRY(cl_tuple_flatten(t, &flat));
+  *out = false;
+  cl_status s = CL_OK;
+  int64_t rank = cl_tuple_kind(flat) == CL_KIND_TUPLE ? cl_tuple_rank(flat) : 0;
+  if (rank == 0)
+    *out = cl_tuple_kind(flat) == CL_KIND_UNDERSCORE;
+  for (int64_t k = 0; k < rank && s == CL_OK && !*out; k++) {
+    cl_tuple_t *leaf = NULL;
+    s = cl_tuple_get(flat, &k, 1, &leaf);
+    *out = s == CL_OK && cl_tuple_kind(leaf) == CL_KIND_UNDERSCORE;
+    cl_tuple_free(leaf);
+  }
+  cl_tuple_free(flat);
+  return s;
+}
+
 static cl_status fn_crd2idx(const char *name, const value *a, int n, value *out) {
   const cl_tuple_t *crd, *shape, *stride;
   int64_t v = 0;
   TRY(arg_tuple(name, a, 0, &crd));
-  if (n == 2 && is_layout(&a[1]))
+  if (n == 2 && is_layout(&a[1])) {
+    /* crd2idx(crd, L) is CuTe's L(crd) (CONTRACT.md), which slices when crd
+     * holds '_': that is no index. */
+    bool slicing = false;
+    TRY(holds_underscore(crd, &slicing));
+    if (slicing)
+      return cli_fail(CL_E_TYPE, "crd2idx: the coordinate holds '_', so L(crd) is a slice, not an index (use slice or slice_and_offset)");
     return int_result(cl_layout_eval_coord(a[1].layout, crd, &v), &v, out);
+  }
   TRY(arg_tuple(name, a, 1, &shape));
   if (n == 2)
     return int_result(cl_crd2idx_shape(crd, shape, &v), &v, out);
