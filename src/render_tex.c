@@ -9,6 +9,11 @@
 /* Text in TeX's argument context: its special characters escaped. */
 static void tex_text(cl_sink *o, const char *s) {
   for (; *s; s++) {
+    if (s[0] == '-' && s[1] == '>') { /* the notes' arrow */
+      cl_sink_puts(o, "$\\to$");
+      s++;
+      continue;
+    }
     switch (*s) {
     case '\\': cl_sink_puts(o, "\\textbackslash{}"); break;
     case '{': case '}': case '$': case '&': case '#': case '_': case '%':
