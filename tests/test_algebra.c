@@ -1,0 +1,1290 @@
+/* test_algebra.c: the layout algebra (algebra.h): CuTe's documented
+ * examples and answers of CuTe C++ itself, every error status, and the
+ * algebra's post-conditions checked exhaustively on generated small layouts. */
+#include "test_util.h"
+
+/* ------------------------------------------------------------ dispatch
+ * One call of the algebra by its CuTe name, with arguments as text:
+ * `b` is a layout (the layout function) or any other tuple (the _tiler
+ * variant; for complement an integer or shape cotarget, for upcast/downcast
+ * the factor, for tile_to_shape the target shape), `c` is tile_to_shape's
+ * order.  Returns the status; *out is the result's text on success. */
+
+typedef cl_status (*binary_fn)(const cl_layout_t *, const cl_layout_t *, cl_layout_t **);
+typedef cl_status (*tiler_fn)(const cl_layout_t *, const cl_tuple_t *, cl_layout_t **);
+typedef cl_status (*unary_fn)(const cl_layout_t *, cl_layout_t **);
+
+typedef struct op {
+  const char *name;
+  unary_fn unary;   /* f(L) */
+  binary_fn binary; /* f(A, B) for a layout B */
+  tiler_fn tiler;   /* f(A, T) for a tuple T (or a profile) */
+} op;
+
+static const op ops[] = {
+  {"coalesce", cl_coalesce, NULL, cl_coalesce_profile},
+  {"filter", cl_filter, NULL, cl_filter_profile},
+  {"filter_zeros", cl_filter_zeros, NULL, NULL},
+  {"composition", NULL, cl_composition, cl_composition_tiler},
+  {"right_inverse", cl_right_inverse, NULL, NULL},
+  {"left_inverse", cl_left_inverse, NULL, NULL},
+  {"nullspace", cl_nullspace, NULL, NULL},
+  {"logical_divide", NULL, cl_logical_divide, cl_logical_divide_tiler},
+  {"zipped_divide", NULL, cl_zipped_divide, cl_zipped_divide_tiler},
+  {"tiled_divide", NULL, cl_tiled_divide, cl_tiled_divide_tiler},
+  {"flat_divide", NULL, cl_flat_divide, cl_flat_divide_tiler},
+  {"logical_product", NULL, cl_logical_product, cl_logical_product_tiler},
+  {"zipped_product", NULL, cl_zipped_product, cl_zipped_product_tiler},
+  {"tiled_product", NULL, cl_tiled_product, cl_tiled_product_tiler},
+  {"flat_product", NULL, cl_flat_product, cl_flat_product_tiler},
+  {"blocked_product", NULL, cl_blocked_product, NULL},
+  {"raked_product", NULL, cl_raked_product, NULL},
+  {"max_common_layout", NULL, cl_max_common_layout, NULL},
+};
+
+static char result_text[4096];
+
+static cl_status call(const char *fn, const char *a, const char *b, const char *c) {
+  cl_layout_t *x = lay(a), *r = NULL, *bl = NULL;
+  cl_tuple_t *bt = b ? tup(b) : NULL, *ct = c ? tup(c) : NULL;
+  if (bt != NULL && cl_tuple_kind(bt) == CL_KIND_LAYOUT)
+    assert_int_equal(cl_tuple_layout(bt, &bl), CL_OK);
+  cl_status s = CL_E_UNSUPPORTED;
+  int64_t n = 0;
+  result_text[0] = '\0';
+  if (strcmp(fn, "complement") == 0) {
+    if (bt == NULL)
+      s = cl_complement_full(x, &r);
+    else if (cl_tuple_kind(bt) == CL_KIND_INT && cl_tuple_value(bt, &n) == CL_OK)
+      s = cl_complement(x, n, &r);
+    else
+      s = cl_complement_shape(x, bt, &r);
+  } else if (strcmp(fn, "upcast") == 0 || strcmp(fn, "downcast") == 0) {
+    assert_int_equal(cl_tuple_value(bt, &n), CL_OK);
+    s = fn[0] == 'u' ? cl_upcast(x, n, &r) : cl_downcast(x, n, &r);
+  } else if (strcmp(fn, "tile_to_shape") == 0) {
+    s = cl_tile_to_shape(x, bt, ct, &r);
+  } else if (strcmp(fn, "max_common_vector") == 0) {
+    s = cl_max_common_vector(x, bl, &n);
+    if (s == CL_OK)
+      snprintf(result_text, sizeof result_text, "%lld", (long long)n);
+  } else {
+    const op *o = NULL;
+    for (size_t i = 0; i < COUNT_OF(ops); i++)
+      if (strcmp(ops[i].name, fn) == 0)
+        o = &ops[i];
+    if (o == NULL)
+      fail_msg("no such function %s", fn);
+    if (bt == NULL)
+      s = o->unary(x, &r);
+    else if (bl != NULL && o->binary != NULL)
+      s = o->binary(x, bl, &r);
+    else
+      s = o->tiler(x, bt, &r);
+  }
+  if (s == CL_OK && r != NULL)
+    snprintf(result_text, sizeof result_text, "%s", layout_text(r));
+  if (s != CL_OK) {
+    assert_null(r);
+    assert_true(cl_last_error()[0] != '\0');
+  }
+  cl_layout_free(r);
+  cl_layout_free(bl);
+  cl_layout_free(x);
+  cl_tuple_free(bt);
+  cl_tuple_free(ct);
+  return s;
+}
+
+/* ------------------------------------------------------------ golden
+ * Answers of CuTe C++ with every integer static, computed by compiling each
+ * call against include/cute (the first block is the examples of
+ * media/docs/cpp/cute/02_layout_algebra.md).  A NULL answer means CuTe
+ * rejects the call; `status` is then ours. */
+typedef struct golden {
+  const char *fn, *a, *b, *c, *expected;
+  cl_status status;
+} golden;
+
+static const golden goldens[] = {
+  /* 02_layout_algebra.md */
+  {"coalesce", "(2,(1,6)):(1,(6,2))", NULL, NULL, "12:1", 0},
+  {"coalesce", "(2,(1,6)):(1,(6,2))", "(1,1)", NULL, "(2,6):(1,2)", 0},
+  {"composition", "(6,2):(8,2)", "(4,3):(3,1)", NULL, "((2,2),3):((24,2),8)", 0},
+  {"composition", "20:2", "(5,4):(4,1)", NULL, "(5,4):(8,2)", 0},
+  {"composition", "(10,2):(16,4)", "(5,4):(1,5)", NULL, "(5,(2,2)):(16,(80,4))", 0},
+  {"composition", "(12,(4,8)):(59,(13,1))", "(3:4,8:2)", NULL, "(3,(2,4)):(236,(26,1))", 0},
+  {"composition", "(12,(4,8)):(59,(13,1))", "(3,8)", NULL, "(3,(4,2)):(59,(13,1))", 0},
+  {"complement", "4:1", "24", NULL, "6:4", 0},
+  {"complement", "6:4", "24", NULL, "4:1", 0},
+  {"complement", "(4,6):(1,4)", "24", NULL, "1:0", 0},
+  {"complement", "4:2", "24", NULL, "(2,3):(1,8)", 0},
+  {"complement", "(2,4):(1,6)", "24", NULL, "3:2", 0},
+  {"complement", "(2,2):(1,6)", "24", NULL, "(3,2):(2,12)", 0},
+  {"complement", "(2,4,8):(8,1,64)", "460", NULL, "(2,4):(4,16)", 0},
+  {"logical_divide", "(4,2,3):(2,1,8)", "4:2", NULL, "((2,2),(2,3)):((4,1),(2,8))", 0},
+  {"logical_divide", "(9,(4,8)):(59,(13,1))", "(3:3,(2,4):(1,8))", NULL,
+   "((3,3),((2,4),(2,2))):((177,59),((13,2),(26,1)))", 0},
+  {"zipped_divide", "(9,(4,8)):(59,(13,1))", "(3:3,(2,4):(1,8))", NULL, "((3,(2,4)),(3,(2,2))):((177,(13,2)),(59,(26,1)))", 0},
+  {"tiled_divide", "(9,(4,8)):(59,(13,1))", "(3:3,(2,4):(1,8))", NULL, "((3,(2,4)),3,(2,2)):((177,(13,2)),59,(26,1))", 0},
+  {"flat_divide", "(9,(4,8)):(59,(13,1))", "(3:3,(2,4):(1,8))", NULL, "(3,(2,4),3,(2,2)):(177,(13,2),59,(26,1))", 0},
+  {"composition", "(9,(4,8)):(59,(13,1))", "(3:3,(2,4):(1,8))", NULL, "(3,(2,4)):(177,(13,2))", 0},
+  {"logical_divide", "(256,512):(1,256)", "(128,64)", NULL, "((128,2),(64,8)):((1,128),(256,16384))", 0},
+  {"logical_product", "(2,2):(4,1)", "6:1", NULL, "((2,2),(2,3)):((4,1),(2,8))", 0},
+  {"logical_product", "(2,2):(4,1)", "(4,2):(2,1)", NULL, "((2,2),(4,2)):((4,1),(8,2))", 0},
+  {"blocked_product", "(2,5):(5,1)", "(3,4):(1,3)", NULL, "((2,3),(5,4)):((5,10),(1,30))", 0},
+  {"raked_product", "(2,5):(5,1)", "(3,4):(1,3)", NULL, "((3,2),(4,5)):((10,5),(30,1))", 0},
+  {"logical_product", "(2,5):(5,1)", "(3:5,4:6)", NULL, "((2,3),(5,4)):((5,10),(1,30))", 0},
+  {"zipped_product", "(2,5):(5,1)", "(3:5,4:6)", NULL, "((2,5),(3,4)):((5,1),(10,30))", 0},
+  {"tiled_product", "(2,5):(5,1)", "(3:5,4:6)", NULL, "((2,5),3,4):((5,1),10,30)", 0},
+  {"flat_product", "(2,5):(5,1)", "(3:5,4:6)", NULL, "(2,5,3,4):(5,1,10,30)", 0},
+
+  /* CuTe's static-integer answers where they differ from the docs' prose:
+   * a right-hand mode that exhausts its shape is unwrapped (5:16, not (5,1):(16,4)). */
+  {"composition", "(10,2):(16,4)", "5:1", NULL, "5:16", 0},
+  {"composition", "(10,2):(16,4)", "4:5", NULL, "(2,2):(80,4)", 0},
+
+  /* Edge cases: size-1 and stride-0 modes, negative strides, empty and
+   * rank-1 tuples, '_' and integer tilers, tuple cotargets, orders.  CuTe's
+   * answers, NULL where it rejects the call (status 0: any error status). */
+  {"composition", "(3,3):(8,-1)", "4:2", NULL, "(2,2):(16,-1)", 0},
+  {"raked_product", "2:2", "4:1", NULL, NULL, 0},
+  {"blocked_product", "2:2", "4:1", NULL, "((2,(2,2))):((2,(1,4)))", 0},
+  {"composition", "(4,8):(1,4)", "_", NULL, "(4,8):(1,4)", 0},
+  {"composition", "(4,8):(1,4)", "(_,_)", NULL, "(4,8):(1,4)", 0},
+  {"composition", "(4,8):(1,4)", "(_)", NULL, "(4):(1)", 0},
+  {"composition", "(4,8):(1,4)", "(2)", NULL, "(2):(1)", 0},
+  {"composition", "(4,8):(1,4)", "1", NULL, "1:1", 0},
+  {"composition", "(4,8):(1,4)", "(1,1)", NULL, "(1,1):(1,4)", 0},
+  {"composition", "(4,8):(1,4)", "1:0", NULL, "1:0", 0},
+  {"composition", "(4,8):(1,4)", "1:5", NULL, "1:5", 0},
+  {"composition", "(4,8):(1,4)", "(4):(1)", NULL, "(4):(1)", 0},
+  {"composition", "8:1", "(4):(1)", NULL, "(4):(1)", 0},
+  {"composition", "8:1", "((4)):((1))", NULL, "((4)):((1))", 0},
+  {"composition", "8:1", "(2,(2,2)):(1,(2,4))", NULL, "(2,(2,2)):(1,(2,4))", 0},
+  {"composition", "(4,8):(1,4)", "((2,2),_)", NULL, NULL, 0},
+  {"composition", "((4,2),8):((1,4),8)", "((2,2),_)", NULL, "((2,2),8):((1,4),8)", 0},
+  {"composition", "((4,2),8):((1,4),8)", "((2:1,2:2),4)", NULL, "((2,2),4):((1,8),8)", 0},
+  {"composition", "8:1", "2:-1", NULL, "2:-1", 0},
+  {"composition", "8:-1", "2:2", NULL, "2:-2", 0},
+  {"composition", "(4,4):(-1,4)", "2:2", NULL, "2:-2", 0},
+  {"composition", "(4,4):(1,-4)", "8:1", NULL, "(4,2):(1,-4)", 0},
+  {"composition", "(4,4):(1,-4)", "(2,4):(2,4)", NULL, "(2,4):(2,-4)", 0},
+  {"composition", "(4,1):(1,0)", "8:1", NULL, "(4,2):(1,0)", 0},
+  {"composition", "(4,1):(1,5)", "8:1", NULL, "(4,2):(1,5)", 0},
+  {"composition", "1:0", "4:1", NULL, "4:0", 0},
+  {"composition", "1:3", "4:1", NULL, "4:3", 0},
+  {"composition", "(1,1):(3,5)", "4:1", NULL, "4:5", 0},
+  {"composition", "(2,0):(1,1)", "4:1", NULL, "(2,2):(1,1)", 0},
+  {"composition", "(0,2):(1,4)", "2:1", NULL, NULL, 0},
+  {"composition", "0:1", "2:1", NULL, "2:1", 0},
+  {"composition", "8:1", "0:1", NULL, "0:1", 0},
+  {"composition", "8:1", "(0,2):(1,2)", NULL, "(0,2):(1,2)", 0},
+  {"composition", "(8,8):(1,8)", "(0,2)", NULL, "(0,2):(1,8)", 0},
+  {"composition", "(4,(2,3)):(3,(1,12))", "(2,3)", NULL, NULL, 0},
+  {"composition", "(4,8):(1,4)", "6", NULL, "6:1", 0},
+  {"composition", "(4,8):(1,4)", "12", NULL, "12:1", 0},
+  {"composition", "(4,8):(1,4)", "64", NULL, "64:1", 0},
+  {"composition", "(4,8):(1,4)", "(8,8)", NULL, "(8,8):(1,4)", 0},
+  {"complement", "4:-1", "8", NULL, "(-1,0):(1,-4)", 0},
+  {"complement", "4:-1", NULL, NULL, "(-1,0):(1,-4)", 0},
+  {"complement", "(2,2):(-1,2)", "8", NULL, "(-1,-1,2):(1,-2,4)", 0},
+  {"complement", "(2,2):(2,-1)", "16", NULL, "(-1,-1,4):(1,-2,4)", 0},
+  {"complement", "4:1", "0", NULL, "0:4", 0},
+  {"complement", "4:1", "1", NULL, "1:0", 0},
+  {"complement", "4:1", "3", NULL, "1:0", 0},
+  {"complement", "4:1", "-8", NULL, "-1:4", 0},
+  {"complement", "4:2", "(3,8)", NULL, "(2,3):(1,8)", 0},
+  {"complement", "4:2", "((2,2),8)", NULL, "(2,4):(1,8)", 0},
+  {"complement", "4:2", "((),8)", NULL, "2:1", 0},
+  {"complement", "4:2", "(8,())", NULL, "2:1", 0},
+  {"complement", "1:0", "(3,8)", NULL, "24:1", 0},
+  {"complement", "1:0", "1", NULL, "1:0", 0},
+  {"complement", "1:0", "0", NULL, "0:1", 0},
+  {"complement", "1:0", NULL, NULL, "1:0", 0},
+  {"complement", "4:0", "8", NULL, "8:1", 0},
+  {"complement", "4:0", NULL, NULL, "1:0", 0},
+  {"complement", "(2,3):(1,2)", "24", NULL, "4:6", 0},
+  {"complement", "(2,2):(3,1)", "24", NULL, "4:6", 0},
+  {"complement", "(2,3):(3,1)", NULL, NULL, "1:0", 0},
+  {"complement", "0:1", "4", NULL, NULL, 0},
+  {"complement", "(0,2):(1,4)", "8", NULL, NULL, 0},
+  {"complement", "(2,0):(1,4)", "8", NULL, NULL, 0},
+  {"complement", "(2,4):(4,1)", "64", NULL, "8:8", 0},
+  {"complement", "(3,2):(2,1)", "12", NULL, "2:6", 0},
+  {"complement", "((2,2),(2,2)):((1,4),(2,8))", NULL, NULL, "1:0", 0},
+  {"right_inverse", "4:-1", NULL, NULL, "1:0", 0},
+  {"right_inverse", "(2,2):(1,1)", NULL, NULL, "2:1", 0},
+  {"right_inverse", "(2,2):(2,1)", NULL, NULL, "(2,2):(2,1)", 0},
+  {"right_inverse", "(2,3):(3,1)", NULL, NULL, "(3,2):(2,1)", 0},
+  {"right_inverse", "(4,2):(1,8)", NULL, NULL, "4:1", 0},
+  {"right_inverse", "(4,2,2):(1,8,4)", NULL, NULL, "(4,2,2):(1,8,4)", 0},
+  {"right_inverse", "1:0", NULL, NULL, "1:0", 0},
+  {"right_inverse", "4:0", NULL, NULL, "1:0", 0},
+  {"right_inverse", "(3,2):(2,1)", NULL, NULL, "(2,3):(3,1)", 0},
+  {"right_inverse", "(2,4):(1,3)", NULL, NULL, "2:1", 0},
+  {"right_inverse", "(0,2):(1,0)", NULL, NULL, "0:1", 0},
+  {"right_inverse", "0:1", NULL, NULL, "0:1", 0},
+  {"left_inverse", "4:-1", NULL, NULL, "(-1,4):(0,1)", 0},
+  {"left_inverse", "(2,2):(1,1)", NULL, NULL, "2:2", 0},
+  {"left_inverse", "(4,2):(1,8)", NULL, NULL, "(8,2):(1,4)", 0},
+  {"left_inverse", "(2,3):(3,1)", NULL, NULL, "(3,2):(2,1)", 0},
+  {"left_inverse", "4:0", NULL, NULL, "4:0", 0},
+  {"left_inverse", "1:0", NULL, NULL, "1:0", 0},
+  {"left_inverse", "(2,2):(0,0)", NULL, NULL, "4:0", 0},
+  {"left_inverse", "(2,4):(-1,2)", NULL, NULL, "(-1,-2,4):(0,1,2)", 0},
+  {"left_inverse", "(3,2):(2,1)", NULL, NULL, "(2,3):(3,1)", 0},
+  {"left_inverse", "(0,2):(1,4)", NULL, NULL, "(4,2):(1,0)", 0},
+  {"left_inverse", "(2,0):(1,4)", NULL, NULL, "(4,0):(1,2)", 0},
+  {"left_inverse", "(2,2):(1,0)", NULL, NULL, "2:1", 0},
+  {"coalesce", "4:-1", NULL, NULL, "4:-1", 0},
+  {"coalesce", "(2,2):(-1,-2)", NULL, NULL, "4:-1", 0},
+  {"coalesce", "(2,2):(-2,-1)", NULL, NULL, "(2,2):(-2,-1)", 0},
+  {"coalesce", "(2,-2):(1,2)", NULL, NULL, "-4:1", 0},
+  {"coalesce", "(-1,-1):(1,-1)", NULL, NULL, "1:0", 0},
+  {"coalesce", "(-1,-1,4):(1,-1,3)", NULL, NULL, "(1,4):(1,3)", 0},
+  {"coalesce", "(1,1):(0,0)", NULL, NULL, "1:0", 0},
+  {"coalesce", "(1,(1,1)):(4,(5,6))", NULL, NULL, "1:0", 0},
+  {"coalesce", "1:7", NULL, NULL, "1:0", 0},
+  {"coalesce", "(4,1):(1,0)", NULL, NULL, "4:1", 0},
+  {"coalesce", "(4,0):(1,4)", NULL, NULL, "0:1", 0},
+  {"coalesce", "(0,4):(1,0)", NULL, NULL, "0:1", 0},
+  {"coalesce", "((),4):((),1)", NULL, NULL, "4:1", 0},
+  {"coalesce", "(4,()):(1,())", NULL, NULL, "4:1", 0},
+  {"coalesce", "(4,8):(1,4)", "_", NULL, "32:1", 0},
+  {"coalesce", "(4,8):(1,4)", "4", NULL, "32:1", 0},
+  {"coalesce", "(4,8):(1,4)", "()", NULL, "(4,8):(1,4)", 0},
+  {"coalesce", "4:1", "()", NULL, "(4):(1)", 0},
+  {"coalesce", "4:1", "(1)", NULL, "(4):(1)", 0},
+  {"coalesce", "4:1", "((1))", NULL, "((4)):((1))", 0},
+  {"coalesce", "(4,(2,2)):(1,(4,8))", "(1,(1,1))", NULL, "(4,(2,2)):(1,(4,8))", 0},
+  {"coalesce", "(4,(2,2)):(1,(4,8))", "(1,1)", NULL, "(4,4):(1,4)", 0},
+  {"coalesce", "(4,(2,2)):(1,(4,8))", "((1),1)", NULL, "((4),4):((1),4)", 0},
+  {"coalesce", "(4,(2,2)):(1,(4,8))", "(1)", NULL, "(4,(2,2)):(1,(4,8))", 0},
+  {"coalesce", "(4,(2,(2,1))):(1,(4,(8,0)))", "(1,(1,1))", NULL, "(4,(2,2)):(1,(4,8))", 0},
+  {"filter", "(4,(2,(2,1))):(1,(4,(0,0)))", "(1,(1,1))", NULL, "(4,(2,1)):(1,(4,0))", 0},
+  {"filter", "(4,0,2):(1,4,0)", NULL, NULL, "0:1", 0},
+  {"filter", "(1,1):(0,0)", NULL, NULL, "1:0", 0},
+  {"filter", "():()", NULL, NULL, NULL, 0},
+  {"filter_zeros", "(4,(2,2)):(0,(4,0))", NULL, NULL, "(1,(2,1)):(0,(4,0))", 0},
+  {"filter_zeros", "():()", NULL, NULL, "():()", 0},
+  {"filter_zeros", "((),4):((),0)", NULL, NULL, "((),1):((),0)", 0},
+  {"filter", "4:0", NULL, NULL, "1:0", 0},
+  {"logical_divide", "8:1", "1", NULL, "(1,8):(0,1)", 0},
+  {"logical_divide", "8:1", "_", NULL, "8:1", 0},
+  {"logical_divide", "8:1", "(_)", NULL, "(8):(1)", 0},
+  {"logical_divide", "8:1", "(2)", NULL, "((2,4)):((1,2))", 0},
+  {"logical_divide", "8:1", "()", NULL, "(8):(1)", 0},
+  {"logical_divide", "(4,8):(1,4)", "()", NULL, "(4,8):(1,4)", 0},
+  {"logical_divide", "8:1", "3", NULL, "(3,3):(1,3)", 0},
+  {"logical_divide", "8:1", "16", NULL, "(16,1):(1,0)", 0},
+  {"logical_divide", "8:1", "2:-1", NULL, "(2,(-1,-2)):(-1,(1,-2))", 0},
+  {"logical_divide", "8:-1", "2:1", NULL, "(2,4):(-1,-2)", 0},
+  {"logical_divide", "8:2", "4:1", NULL, "(4,2):(2,8)", 0},
+  {"logical_divide", "(4,8):(1,4)", "(2,(2,2))", NULL, NULL, 0},
+  {"logical_divide", "(4,(2,4)):(1,(4,8))", "(2,(2,2))", NULL, "((2,2),((2,1),(2,2))):((1,2),((4,0),(8,16)))", 0},
+  {"logical_divide", "(4,8):(1,4)", "(2,_)", NULL, "((2,2),8):((1,2),4)", 0},
+  {"logical_divide", "(4,8):(1,4)", "(_,2)", NULL, "(4,(2,4)):(1,(4,8))", 0},
+  {"logical_divide", "(4,8):(1,4)", "(1,1)", NULL, "((1,4),(1,8)):((0,1),(0,4))", 0},
+  {"logical_divide", "(4,8):(0,4)", "(2,2)", NULL, "((2,2),(2,4)):((0,0),(4,8))", 0},
+  {"logical_divide", "(4,8):(1,4)", "(2:2,4:2)", NULL, "((2,2),(4,2)):((2,1),(8,4))", 0},
+  {"logical_divide", "(4,8):(1,4)", "2:3", NULL, "(2,(3,6)):(3,(1,6))", 0},
+  {"logical_divide", "(4,8):(1,4)", "(2,2):(1,4)", NULL, "((2,2),(2,4)):((1,4),(2,8))", 0},
+  {"logical_divide", "24:1", "(2,3):(3,1)", NULL, "((2,3),4):((3,1),6)", 0},
+  {"zipped_divide", "(4,8):(1,4)", "(2,(2,2))", NULL, NULL, 0},
+  {"zipped_divide", "(4,(2,4)):(1,(4,8))", "(2,(2,2))", NULL, "((2,(2,2)),(2,(1,2))):((1,(4,8)),(2,(0,16)))", 0},
+  {"tiled_divide", "(4,(2,4)):(1,(4,8))", "(2,(2,2))", NULL, "((2,(2,2)),2,(1,2)):((1,(4,8)),2,(0,16))", 0},
+  {"flat_divide", "(4,(2,4)):(1,(4,8))", "(2,(2,2))", NULL, "(2,(2,2),2,(1,2)):(1,(4,8),2,(0,16))", 0},
+  {"zipped_divide", "(4,8,2):(1,4,32)", "(2,2)", NULL, "((2,2),(2,4,2)):((1,4),(2,8,32))", 0},
+  {"tiled_divide", "(4,8,2):(1,4,32)", "(2,2)", NULL, "((2,2),2,4,2):((1,4),2,8,32)", 0},
+  {"flat_divide", "(4,8,2):(1,4,32)", "(2,2)", NULL, "(2,2,2,4,2):(1,4,2,8,32)", 0},
+  {"zipped_divide", "(4,8):(1,4)", "_", NULL, "(4,8):(1,4)", 0},
+  {"zipped_divide", "(4,8):(1,4)", "(_,_)", NULL, NULL, 0},
+  {"zipped_divide", "(4,(2,3)):(1,(4,8))", "(2,_)", NULL, "((2,2),(2,3)):((1,4),(2,8))", 0},
+  {"tiled_divide", "(4,(2,3)):(1,(4,8))", "(2,_)", NULL, "((2,2),2,3):((1,4),2,8)", 0},
+  {"flat_divide", "(4,(2,3)):(1,(4,8))", "(2,_)", NULL, "(2,2,2,3):(1,4,2,8)", 0},
+  {"zipped_divide", "8:1", "2", NULL, "(2,4):(1,2)", 0},
+  {"tiled_divide", "8:1", "2", NULL, "(2,4):(1,2)", 0},
+  {"flat_divide", "8:1", "2", NULL, "(2,4):(1,2)", 0},
+  {"tiled_divide", "8:1", "(2)", NULL, "((2),(4)):((1),(2))", 0},
+  {"flat_divide", "8:1", "(2)", NULL, "((2),(4)):((1),(2))", 0},
+  {"tiled_divide", "(8,8):(1,8)", "(8,8)", NULL, "((8,8),1,1):((1,8),0,0)", 0},
+  {"flat_divide", "(8,8):(1,8)", "(8,8)", NULL, "(8,8,1,1):(1,8,0,0)", 0},
+  {"tiled_divide", "(8,8):(1,8)", "(2:4,2:4)", NULL, "((2,2),4,4):((4,32),1,8)", 0},
+  {"flat_divide", "(8,8):(1,8)", "(2:4,2:4)", NULL, "(2,2,4,4):(4,32,1,8)", 0},
+  {"tiled_divide", "8:1", "2:4", NULL, "(2,4):(4,1)", 0},
+  {"flat_divide", "8:1", "2:4", NULL, "(2,4):(4,1)", 0},
+  {"tiled_divide", "8:1", "8:1", NULL, "(8,1):(1,0)", 0},
+  {"zipped_divide", "8:1", "(2:4)", NULL, "((2),(4)):((4),(1))", 0},
+  {"tiled_divide", "8:1", "((2,2):(1,4))", NULL, "(((2,2)),(2)):(((1,4)),(2))", 0},
+  {"flat_divide", "8:1", "((2,2):(1,4))", NULL, "(((2,2)),(2)):(((1,4)),(2))", 0},
+  {"logical_product", "8:1", "1", NULL, "(8,1):(1,0)", 0},
+  {"logical_product", "8:1", "_", NULL, "8:1", 0},
+  {"logical_product", "8:1", "(2)", NULL, "((8,2)):((1,8))", 0},
+  {"logical_product", "8:1", "()", NULL, "(8):(1)", 0},
+  {"logical_product", "8:1", "3", NULL, "(8,3):(1,8)", 0},
+  {"logical_product", "8:1", "2:-1", NULL, "(8,2):(1,-8)", 0},
+  {"logical_product", "8:-1", "2:1", NULL, "(8,(-1,-2)):(-1,(1,-8))", 0},
+  {"logical_product", "(4,8):(1,4)", "(2,_)", NULL, "((4,2),8):((1,4),4)", 0},
+  {"logical_product", "(4,8):(1,4)", "(2,(2,2))", NULL, NULL, 0},
+  {"logical_product", "(4,(2,2)):(1,(4,8))", "(2,(2,2))", NULL, "((4,2),((2,2),(2,2))):((1,4),((4,1),(8,1)))", 0},
+  {"logical_product", "(4,8):(0,4)", "(2,2)", NULL, "((4,2),(8,2)):((0,1),(4,1))", 0},
+  {"logical_product", "4:2", "3:1", NULL, NULL, 0},
+  {"logical_product", "4:2", "(3,2):(2,1)", NULL, "(4,(3,2)):(2,(8,1))", 0},
+  {"logical_product", "(2,2):(1,1)", "2:1", NULL, NULL, 0},
+  {"logical_product", "1:0", "4:1", NULL, "(1,4):(0,1)", 0},
+  {"logical_product", "4:0", "4:1", NULL, "(4,4):(0,1)", 0},
+  {"logical_product", "4:1", "4:0", NULL, "(4,4):(1,0)", 0},
+  {"logical_product", "4:1", "1:0", NULL, "(4,1):(1,0)", 0},
+  {"logical_product", "0:1", "4:1", NULL, NULL, 0},
+  {"zipped_product", "(4,8):(1,4)", "(2,2)", NULL, "((4,8),(2,2)):((1,4),(4,1))", 0},
+  {"tiled_product", "(4,8):(1,4)", "(2,2)", NULL, "((4,8),2,2):((1,4),4,1)", 0},
+  {"flat_product", "(4,8):(1,4)", "(2,2)", NULL, "(4,8,2,2):(1,4,4,1)", 0},
+  {"zipped_product", "(4,8,2):(1,4,32)", "(2,2)", NULL, "((4,8),(2,2,2)):((1,4),(4,1,32))", 0},
+  {"tiled_product", "(4,8,2):(1,4,32)", "(2,2)", NULL, "((4,8),2,2,2):((1,4),4,1,32)", 0},
+  {"flat_product", "(4,8,2):(1,4,32)", "(2,2)", NULL, "(4,8,2,2,2):(1,4,4,1,32)", 0},
+  {"tiled_product", "(4,8):(1,4)", "(2:2,3:1)", NULL, "((4,8),2,3):((1,4),8,1)", 0},
+  {"tiled_product", "4:1", "(2)", NULL, "((4),(2)):((1),(4))", 0},
+  {"tiled_product", "4:1", "2", NULL, "(4,2):(1,4)", 0},
+  {"flat_product", "4:1", "2", NULL, "(4,2):(1,4)", 0},
+  {"tiled_product", "(2,2):(1,2)", "(3,4):(1,3)", NULL, "((2,2),3,4):((1,2),4,12)", 0},
+  {"flat_product", "(2,2):(1,2)", "(3,4):(1,3)", NULL, "(2,2,3,4):(1,2,4,12)", 0},
+  {"blocked_product", "4:1", "(3,4):(1,3)", NULL, "((4,3),(1,4)):((1,4),(0,12))", 0},
+  {"raked_product", "4:1", "(3,4):(1,3)", NULL, "((3,4),(4,1)):((4,1),(12,0))", 0},
+  {"blocked_product", "(2,2):(1,2)", "3:1", NULL, "((2,3),(2,1)):((1,4),(2,0))", 0},
+  {"raked_product", "(2,2):(1,2)", "3:1", NULL, "((3,2),(1,2)):((4,1),(0,2))", 0},
+  {"blocked_product", "(2,2,2):(1,2,4)", "(3,4):(1,3)", NULL, "((2,3),(2,4),(2,1)):((1,8),(2,24),(4,0))", 0},
+  {"raked_product", "(2,2,2):(1,2,4)", "(3,4):(1,3)", NULL, "((3,2),(4,2),(1,2)):((8,1),(24,2),(0,4))", 0},
+  {"blocked_product", "(2,(2,2)):(1,(2,4))", "(3,4):(1,3)", NULL, "((2,3),((2,2),4)):((1,8),((2,4),24))", 0},
+  {"raked_product", "(2,(2,2)):(1,(2,4))", "(3,4):(1,3)", NULL, "((3,2),(4,(2,2))):((8,1),(24,(2,4)))", 0},
+  {"blocked_product", "4:1", "3:1", NULL, "((4,3)):((1,4))", 0},
+  {"raked_product", "4:1", "3:1", NULL, "((3,4)):((4,1))", 0},
+  {"blocked_product", "(4):(1)", "(3):(1)", NULL, "((4,3)):((1,4))", 0},
+  {"raked_product", "(4):(1)", "(3):(1)", NULL, "((3,4)):((4,1))", 0},
+  {"blocked_product", "(4):(1)", "3:1", NULL, NULL, 0},
+  {"blocked_product", "4:1", "(3):(1)", NULL, "((4,(3))):((1,(4)))", 0},
+  {"raked_product", "4:1", "(3):(1)", NULL, NULL, 0},
+  {"blocked_product", "(2,2):(2,1)", "(2,2):(2,1)", NULL, "((2,2),(2,2)):((2,8),(1,4))", 0},
+  {"raked_product", "(2,2):(2,1)", "(2,2):(2,1)", NULL, "((2,2),(2,2)):((8,2),(4,1))", 0},
+  {"blocked_product", "4:0", "2:1", NULL, "((4,2)):((0,1))", 0},
+  {"blocked_product", "(2,2):(1,0)", "(2,2):(1,2)", NULL, "((2,2),(2,2)):((1,2),(0,4))", 0},
+  {"blocked_product", "():()", "4:1", NULL, NULL, 0},
+  {"tile_to_shape", "(2,2):(1,2)", "(8,8)", "(1,0)", "((2,4),(2,4)):((1,16),(2,4))", 0},
+  {"tile_to_shape", "(2,2):(1,2)", "(8,8,4)", NULL, "((2,4),(2,4),(1,4)):((1,4),(2,16),(0,64))", 0},
+  {"tile_to_shape", "(2,2):(1,2)", "(8,8,4)", "(2,0,1)", "((2,4),(2,4),(1,4)):((1,64),(2,4),(0,16))", 0},
+  {"tile_to_shape", "(2,2):(1,2)", "((2,4),(4,2))", NULL, "((2,4),(2,4)):((1,4),(2,16))", 0},
+  {"tile_to_shape", "4:1", "16", NULL, "((4,(4))):((1,(4)))", 0},
+  {"tile_to_shape", "4:1", "(16)", NULL, "((4,(4))):((1,(4)))", 0},
+  {"tile_to_shape", "(4):(1)", "16", NULL, "((4,4)):((1,4))", 0},
+  {"tile_to_shape", "4:1", "(16,2)", NULL, "((4,4),(1,2)):((1,4),(0,16))", 0},
+  {"tile_to_shape", "4:1", "(16,2)", "(1,0)", "((4,4),(1,2)):((1,8),(0,4))", 0},
+  {"tile_to_shape", "(2,2):(2,1)", "(6,4)", NULL, "((2,3),(2,2)):((2,4),(1,12))", 0},
+  {"tile_to_shape", "(2,2):(2,1)", "(6,4)", "1", "((2,3),(2,2)):((2,4),(1,12))", 0},
+  {"tile_to_shape", "(2,2):(2,1)", "(6,4)", "((0),1)", NULL, 0},
+  {"tile_to_shape", "(2,2):(2,1)", "(6,4)", "(0,(1))", NULL, 0},
+  {"tile_to_shape", "(2,2):(2,1)", "(6,3)", NULL, NULL, 0},
+  {"tile_to_shape", "(3,2):(2,1)", "(6,4)", NULL, "((3,2),(2,2)):((2,6),(1,12))", 0},
+  {"tile_to_shape", "(2,(2,2)):(1,(2,4))", "(4,8)", NULL, "((2,2),((2,2),2)):((1,8),((2,4),16))", 0},
+  {"tile_to_shape", "(2,2):(1,2)", "(2,2)", NULL, "((2,1),(2,1)):((1,0),(2,0))", 0},
+  {"tile_to_shape", "(2,2):(1,2)", "(1,2)", NULL, NULL, 0},
+  {"tile_to_shape", "(2,2):(0,1)", "(4,4)", NULL, "((2,2),(2,2)):((0,2),(1,4))", 0},
+  {"tile_to_shape", "(8,8):(1,8)", "(8,8)", NULL, "((8,1),(8,1)):((1,0),(8,0))", 0},
+  {"max_common_vector", "(4,8):(1,4)", "(4,8):(8,1)", NULL, "1", 0},
+  {"max_common_vector", "(4,8):(8,1)", "(4,8):(8,1)", NULL, "32", 0},
+  {"max_common_vector", "8:-1", "8:1", NULL, "1", 0},
+  {"max_common_vector", "8:1", "8:-1", NULL, "1", 0},
+  {"max_common_vector", "8:0", "8:1", NULL, "1", 0},
+  {"max_common_vector", "8:1", "8:0", NULL, "1", 0},
+  {"max_common_vector", "(2,4):(4,1)", "(2,4):(1,2)", NULL, "1", 0},
+  {"max_common_vector", "(4,2):(1,8)", "(4,2):(1,4)", NULL, "4", 0},
+  {"max_common_vector", "(4,2):(2,8)", "(4,2):(1,4)", NULL, "1", 0},
+  {"max_common_layout", "(4,8):(1,4)", "(4,8):(8,1)", NULL, "1:0", 0},
+  {"max_common_layout", "(4,8):(8,1)", "(4,8):(8,1)", NULL, "(8,4):(4,1)", 0},
+  {"max_common_layout", "8:-1", "8:1", NULL, "1:0", 0},
+  {"max_common_layout", "8:1", "8:0", NULL, "1:0", 0},
+  {"max_common_layout", "(2,4):(4,1)", "(2,4):(1,2)", NULL, "1:0", 0},
+  {"max_common_layout", "(4,2):(1,8)", "(4,2):(1,4)", NULL, "4:1", 0},
+  {"max_common_layout", "(4,2):(2,8)", "(4,2):(1,4)", NULL, "1:0", 0},
+  {"max_common_layout", "(4,(2,2)):(1,(8,4))", "(4,4):(1,4)", NULL, "4:1", 0},
+  {"nullspace", "(4,(2,2)):(0,(1,0))", NULL, NULL, "(4,2):(1,8)", 0},
+  {"nullspace", "(4,(1,2)):(0,(0,0))", NULL, NULL, "(4,1,2):(1,0,4)", 0},
+  {"nullspace", "(1,(1,2)):(0,(0,4))", NULL, NULL, "(1,1):(0,0)", 0},
+  {"nullspace", "4:0", NULL, NULL, "4:1", 0},
+  {"nullspace", "4:1", NULL, NULL, "1:0", 0},
+  {"nullspace", "():()", NULL, NULL, "1:0", 0},
+  {"nullspace", "1:0", NULL, NULL, "1:0", 0},
+  {"upcast", "4:-2", "2", NULL, "4:-1", 0},
+  {"upcast", "4:-1", "2", NULL, "2:-1", 0},
+  {"upcast", "4:-3", "2", NULL, NULL, 0},
+  {"upcast", "4:3", "-1", NULL, NULL, 0},
+  {"upcast", "4:2", "-2", NULL, NULL, 0},
+  {"upcast", "4:1", "3", NULL, "2:1", 0},
+  {"upcast", "6:1", "4", NULL, "2:1", 0},
+  {"upcast", "4:0", "0", NULL, "4:0", 0},
+  {"upcast", "4:1", "0", NULL, NULL, 0},
+  {"upcast", "(4,(2,2)):(1,(0,8))", "4", NULL, "(1,(2,2)):(1,(0,2))", 0},
+  {"upcast", "(4):(1)", "2", NULL, "(2):(1)", 0},
+  {"upcast", "((4)):((1))", "2", NULL, "((2)):((1))", 0},
+  {"upcast", "4:6", "4", NULL, NULL, 0},
+  {"upcast", "4:4", "8", NULL, "2:1", 0},
+  {"upcast", "3:8", "16", NULL, "2:1", 0},
+  {"upcast", "():()", "2", NULL, NULL, 0},
+  {"downcast", "4:-1", "2", NULL, NULL, 0},
+  {"downcast", "4:1", "0", NULL, "0:1", 0},
+  {"downcast", "4:1", "-2", NULL, "-8:1", 0},
+  {"downcast", "(4,(2,2)):(1,(0,8))", "4", NULL, "(16,(2,2)):(1,(0,32))", 0},
+  {"downcast", "(4):(1)", "2", NULL, "(8):(1)", 0},
+  {"downcast", "((4)):((1))", "2", NULL, "((8)):((1))", 0},
+  {"downcast", "4:2", "2", NULL, NULL, 0},
+  {"downcast", "(2,4):(-1,1)", "3", NULL, "(6,12):(-1,1)", 0},
+  {"downcast", "():()", "2", NULL, NULL, 0},
+
+  /* CuTe rejects these */
+  {"coalesce", "():()", NULL, NULL, NULL, CL_E_DOMAIN},
+  {"composition", "8:1", "():()", NULL, NULL, CL_E_DOMAIN},
+  {"complement", "4:1", "()", NULL, NULL, CL_E_DOMAIN},
+  {"blocked_product", "(2):(2)", "4:1", NULL, NULL, CL_E_RANK},
+  {"blocked_product", "2:2", "4:1", NULL, "((2,(2,2))):((2,(1,4)))", 0},
+};
+
+static void test_golden(void **state) {
+  (void)state;
+  for (size_t i = 0; i < COUNT_OF(goldens); i++) {
+    const golden *g = &goldens[i];
+    cl_status s = call(g->fn, g->a, g->b, g->c);
+    if (g->expected == NULL) {
+      if (s == CL_OK || (g->status != CL_OK && s != g->status))
+        fail_msg("%s(%s,%s): status %d, expected %d (%s)", g->fn, g->a, g->b ? g->b : "", s, g->status, cl_last_error());
+    } else {
+      if (s != CL_OK)
+        fail_msg("%s(%s,%s) failed: %s, expected %s", g->fn, g->a, g->b ? g->b : "", cl_last_error(), g->expected);
+      if (strcmp(result_text, g->expected) != 0)
+        fail_msg("%s(%s,%s) = %s, expected %s", g->fn, g->a, g->b ? g->b : "", result_text, g->expected);
+    }
+  }
+}
+
+
+/* ------------------------------------------------------------ helpers */
+
+static int64_t at(const cl_layout_t *l, int64_t i) {
+  int64_t v = 0;
+  assert_int_equal(cl_layout_eval(l, i, &v), CL_OK);
+  return v;
+}
+
+static int64_t size_of(const cl_layout_t *l) { return cl_layout_size(l); }
+
+static bool same_layout(const cl_layout_t *a, const cl_layout_t *b) { return cl_layout_equal(a, b); }
+
+static cl_layout_t *mode(const cl_layout_t *l, int64_t i) {
+  cl_layout_t *m = NULL;
+  assert_int_equal(cl_layout_get(l, &i, 1, &m), CL_OK);
+  return m;
+}
+
+static cl_layout_t *flat(const cl_layout_t *l) {
+  cl_layout_t *f = NULL;
+  assert_int_equal(cl_layout_flatten(l, &f), CL_OK);
+  return f;
+}
+
+static int cmp_i64(const void *x, const void *y) {
+  int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+  return (a > b) - (a < b);
+}
+
+/* The values of l on [0, size), sorted, into v (cap entries); their count. */
+static int64_t sorted_values(const cl_layout_t *l, int64_t *v, int64_t cap) {
+  int64_t n = size_of(l);
+  assert_true(n >= 0 && n <= cap);
+  for (int64_t i = 0; i < n; i++)
+    v[i] = at(l, i);
+  qsort(v, (size_t)n, sizeof *v, cmp_i64);
+  return n;
+}
+
+static bool injective(const cl_layout_t *l) {
+  int64_t v[4096];
+  int64_t n = sorted_values(l, v, 4096);
+  for (int64_t i = 1; i < n; i++)
+    if (v[i] == v[i - 1])
+      return false;
+  return true;
+}
+
+/* The layouts of a generated family, parsed once. */
+typedef struct family {
+  cl_layout_t **l;
+  int n, cap;
+} family;
+
+static void collect(const char *text, void *ctx) {
+  family *f = ctx;
+  if (f->n == f->cap) {
+    f->cap = f->cap ? 2 * f->cap : 256;
+    f->l = realloc(f->l, (size_t)f->cap * sizeof *f->l);
+    assert_non_null(f->l);
+  }
+  f->l[f->n++] = lay(text);
+}
+
+static family make_family(const int *extents, int ne, const int *strides, int nd) {
+  family f = {NULL, 0, 0};
+  for_each_small_layout(extents, ne, strides, nd, collect, &f);
+  return f;
+}
+
+static void free_family(family *f) {
+  for (int i = 0; i < f->n; i++)
+    cl_layout_free(f->l[i]);
+  free(f->l);
+}
+
+static const int extents[] = {1, 2, 3, 4};
+static const int strides[] = {0, 1, 2, 4, -1};
+
+/* ------------------------------------------------------------ coalesce */
+
+static void test_coalesce_keeps_function(void **state) {
+  (void)state;
+  family f = make_family(extents, 4, strides, 5);
+  for (int k = 0; k < f.n; k++) {
+    const cl_layout_t *l = f.l[k];
+    cl_layout_t *c = NULL, *cc = NULL, *p = NULL;
+    cl_tuple_t *profile = NULL;
+    assert_int_equal(cl_coalesce(l, &c), CL_OK);
+    assert_int_equal(size_of(c), size_of(l));
+    assert_true(cl_layout_depth(c) <= 1);
+    for (int64_t i = 0; i < size_of(l); i++)
+      if (at(c, i) != at(l, i))
+        fail_msg("coalesce(%s)(%lld) differs", layout_text(l), (long long)i);
+    assert_int_equal(cl_coalesce(c, &cc), CL_OK);
+    assert_true(same_layout(c, cc)); /* idempotent */
+    /* By mode (profile = the layout's own shape): each mode keeps its size and
+     * function, so the whole keeps its function and rank. */
+    assert_int_equal(cl_layout_shape(l, &profile), CL_OK);
+    assert_int_equal(cl_coalesce_profile(l, profile, &p), CL_OK);
+    assert_int_equal(cl_layout_rank(p), cl_layout_rank(l) == 1 && cl_tuple_kind(profile) == CL_KIND_INT ? 1 : cl_layout_rank(l));
+    for (int64_t i = 0; i < size_of(l); i++)
+      assert_int_equal(at(p, i), at(l, i));
+    cl_layout_free(c);
+    cl_layout_free(cc);
+    cl_layout_free(p);
+    cl_tuple_free(profile);
+  }
+  free_family(&f);
+}
+
+static void test_filter_keeps_image(void **state) {
+  (void)state;
+  family f = make_family(extents, 4, strides, 5);
+  for (int k = 0; k < f.n; k++) {
+    const cl_layout_t *l = f.l[k];
+    cl_layout_t *r = NULL, *fl = NULL;
+    assert_int_equal(cl_filter(l, &r), CL_OK);
+    int64_t a[64], b[64], na = sorted_values(l, a, 64), nb = sorted_values(r, b, 64);
+    /* the same set of indices */
+    int64_t ua = 0, ub = 0;
+    for (int64_t i = 0; i < na; i++)
+      if (i == 0 || a[i] != a[i - 1])
+        a[ua++] = a[i];
+    for (int64_t i = 0; i < nb; i++)
+      if (i == 0 || b[i] != b[i - 1])
+        b[ub++] = b[i];
+    assert_int_equal(ua, ub);
+    assert_memory_equal(a, b, (size_t)ua * sizeof *a);
+    /* no stride-0 or size-1 leaves, unless it is 1:0 */
+    fl = flat(r);
+    if (!(size_of(r) == 1 && cl_layout_rank(r) == 1)) {
+      cl_tuple_t *sh = NULL, *st = NULL;
+      assert_int_equal(cl_layout_shape(fl, &sh), CL_OK);
+      assert_int_equal(cl_layout_stride(fl, &st), CL_OK);
+      for (int64_t i = 0; i < cl_layout_rank(fl); i++) {
+        cl_tuple_t *x = NULL, *y = NULL;
+        int64_t sv, dv;
+        if (cl_tuple_kind(sh) == CL_KIND_INT) {
+          assert_int_equal(cl_tuple_value(sh, &sv), CL_OK);
+          assert_int_equal(cl_tuple_value(st, &dv), CL_OK);
+        } else {
+          assert_int_equal(cl_tuple_get(sh, &i, 1, &x), CL_OK);
+          assert_int_equal(cl_tuple_get(st, &i, 1, &y), CL_OK);
+          assert_int_equal(cl_tuple_value(x, &sv), CL_OK);
+          assert_int_equal(cl_tuple_value(y, &dv), CL_OK);
+        }
+        assert_true(sv != 1 && dv != 0);
+        cl_tuple_free(x);
+        cl_tuple_free(y);
+      }
+      cl_tuple_free(sh);
+      cl_tuple_free(st);
+    }
+    cl_layout_free(r);
+    cl_layout_free(fl);
+  }
+  free_family(&f);
+}
+
+/* ------------------------------------------------------------ composition */
+
+static const int small_extents[] = {1, 2, 4, 3};
+static const int small_strides[] = {0, 1, 2, 4};
+
+static void test_composition_is_function_composition(void **state) {
+  (void)state;
+  /* Powers of two: CuTe's divisibility conditions (a stride that is a
+   * multiple of a shape, or less than it) then make the composition exact;
+   * with 3s, CuTe's weak condition lets through 2 < 3, which is not. */
+  static const int a_extents[] = {1, 2, 4, 8};
+  static const int a_strides[] = {1, 2, 4, 8, -1, 0};
+  static const int b_extents[] = {1, 2, 4};
+  family as = make_family(a_extents, 4, a_strides, 6);
+  family bs = make_family(b_extents, 3, small_strides, 4);
+  bool *filtered_injective = calloc((size_t)bs.n, sizeof *filtered_injective);
+  assert_non_null(filtered_injective);
+  for (int j = 0; j < bs.n; j++) {
+    cl_layout_t *fb = NULL;
+    assert_int_equal(cl_filter(bs.l[j], &fb), CL_OK);
+    filtered_injective[j] = injective(fb);
+    cl_layout_free(fb);
+  }
+  int composed = 0;
+  for (int i = 0; i < as.n; i += 397) {
+    for (int j = 0; j < bs.n; j += 3) {
+      const cl_layout_t *a = as.l[i], *b = bs.l[j];
+      cl_layout_t *r = NULL;
+      cl_status s = cl_composition(a, b, &r);
+      if (s != CL_OK) {
+        assert_true(s == CL_E_DIVISIBILITY);
+        assert_null(r);
+        continue;
+      }
+      /* B's modes compose one by one: A o B is A(B(c)) where B's nonzero
+       * modes are injective (they do not reach the same element of A). */
+      if (!filtered_injective[j]) {
+        cl_layout_free(r);
+        continue;
+      }
+      composed++;
+      assert_int_equal(size_of(r), size_of(b));
+      for (int64_t c = 0; c < size_of(b); c++)
+        if (at(r, c) != at(a, at(b, c))) {
+          char ta[256], tb[256];
+          snprintf(ta, sizeof ta, "%s", layout_text(a));
+          snprintf(tb, sizeof tb, "%s", layout_text(b));
+          fail_msg("composition(%s, %s) = %s differs at %lld", ta, tb, layout_text(r), (long long)c);
+        }
+      cl_layout_free(r);
+    }
+  }
+  assert_true(composed > 1000);
+  free(filtered_injective);
+  free_family(&as);
+  free_family(&bs);
+}
+
+/* By mode: composition(A, <B0, B1>) = (composition(A0, B0), composition(A1, B1)). */
+static void test_composition_by_mode(void **state) {
+  (void)state;
+  static const char *const as[] = {"(12,(4,8)):(59,(13,1))", "(8,8):(1,8)", "(4,(2,3)):(3,(1,12))", "((2,4),6):((1,2),8)"};
+  static const char *const t0[] = {"2:1", "4:2", "2:3", "_", "4", "(2,2):(2,1)"};
+  static const char *const t1[] = {"2:1", "4:2", "_", "8", "(2,2):(1,4)", "6:1"};
+  for (size_t i = 0; i < COUNT_OF(as); i++)
+    for (size_t j = 0; j < COUNT_OF(t0); j++)
+      for (size_t k = 0; k < COUNT_OF(t1); k++) {
+        char text[128];
+        snprintf(text, sizeof text, "(%s,%s)", t0[j], t1[k]);
+        cl_layout_t *a = lay(as[i]), *r = NULL;
+        cl_tuple_t *tiler = tup(text);
+        if (cl_composition_tiler(a, tiler, &r) != CL_OK) {
+          cl_layout_free(a);
+          cl_tuple_free(tiler);
+          continue;
+        }
+        assert_int_equal(cl_layout_rank(r), 2);
+        for (int64_t m = 0; m < 2; m++) {
+          cl_layout_t *am = mode(a, m), *rm = mode(r, m), *expect = NULL;
+          cl_tuple_t *tm = NULL;
+          assert_int_equal(cl_tuple_get(tiler, &m, 1, &tm), CL_OK);
+          assert_int_equal(cl_composition_tiler(am, tm, &expect), CL_OK);
+          if (!same_layout(rm, expect))
+            fail_msg("composition(%s, %s) mode %lld", as[i], text, (long long)m);
+          cl_layout_free(am);
+          cl_layout_free(rm);
+          cl_layout_free(expect);
+          cl_tuple_free(tm);
+        }
+        cl_layout_free(r);
+        cl_layout_free(a);
+        cl_tuple_free(tiler);
+      }
+}
+
+/* ------------------------------------------------------------ complement */
+
+/* Whether CuTe's complement of l is exact: its filtered modes, by increasing
+ * stride, each start at a multiple of what the smaller ones cover. */
+static bool complement_admissible(const cl_layout_t *l) {
+  cl_layout_t *f = NULL;
+  assert_int_equal(cl_filter(l, &f), CL_OK);
+  cl_layout_t *ff = flat(f);
+  int64_t rank = cl_layout_rank(ff), s[8], d[8];
+  assert_true(rank <= 8);
+  for (int64_t i = 0; i < rank; i++) {
+    cl_layout_t *m = rank == 1 ? NULL : mode(ff, i);
+    s[i] = size_of(m ? m : ff);
+    d[i] = at(m ? m : ff, 1) - at(m ? m : ff, 0);
+    cl_layout_free(m);
+  }
+  bool ok = true;
+  int64_t covered = 1;
+  for (int64_t k = 0; k < rank && ok; k++) {
+    int64_t min = -1;
+    for (int64_t i = 0; i < rank; i++)
+      if (d[i] != INT64_MAX && (min < 0 || d[i] < d[min]))
+        min = i;
+    ok = d[min] > 0 && d[min] >= covered && d[min] % covered == 0;
+    covered = d[min] * s[min];
+    d[min] = INT64_MAX;
+  }
+  bool trivial = size_of(f) == 1;
+  cl_layout_free(f);
+  cl_layout_free(ff);
+  return ok || trivial;
+}
+
+static void test_complement_postconditions(void **state) {
+  (void)state;
+  static const int c_strides[] = {0, 1, 2, 3, 4, 8};
+  family f = make_family(extents, 4, c_strides, 6);
+  int checked = 0;
+  for (int k = 0; k < f.n; k++) {
+    const cl_layout_t *l = f.l[k];
+    if (!injective(l) || !complement_admissible(l))
+      continue;
+    int64_t cosize = cl_layout_cosize(l);
+    int64_t targets[] = {cosize, 2 * cosize, cosize + 5, 64};
+    for (size_t t = 0; t < COUNT_OF(targets); t++) {
+      int64_t m = targets[t];
+      cl_layout_t *c = NULL;
+      assert_int_equal(cl_complement(l, m, &c), CL_OK);
+      int64_t n = size_of(c);
+      /* ordered */
+      for (int64_t i = 1; i < n; i++)
+        assert_true(at(c, i - 1) < at(c, i));
+      /* (L, C) is injective and covers [0, m) */
+      const cl_layout_t *parts[2] = {l, c};
+      cl_layout_t *lc = NULL;
+      assert_int_equal(cl_layout_concat(parts, 2, &lc), CL_OK);
+      int64_t v[4096], nv = sorted_values(lc, v, 4096);
+      assert_true(nv >= m);
+      for (int64_t i = 0; i < nv; i++) {
+        if (i > 0)
+          assert_true(v[i] != v[i - 1]);
+        if (i < m && v[i] != i)
+          fail_msg("(%s, complement(.,%lld) = %s) misses %lld", layout_text(l), (long long)m, layout_text(c), (long long)i);
+      }
+      cl_layout_free(lc);
+      cl_layout_free(c);
+      checked++;
+    }
+    /* complement(L) = complement(L, cosize(filter(L))) */
+    cl_layout_t *full = NULL, *f1 = NULL, *fl = NULL;
+    assert_int_equal(cl_complement_full(l, &full), CL_OK);
+    assert_int_equal(cl_filter(l, &fl), CL_OK);
+    assert_int_equal(cl_complement(l, cl_layout_cosize(fl), &f1), CL_OK);
+    assert_true(same_layout(full, f1));
+    cl_layout_free(full);
+    cl_layout_free(f1);
+    cl_layout_free(fl);
+  }
+  assert_true(checked > 1000);
+  free_family(&f);
+}
+
+/* Two equal positive strides are the non-injectivity CuTe detects. */
+static void test_complement_detects_repeated_strides(void **state) {
+  (void)state;
+  static const char *const ls[] = {"(2,2):(1,1)", "(2,3):(2,2)", "(4,(2,2)):(1,(4,4))", "((2,3),2):((3,1),3)"};
+  for (size_t i = 0; i < COUNT_OF(ls); i++) {
+    cl_layout_t *l = lay(ls[i]), *c = (cl_layout_t *)l;
+    assert_int_equal(cl_complement(l, 64, &c), CL_E_NOT_INJECTIVE);
+    assert_null(c);
+    assert_non_null(strstr(cl_last_error(), "non-injective"));
+    cl_layout_free(l);
+  }
+}
+
+/* ------------------------------------------------------------ inverses */
+
+static void test_inverses(void **state) {
+  (void)state;
+  family f = make_family(extents, 4, strides, 5);
+  int left = 0;
+  for (int k = 0; k < f.n; k++) {
+    const cl_layout_t *l = f.l[k];
+    cl_layout_t *r = NULL, *li = NULL;
+    assert_int_equal(cl_right_inverse(l, &r), CL_OK);
+    for (int64_t i = 0; i < size_of(r); i++)
+      if (at(l, at(r, i)) != i)
+        fail_msg("right_inverse(%s) = %s fails at %lld", layout_text(l), layout_text(r), (long long)i);
+    cl_layout_free(r);
+    cl_status s = cl_left_inverse(l, &li);
+    if (s != CL_OK) {
+      assert_int_equal(s, CL_E_DIVISIBILITY);
+      continue;
+    }
+    if (injective(l) && at(l, size_of(l) - 1) >= 0) {
+      bool nonnegative = true;
+      for (int64_t i = 0; i < size_of(l); i++)
+        nonnegative &= at(l, i) >= 0;
+      if (nonnegative) {
+        for (int64_t i = 0; i < size_of(l); i++)
+          if (at(li, at(l, i)) != i)
+            fail_msg("left_inverse(%s) = %s fails at %lld", layout_text(l), layout_text(li), (long long)i);
+        left++;
+      }
+    }
+    cl_layout_free(li);
+  }
+  assert_true(left > 100);
+  free_family(&f);
+}
+
+/* ------------------------------------------------------------ divides */
+
+static void test_divides(void **state) {
+  (void)state;
+  static const int a_strides[] = {1, 2, 4, 0};
+  family as = make_family(small_extents, 4, a_strides, 4);
+  family ts = make_family(small_extents, 3, small_strides, 4);
+  int divided = 0;
+  for (int i = 0; i < as.n; i += 97) {
+    for (int j = 0; j < ts.n; j += 7) {
+      const cl_layout_t *a = as.l[i], *t = ts.l[j];
+      cl_layout_t *ld = NULL, *zd = NULL, *td = NULL, *fd = NULL;
+      if (cl_logical_divide(a, t, &ld) != CL_OK)
+        continue;
+      divided++;
+      /* logical_divide(A, T) = composition(A, make_layout(T, complement(T, shape(coalesce(A))))) */
+      cl_layout_t *ca = NULL, *rest = NULL, *rhs = NULL, *expect = NULL, *tile = NULL, *first = mode(ld, 0);
+      cl_tuple_t *cotarget = NULL;
+      assert_int_equal(cl_coalesce(a, &ca), CL_OK);
+      assert_int_equal(cl_layout_shape(ca, &cotarget), CL_OK);
+      assert_int_equal(cl_complement_shape(t, cotarget, &rest), CL_OK);
+      const cl_layout_t *parts[2] = {t, rest};
+      assert_int_equal(cl_layout_concat(parts, 2, &rhs), CL_OK);
+      assert_int_equal(cl_composition(a, rhs, &expect), CL_OK);
+      assert_true(same_layout(ld, expect));
+      /* layout<0>(zipped_divide(a, b)) == composition(a, b) */
+      assert_int_equal(cl_composition(a, t, &tile), CL_OK);
+      assert_true(same_layout(first, tile));
+      assert_int_equal(cl_layout_rank(ld), 2);
+      /* zipped, tiled and flat only regroup the modes */
+      assert_int_equal(cl_zipped_divide(a, t, &zd), CL_OK);
+      assert_int_equal(cl_tiled_divide(a, t, &td), CL_OK);
+      assert_int_equal(cl_flat_divide(a, t, &fd), CL_OK);
+      assert_true(same_layout(zd, ld));
+      cl_layout_t *f1 = flat(ld), *f2 = flat(td), *f3 = flat(fd);
+      assert_true(same_layout(f1, f2) && same_layout(f1, f3));
+      /* tiled: (tile, rest modes...); a rest of rank 1 stays one mode */
+      cl_layout_t *rest_mode = mode(zd, 1);
+      int64_t rest_rank = cl_layout_rank(rest_mode);
+      assert_int_equal(cl_layout_rank(td), 1 + rest_rank);
+      cl_layout_free(rest_mode);
+      cl_layout_free(f1);
+      cl_layout_free(f2);
+      cl_layout_free(f3);
+      cl_layout_free(ca);
+      cl_layout_free(rest);
+      cl_layout_free(rhs);
+      cl_layout_free(expect);
+      cl_layout_free(tile);
+      cl_layout_free(first);
+      cl_tuple_free(cotarget);
+      cl_layout_free(ld);
+      cl_layout_free(zd);
+      cl_layout_free(td);
+      cl_layout_free(fd);
+    }
+  }
+  assert_true(divided > 500);
+  free_family(&as);
+  free_family(&ts);
+}
+
+/* ------------------------------------------------------------ products */
+
+static void test_products(void **state) {
+  (void)state;
+  static const int b_strides[] = {1, 2, 3, 0};
+  family as = make_family(small_extents, 3, b_strides, 4);
+  family bs = make_family(small_extents, 3, small_strides, 4);
+  int multiplied = 0;
+  for (int i = 0; i < as.n; i += 37) {
+    for (int j = 0; j < bs.n; j += 11) {
+      const cl_layout_t *a = as.l[i], *b = bs.l[j];
+      cl_layout_t *lp = NULL, *bp = NULL, *rp = NULL;
+      if (cl_logical_product(a, b, &lp) != CL_OK)
+        continue;
+      multiplied++;
+      int64_t size_a = size_of(a), size_b = size_of(b);
+      assert_int_equal(cl_layout_rank(lp), 2);
+      assert_int_equal(size_of(lp), size_a * size_b);
+      cl_layout_t *m0 = mode(lp, 0), *m1 = mode(lp, 1), *c = NULL, *expect = NULL;
+      assert_true(same_layout(m0, a));
+      /* mode 1 = composition(complement(A, size(A) * cosize(B)), B) */
+      assert_int_equal(cl_complement(a, size_a * cl_layout_cosize(b), &c), CL_OK);
+      assert_int_equal(cl_composition(c, b, &expect), CL_OK);
+      assert_true(same_layout(m1, expect));
+      /* blocked and raked products rearrange the same elements */
+      /* (raked_product may fail where blocked_product does not: zip needs
+       * its first part to be a tuple of the second's rank.) */
+      if (cl_blocked_product(a, b, &bp) == CL_OK && cl_raked_product(a, b, &rp) == CL_OK) {
+        int64_t v1[4096], v2[4096], v3[4096];
+        int64_t n1 = sorted_values(lp, v1, 4096), n2 = sorted_values(bp, v2, 4096), n3 = sorted_values(rp, v3, 4096);
+        assert_int_equal(n1, n2);
+        assert_int_equal(n1, n3);
+        assert_memory_equal(v1, v2, (size_t)n1 * sizeof *v1);
+        assert_memory_equal(v1, v3, (size_t)n1 * sizeof *v1);
+      }
+      cl_layout_free(m0);
+      cl_layout_free(m1);
+      cl_layout_free(c);
+      cl_layout_free(expect);
+      cl_layout_free(lp);
+      cl_layout_free(bp);
+      cl_layout_free(rp);
+    }
+  }
+  assert_true(multiplied > 500);
+  free_family(&as);
+  free_family(&bs);
+}
+
+/* tile_to_shape(L, S): each mode of the result has the size of S's mode. */
+static void test_tile_to_shape_sizes(void **state) {
+  (void)state;
+  static const char *const blocks[] = {"(2,2):(1,2)", "(2,2):(2,1)", "4:1", "(2,(2,2)):(4,(1,2))", "(1,2):(0,1)"};
+  static const char *const targets[] = {"(8,8)", "(4,16)", "(8,4,2)", "((2,4),(4,2))", "(16,2)"};
+  for (size_t i = 0; i < COUNT_OF(blocks); i++)
+    for (size_t j = 0; j < COUNT_OF(targets); j++) {
+      cl_layout_t *b = lay(blocks[i]), *r = NULL;
+      cl_tuple_t *t = tup(targets[j]);
+      cl_status s = cl_tile_to_shape(b, t, NULL, &r);
+      if (s == CL_OK) {
+        assert_int_equal(cl_layout_rank(r), cl_tuple_rank(t));
+        for (int64_t m = 0; m < cl_tuple_rank(t); m++) {
+          cl_tuple_t *tm = NULL;
+          int64_t want;
+          cl_layout_t *rm = mode(r, m);
+          assert_int_equal(cl_tuple_get(t, &m, 1, &tm), CL_OK);
+          assert_int_equal(cl_tuple_product(tm, &want), CL_OK);
+          assert_int_equal(size_of(rm), want);
+          cl_tuple_free(tm);
+          cl_layout_free(rm);
+        }
+        assert_true(injective(r));
+      } else {
+        assert_true(s == CL_E_RANK || s == CL_E_DIVISIBILITY);
+      }
+      cl_layout_free(r);
+      cl_layout_free(b);
+      cl_tuple_free(t);
+    }
+}
+
+/* make_fragment_like(L) = tiled_product(A, B), A = shape<0>:compact_col_major(filter_zeros(...)),
+ * B = make_ordered_layout(take<1,R>(shape), take<1,R>(stride)) (CuTe's definition). */
+static void test_make_fragment_like_is_a_tiled_product(void **state) {
+  (void)state;
+  static const int f_strides[] = {0, 1, 2, 4};
+  family f = make_family(small_extents, 3, f_strides, 4);
+  for (int k = 0; k < f.n; k++) {
+    const cl_layout_t *l = f.l[k];
+    int64_t rank = cl_layout_rank(l);
+    if (rank < 2)
+      continue;
+    cl_layout_t *m0 = mode(l, 0), *z0 = NULL, *a = NULL, *rest = NULL, *b = NULL, *expect = NULL, *got = NULL;
+    cl_tuple_t *s0 = NULL, *d0 = NULL, *rs = NULL, *rd = NULL;
+    assert_int_equal(cl_filter_zeros(m0, &z0), CL_OK);
+    assert_int_equal(cl_layout_shape(z0, &s0), CL_OK);
+    assert_int_equal(cl_compact_col_major(s0, &d0), CL_OK);
+    cl_tuple_free(s0);
+    assert_int_equal(cl_layout_shape(m0, &s0), CL_OK);
+    assert_int_equal(cl_layout_make(s0, d0, &a), CL_OK);
+    assert_int_equal(cl_layout_take(l, 1, rank, &rest), CL_OK);
+    assert_int_equal(cl_layout_shape(rest, &rs), CL_OK);
+    assert_int_equal(cl_layout_stride(rest, &rd), CL_OK);
+    assert_int_equal(cl_layout_make_ordered(rs, rd, &b), CL_OK);
+    assert_int_equal(cl_tiled_product(a, b, &expect), CL_OK);
+    assert_int_equal(cl_make_fragment_like(l, &got), CL_OK);
+    if (!same_layout(got, expect))
+      fail_msg("make_fragment_like(%s) = %s, tiled_product gives %s", layout_text(l), layout_text(got), layout_text(expect));
+    cl_layout_free(m0);
+    cl_layout_free(z0);
+    cl_layout_free(a);
+    cl_layout_free(rest);
+    cl_layout_free(b);
+    cl_layout_free(expect);
+    cl_layout_free(got);
+    cl_tuple_free(s0);
+    cl_tuple_free(d0);
+    cl_tuple_free(rs);
+    cl_tuple_free(rd);
+  }
+  free_family(&f);
+}
+
+/* ------------------------------------------------------------ utilities */
+
+static void test_nullspace(void **state) {
+  (void)state;
+  family f = make_family(extents, 4, strides, 5);
+  for (int k = 0; k < f.n; k++) {
+    const cl_layout_t *l = f.l[k];
+    cl_layout_t *n = NULL, *fl = NULL;
+    assert_int_equal(cl_nullspace(l, &n), CL_OK);
+    assert_int_equal(cl_filter(l, &fl), CL_OK);
+    for (int64_t i = 0; i < size_of(n); i++)
+      assert_int_equal(at(l, at(n, i)), 0);
+    assert_int_equal(size_of(n), size_of(l) / size_of(fl));
+    cl_layout_free(n);
+    cl_layout_free(fl);
+  }
+  free_family(&f);
+}
+
+static void test_max_common(void **state) {
+  (void)state;
+  static const int m_strides[] = {0, 1, 2, 4, 8};
+  family f = make_family(small_extents, 3, m_strides, 5);
+  int vectors = 0;
+  for (int i = 0; i < f.n; i += 41)
+    for (int j = 0; j < f.n; j += 53) {
+      const cl_layout_t *a = f.l[i], *b = f.l[j];
+      int64_t n = 0;
+      cl_layout_t *r = NULL;
+      if (cl_max_common_vector(a, b, &n) != CL_OK)
+        continue;
+      assert_int_equal(cl_max_common_layout(a, b, &r), CL_OK);
+      assert_true(n >= 1);
+      assert_int_equal(size_of(r), n);
+      if (n > 1) {
+        vectors++;
+        for (int64_t c = 0; c < n; c++)
+          if (at(a, at(r, c)) != c || at(b, at(r, c)) != c)
+            fail_msg("max_common_layout(%s, %s) = %s fails at %lld", layout_text(a), layout_text(b), layout_text(r), (long long)c);
+      }
+      cl_layout_free(r);
+    }
+  assert_true(vectors > 100);
+  free_family(&f);
+}
+
+/* downcast undoes upcast on layouts whose unit-stride mode the factor divides
+ * and whose other strides it divides. */
+static void test_upcast_downcast(void **state) {
+  (void)state;
+  static const char *const ls[] = {"(8,4):(1,8)", "(4,(2,4)):(1,(8,16))", "((4,2),3):((1,16),32)", "(2,8):(16,1)",
+                                   "(8,3):(1,0)", "(4,4):(8,1)"};
+  static const int64_t ns[] = {1, 2, 4};
+  for (size_t i = 0; i < COUNT_OF(ls); i++)
+    for (size_t j = 0; j < COUNT_OF(ns); j++) {
+      cl_layout_t *l = lay(ls[i]), *u = NULL, *d = NULL;
+      assert_int_equal(cl_upcast(l, ns[j], &u), CL_OK);
+      assert_int_equal(cl_downcast(u, ns[j], &d), CL_OK);
+      if (!same_layout(d, l))
+        fail_msg("downcast(upcast(%s,%lld)) = %s", ls[i], (long long)ns[j], layout_text(d));
+      cl_layout_free(l);
+      cl_layout_free(u);
+      cl_layout_free(d);
+    }
+}
+
+/* ------------------------------------------------------------ errors */
+
+typedef struct failure {
+  const char *fn, *a, *b, *c;
+  cl_status status;
+  const char *says; /* a fragment of cl_last_error() */
+} failure;
+
+static const failure failures[] = {
+  {"composition", "(2,4):(1,8)", "4:3", NULL, CL_E_DIVISIBILITY, "stride divisibility"},
+  {"composition", "(4,4):(1,8)", "6:1", NULL, CL_E_DIVISIBILITY, "shape divisibility"},
+  {"composition", "(4,4):(1,8)", "(2,2,2)", NULL, CL_E_RANK, "3 modes"},
+  {"composition", "(4,4):(1,8)", "(2,(2,2))", NULL, CL_E_RANK, "2 modes"},
+  {"composition", "(2,4):(4611686018427387904,1)", "2:4", NULL, CL_E_OVERFLOW, "overflow"},
+  {"composition", "(0,4):(1,8)", "2:3", NULL, CL_E_DOMAIN, "division by zero"},
+  {"complement", "(2,2):(1,1)", "8", NULL, CL_E_NOT_INJECTIVE, "non-injective"},
+  {"complement", "(0,2):(1,4)", "8", NULL, CL_E_DOMAIN, "division by zero"},
+  {"complement", "4:1", "(2,_)", NULL, CL_E_TYPE, "cotarget"},
+  {"complement", "4:1", "()", NULL, CL_E_DOMAIN, "empty"},
+  {"left_inverse", "(2,2):(2,3)", NULL, NULL, CL_E_DIVISIBILITY, "left_inverse"},
+  {"upcast", "4:3", "2", NULL, CL_E_DIVISIBILITY, "upcast"},
+  {"upcast", "4:2", "0", NULL, CL_E_DOMAIN, "division by zero"},
+  {"downcast", "(4,2):(2,8)", "2", NULL, CL_E_DOMAIN, "adjacent"},
+  {"downcast", "(2,4):(-1,4)", "2", NULL, CL_E_DOMAIN, "adjacent"},
+  {"tile_to_shape", "(2,2,2):(1,2,4)", "(4,4)", NULL, CL_E_RANK, "rank"},
+  {"tile_to_shape", "(3,2):(1,3)", "(8,8)", NULL, CL_E_DIVISIBILITY, "divide"},
+  {"tile_to_shape", "(2,2):(1,2)", "(8,8)", "(1,0,2)", CL_E_RANK, "order"},
+  {"tile_to_shape", "(2,2):(1,2)", "(8,_)", NULL, CL_E_TYPE, "int tuple"},
+  {"blocked_product", "(2):(2)", "4:1", NULL, CL_E_RANK, "zip"},
+  {"zipped_divide", "(4,8):(1,4)", "(2,_)", NULL, CL_E_RANK, "rank 2"},
+  {"logical_divide", "(4,8):(1,4)", "(2,2,2)", NULL, CL_E_RANK, "too many modes"},
+  {"logical_product", "(4,8):(1,4)", "(2,2,2)", NULL, CL_E_RANK, "too many modes"},
+  {"coalesce", "():()", NULL, NULL, CL_E_DOMAIN, "no modes"},
+  {"coalesce", "(4,8):(1,4)", "(1,1,1)", NULL, CL_E_RANK, "profile"},
+  {"filter", "(4,8):(1,4)", "(1,(1,1))", NULL, CL_E_RANK, "profile"},
+  {"composition", "8:1", "():()", NULL, CL_E_DOMAIN, "no modes"},
+};
+
+static void test_errors(void **state) {
+  (void)state;
+  for (size_t i = 0; i < COUNT_OF(failures); i++) {
+    const failure *f = &failures[i];
+    cl_status s = call(f->fn, f->a, f->b, f->c);
+    if (s != f->status)
+      fail_msg("%s(%s,%s): status %d, expected %d (%s)", f->fn, f->a, f->b ? f->b : "", s, f->status, cl_last_error());
+    if (strstr(cl_last_error(), f->says) == NULL)
+      fail_msg("%s(%s,%s): message '%s' does not say '%s'", f->fn, f->a, f->b ? f->b : "", cl_last_error(), f->says);
+  }
+}
+
+static void test_null_arguments(void **state) {
+  (void)state;
+  cl_layout_t *l = lay("(4,8):(1,4)"), *r = (cl_layout_t *)l;
+  cl_tuple_t *t = tup("(2,2)");
+  int64_t n = 7;
+  assert_int_equal(cl_composition(NULL, l, &r), CL_E_NULL);
+  assert_null(r);
+  assert_int_equal(cl_composition(l, NULL, &r), CL_E_NULL);
+  assert_int_equal(cl_composition(l, l, NULL), CL_E_NULL);
+  assert_int_equal(cl_logical_divide_tiler(l, NULL, &r), CL_E_NULL);
+  assert_int_equal(cl_complement(NULL, 8, &r), CL_E_NULL);
+  assert_int_equal(cl_tile_to_shape(l, NULL, NULL, &r), CL_E_NULL);
+  assert_int_equal(cl_max_common_vector(l, NULL, &n), CL_E_NULL);
+  assert_int_equal(n, 0);
+  assert_int_equal(cl_max_common_vector(l, l, NULL), CL_E_NULL);
+  assert_int_equal(cl_coalesce_profile(l, NULL, &r), CL_E_NULL);
+  assert_int_equal(cl_upcast(NULL, 2, &r), CL_E_NULL);
+  cl_layout_free(l);
+  cl_tuple_free(t);
+}
+
+/* Inputs are never modified, and results are fresh handles. */
+static void test_inputs_untouched(void **state) {
+  (void)state;
+  cl_layout_t *a = lay("(9,(4,8)):(59,(13,1))"), *r = NULL;
+  cl_tuple_t *t = tup("(3:3,(2,4):(1,8))");
+  assert_int_equal(cl_zipped_divide_tiler(a, t, &r), CL_OK);
+  assert_layout_is(a, "(9,(4,8)):(59,(13,1))");
+  assert_tuple_is(t, "(3:3,(2,4):(1,8))");
+  assert_true(r != a);
+  cl_layout_free(r);
+  cl_layout_free(a);
+  cl_tuple_free(t);
+}
+
+/* ------------------------------------------------------------ large and failing allocations */
+
+/* A rank-40 layout needs the heap in every step (flat lists, builders). */
+static void test_large_rank(void **state) {
+  (void)state;
+  char shape[512] = "(", stride[512] = "(";
+  int64_t current = 1;
+  for (int i = 0; i < 40; i++) {
+    int e = i % 3 == 0 ? 1 : 2;
+    snprintf(shape + strlen(shape), sizeof shape - strlen(shape), "%s%d", i ? "," : "", e);
+    snprintf(stride + strlen(stride), sizeof stride - strlen(stride), "%s%lld", i ? "," : "", (long long)(e == 1 ? 0 : current));
+    current *= e;
+  }
+  strcat(shape, ")");
+  strcat(stride, ")");
+  char text[1100];
+  snprintf(text, sizeof text, "%s:%s", shape, stride);
+  cl_layout_t *l = lay(text), *r = NULL, *ri = NULL;
+  assert_int_equal(cl_coalesce(l, &r), CL_OK);
+  assert_layout_is(r, "67108864:1");
+  cl_layout_free(r);
+  assert_int_equal(cl_right_inverse(l, &ri), CL_OK);
+  assert_layout_is(ri, "67108864:1");
+  assert_int_equal(cl_logical_divide(l, ri, &r), CL_OK);
+  assert_int_equal(cl_layout_size(r), 67108864);
+  cl_layout_free(r);
+  assert_int_equal(cl_complement_full(l, &r), CL_OK);
+  assert_layout_is(r, "1:0");
+  cl_layout_free(r);
+  cl_layout_free(ri);
+  cl_layout_free(l);
+}
+
+static int allocations_left;
+static void *failing_alloc(void *ctx, size_t n) {
+  (void)ctx;
+  return allocations_left-- > 0 ? malloc(n) : NULL;
+}
+static void *failing_realloc(void *ctx, void *p, size_t n) {
+  (void)ctx;
+  return allocations_left-- > 0 ? realloc(p, n) : NULL;
+}
+static void plain_free(void *ctx, void *p) {
+  (void)ctx;
+  free(p);
+}
+
+/* Every allocation may fail: the result is then CL_E_NOMEM and nothing else. */
+static void test_allocation_failures(void **state) {
+  (void)state;
+  cl_layout_t *a = lay("(2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2):(1,2,4,8,16,32,64,128,256,512,1024,2048,4096,8192,"
+                       "16384,32768,65536,131072,262144,524288)");
+  cl_layout_t *t = lay("(2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2):(2,1,8,4,32,16,128,64,512,256,2048,1024,8192,4096,"
+                       "32768,16384,131072,65536)");
+  cl_allocator failing = {failing_alloc, failing_realloc, plain_free, NULL};
+  bool succeeded = false;
+  for (int budget = 0; budget < 200 && !succeeded; budget++) {
+    allocations_left = budget;
+    assert_int_equal(cl_set_allocator(&failing), CL_OK);
+    cl_layout_t *r = (cl_layout_t *)a, *p = (cl_layout_t *)a;
+    cl_status s1 = cl_logical_divide(a, t, &r);
+    cl_status s2 = cl_blocked_product(t, a, &p);
+    assert_int_equal(cl_set_allocator(NULL), CL_OK);
+    assert_true(s1 == CL_OK || s1 == CL_E_NOMEM);
+    assert_true(s2 == CL_OK || s2 == CL_E_NOMEM);
+    assert_true((s1 == CL_OK) == (r != NULL));
+    assert_true((s2 == CL_OK) == (p != NULL));
+    succeeded = s1 == CL_OK && s2 == CL_OK;
+    cl_layout_free(r);
+    cl_layout_free(p);
+  }
+  assert_true(succeeded);
+  cl_layout_free(a);
+  cl_layout_free(t);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_golden),
+    cmocka_unit_test(test_coalesce_keeps_function),
+    cmocka_unit_test(test_filter_keeps_image),
+    cmocka_unit_test(test_composition_is_function_composition),
+    cmocka_unit_test(test_composition_by_mode),
+    cmocka_unit_test(test_complement_postconditions),
+    cmocka_unit_test(test_complement_detects_repeated_strides),
+    cmocka_unit_test(test_inverses),
+    cmocka_unit_test(test_divides),
+    cmocka_unit_test(test_products),
+    cmocka_unit_test(test_tile_to_shape_sizes),
+    cmocka_unit_test(test_make_fragment_like_is_a_tiled_product),
+    cmocka_unit_test(test_nullspace),
+    cmocka_unit_test(test_max_common),
+    cmocka_unit_test(test_upcast_downcast),
+    cmocka_unit_test(test_errors),
+    cmocka_unit_test(test_null_arguments),
+    cmocka_unit_test(test_inputs_untouched),
+    cmocka_unit_test(test_large_rank),
+    cmocka_unit_test(test_allocation_failures),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
