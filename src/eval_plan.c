@@ -440,6 +440,15 @@ __attribute__((target("avx2"))) static void fill_table_avx2(int64_t *out, int64_
                                                             const uint64_t *table) {
   int64_t j = 0;
   cl_v4u64 b = {base, base, base, base};
+  for (; j + 8 <= n; j += 8) {
+    cl_v4u64 t, u;
+    memcpy(&t, table + j, sizeof t);
+    memcpy(&u, table + j + 4, sizeof u);
+    t += b;
+    u += b;
+    memcpy(out + j, &t, sizeof t);
+    memcpy(out + j + 4, &u, sizeof u);
+  }
   for (; j + 4 <= n; j += 4) {
     cl_v4u64 t;
     memcpy(&t, table + j, sizeof t);
@@ -490,9 +499,8 @@ static void range_fill(const flat_modes *m, int64_t lo, int64_t hi, int64_t *out
     block = 1;
     table[0] = 0;
     while (j < m->n && block * m->s[j] <= table_max) {
-      for (int64_t c = 1; c < m->s[j]; c++)
-        for (int64_t t = 0; t < block; t++)
-          table[c * block + t] = table[t] + (uint64_t)c * (uint64_t)m->d[j];
+      for (int64_t c = 1; c < m->s[j]; c++) /* table[c*block + t] = table[t] + c*d */
+        table_row((int64_t *)(void *)(table + c * block), block, (uint64_t)c * (uint64_t)m->d[j], table);
       block *= m->s[j];
       j++;
     }
@@ -502,8 +510,7 @@ static void range_fill(const flat_modes *m, int64_t lo, int64_t hi, int64_t *out
         f--;
       if (f > 1) {
         for (int64_t c = 1; c < f; c++)
-          for (int64_t t = 0; t < block; t++)
-            table[c * block + t] = table[t] + (uint64_t)c * (uint64_t)m->d[j];
+          table_row((int64_t *)(void *)(table + c * block), block, (uint64_t)c * (uint64_t)m->d[j], table);
         block *= f;
       }
       os[on] = m->s[j] / f;
