@@ -25,7 +25,7 @@ void cl_flat_release(cl_flat *f) {
   cl_flat_init(f);
 }
 
-void cl_flat_push(cl_flat *f, int64_t shape, int64_t stride) {
+void cl_flat_grow(cl_flat *f, int64_t shape, int64_t stride) {
   if (f->status != CL_OK)
     return;
   if (f->n == f->cap) {
@@ -84,8 +84,7 @@ static cl_status no_modes(const char *op) {
   return cl_fail(CL_E_DOMAIN, "%s: the layout has no modes (an empty tuple)", op);
 }
 
-/* C's (a + b - 1) / b, CuTe's ceil_div on integers. */
-static cl_status ceil_div(int64_t a, int64_t b, int64_t *r) { return cl_ceil_div_int(a, b, r); }
+static cl_status ceil_div(int64_t a, int64_t b, int64_t *r) { return cl_al_ceil_div(a, b, r); }
 
 static cl_status abs_of(int64_t a, int64_t *r) {
   if (a == INT64_MIN)
@@ -237,7 +236,7 @@ static cl_status compose_mode(cl_lbuilder *lb, const cl_flat *lhs, int64_t s, in
   for (int64_t i = 0; i < last && st == CL_OK; i++) {
     int64_t curr_shape = lhs->m[i].shape, curr_stride = lhs->m[i].stride;
     int64_t remainder, abs_stride = 0, next_shape, next_stride, new_shape;
-    if ((st = cl_mod(rest_stride, curr_shape, &remainder)) != CL_OK)
+    if ((st = cl_al_mod(rest_stride, curr_shape, &remainder)) != CL_OK)
       break;
     if (remainder != 0 && !(rest_stride < curr_shape)) {
       st = cl_fail(CL_E_DIVISIBILITY,
@@ -255,7 +254,7 @@ static cl_status compose_mode(cl_lbuilder *lb, const cl_flat *lhs, int64_t s, in
       continue;
     }
     new_shape = next_shape < rest_shape ? next_shape : rest_shape;
-    if ((st = cl_mod(rest_shape, new_shape, &remainder)) != CL_OK)
+    if ((st = cl_al_mod(rest_shape, new_shape, &remainder)) != CL_OK)
       break;
     if (remainder != 0) {
       st = cl_fail(CL_E_DIVISIBILITY,
@@ -430,7 +429,7 @@ cl_status cl_complement_flat(const cl_flat *filtered, const cl_node *cotarget, c
       if (rest.m[i].stride < rest.m[min_idx].stride)
         min_idx = i;
     cl_mode min = rest.m[min_idx];
-    if ((s = cl_div(min.stride, covered, &new_shape)) != CL_OK)
+    if ((s = cl_al_div(min.stride, covered, &new_shape)) != CL_OK)
       break;
     if (new_shape == 0) {
       s = non_injective(min.stride, covered);
@@ -444,7 +443,7 @@ cl_status cl_complement_flat(const cl_flat *filtered, const cl_node *cotarget, c
   if (s == CL_OK) {
     cl_mode last = rest.m[0];
     int64_t new_shape, rest_shape;
-    if ((s = cl_div(last.stride, covered, &new_shape)) == CL_OK && new_shape == 0)
+    if ((s = cl_al_div(last.stride, covered, &new_shape)) == CL_OK && new_shape == 0)
       s = non_injective(last.stride, covered);
     if (s == CL_OK) {
       cl_flat_push(&result, new_shape, covered);
@@ -563,7 +562,7 @@ static cl_status left_inverse_flat(cl_lview v, cl_flat *out) {
     int64_t i = sl.order[k], stride = sl.modes.m[i].stride, remainder, shape;
     if (stride == 0)
       continue;
-    if ((s = cl_mod(stride, size, &remainder)) != CL_OK)
+    if ((s = cl_al_mod(stride, size, &remainder)) != CL_OK)
       break;
     if (remainder != 0) {
       s = cl_fail(CL_E_DIVISIBILITY, "left_inverse: divisibility condition: stride %lld is not a multiple of %lld, "
@@ -854,8 +853,8 @@ static cl_status upcast_leaf(int64_t s, int64_t d, int64_t n, int64_t *new_shape
   if (d == 0)
     return CL_OK;
   int64_t d_mod_n, n_mod_d, abs_d = 0, per_element;
-  CL_TRY(cl_mod(d, n, &d_mod_n));
-  CL_TRY(cl_mod(n, d, &n_mod_d));
+  CL_TRY(cl_al_mod(d, n, &d_mod_n));
+  CL_TRY(cl_al_mod(n, d, &n_mod_d));
   if (d_mod_n != 0 && n_mod_d != 0)
     return cl_fail(CL_E_DIVISIBILITY, "upcast: divisibility condition: stride %lld and %lld do not divide one another",
                    (long long)d, (long long)n);

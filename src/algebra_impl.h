@@ -62,12 +62,45 @@ typedef struct cl_flat {
 
 void cl_flat_init(cl_flat *f);
 void cl_flat_release(cl_flat *f);
-void cl_flat_push(cl_flat *f, int64_t shape, int64_t stride);
+/* The slow path of cl_flat_push: grows the list (or records the failure). */
+void cl_flat_grow(cl_flat *f, int64_t shape, int64_t stride);
+static inline void cl_flat_push(cl_flat *f, int64_t shape, int64_t stride) {
+  if (f->n < f->cap && f->status == CL_OK) {
+    f->m[f->n].shape = shape;
+    f->m[f->n++].stride = stride;
+    return;
+  }
+  cl_flat_grow(f, shape, stride);
+}
 /* The leaves of a view, in order (CuTe's flatten). */
 void cl_flat_of_view(cl_flat *f, cl_lview v);
 /* Appends f as one mode: a leaf when it has one mode (CuTe's integral
  * layouts), else a flat tuple. */
 void cl_lb_flat(cl_lbuilder *lb, const cl_flat *f);
+
+/* ---- C's integer division as CuTe uses it ----
+ * The fast paths stay inline; anything unusual (a zero divisor, an overflow)
+ * goes to the shared functions of common.c, which name the failure. */
+static inline cl_status cl_al_div(int64_t a, int64_t b, int64_t *r) {
+  if (b == 0 || (b == -1 && a == INT64_MIN))
+    return cl_div(a, b, r);
+  *r = a / b;
+  return CL_OK;
+}
+static inline cl_status cl_al_mod(int64_t a, int64_t b, int64_t *r) {
+  if (b == 0 || b == -1)
+    return cl_mod(a, b, r);
+  *r = a % b;
+  return CL_OK;
+}
+/* CuTe's ceil_div on integers: (a + b - 1) / b. */
+static inline cl_status cl_al_ceil_div(int64_t a, int64_t b, int64_t *r) {
+  int64_t t;
+  if (b == 0 || b == -1 || __builtin_add_overflow(a, b, &t) || __builtin_sub_overflow(t, 1, &t))
+    return cl_ceil_div_int(a, b, r);
+  *r = t / b;
+  return CL_OK;
+}
 
 /* ---- the algebra's named steps ---- */
 /* CuTe's coalesce of flat modes (bw_coalesce).  With beyond_domain it is
