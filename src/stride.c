@@ -22,7 +22,7 @@ cl_status cl_tree_crd2idx(const cl_node *crd, const cl_node *shape, const cl_nod
     return cl_fail(CL_E_RANK, "crd2idx: shape and stride are not congruent");
   if (cl_is_tuple(crd)) {
     if (!cl_is_tuple(shape))
-      return cl_fail(CL_E_RANK, "crd2idx: a tuple coordinate for an integer shape");
+      return cl_fail(CL_E_RANK, "crd2idx: invalid parameters: a tuple coordinate for an integer shape");
     if (crd->rank != shape->rank)
       return cl_fail(CL_E_RANK, "crd2idx: coordinate of rank %d for a shape of rank %d", crd->rank, shape->rank);
     int64_t sum = 0;
@@ -89,7 +89,7 @@ static cl_status horner(const cl_node *crd, const cl_node *shape, int64_t *acc, 
     return cl_mul(*scale, size, scale);
   }
   if (!cl_is_tuple(shape))
-    return cl_fail(CL_E_RANK, "crd2idx: a tuple coordinate for an integer shape");
+    return cl_fail(CL_E_RANK, "crd2idx: invalid parameters: a tuple coordinate for an integer shape");
   if (crd->rank != shape->rank)
     return cl_fail(CL_E_RANK, "crd2idx: coordinate of rank %d for a shape of rank %d", crd->rank, shape->rank);
   const cl_node *s = cl_first(shape);
@@ -106,7 +106,7 @@ cl_status cl_tree_crd2idx_shape(const cl_node *crd, const cl_node *shape, int64_
     return CL_OK;
   }
   if (!cl_is_tuple(shape))
-    return cl_fail(CL_E_RANK, "crd2idx: a tuple coordinate for an integer shape");
+    return cl_fail(CL_E_RANK, "crd2idx: invalid parameters: a tuple coordinate for an integer shape");
   if (cl_tree_leaf_count(crd) == 0)
     return cl_fail(CL_E_DOMAIN, "crd2idx: a coordinate without integers has no index (CuTe's Horner rule needs one)");
   int64_t acc = 0, scale = 1;
@@ -170,7 +170,7 @@ static void idx2crd_int(cl_builder *b, int64_t idx, const cl_node *shape) {
 void cl_b_idx2crd(cl_builder *b, const cl_node *idx, const cl_node *shape) {
   if (cl_is_tuple(idx)) {
     if (!cl_is_tuple(shape) || shape->rank != idx->rank) {
-      cl_b_set_error(b, cl_fail(CL_E_RANK, "idx2crd: mismatched ranks"));
+      cl_b_set_error(b, cl_fail(CL_E_RANK, "idx2crd: mismatched ranks between the index and the shape"));
       return;
     }
     int32_t at = cl_b_open(b, CL_KIND_TUPLE);
@@ -226,7 +226,7 @@ static void idx2crd_strided_int(cl_builder *b, int64_t idx, const cl_node *shape
 void cl_b_idx2crd_strided(cl_builder *b, const cl_node *idx, const cl_node *shape, const cl_node *stride) {
   if (cl_is_tuple(idx)) {
     if (!cl_is_tuple(shape) || shape->rank != idx->rank || !cl_is_tuple(stride) || stride->rank != idx->rank) {
-      cl_b_set_error(b, cl_fail(CL_E_RANK, "idx2crd: mismatched ranks"));
+      cl_b_set_error(b, cl_fail(CL_E_RANK, "idx2crd: mismatched ranks between the index and the shape"));
       return;
     }
     int32_t at = cl_b_open(b, CL_KIND_TUPLE);

@@ -348,7 +348,7 @@ cl_status cl_tree_inner_product(const cl_node *a, const cl_node *b, int64_t *out
   }
   if (cl_is_int(a) && cl_is_int(b))
     return cl_mul(a->value, b->value, out);
-  return cl_fail(CL_E_RANK, "inner_product: an integer and a tuple");
+  return cl_fail(CL_E_RANK, "inner_product: mismatched ranks: an integer against a tuple");
 }
 
 int64_t cl_tree_leaf_count(const cl_node *n) {
