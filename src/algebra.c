@@ -7,6 +7,8 @@
  * `if constexpr` on a value below is a test of that value, and each
  * static_assert is an error status naming the broken condition.  Integer
  * division is C's (truncating), as in CuTe. */
+#include <stdio.h>
+
 #include "algebra_impl.h"
 #include "cutelayout/algebra.h"
 
@@ -207,6 +209,29 @@ static cl_status by_profile(cl_lbuilder *lb, cl_lview v, const cl_node *profile,
 
 /* ============================================================= composition */
 
+/* CuTe's "Stride Divisibility Condition": shape % stride == 0 or stride < shape. */
+static cl_status stride_condition(int64_t stride, int64_t rest_stride, int64_t shape, int64_t mode) {
+  char rest[64] = "";
+  if (rest_stride != stride)
+    snprintf(rest, sizeof rest, " (%lld past the earlier modes)", (long long)rest_stride);
+  return cl_fail(CL_E_DIVISIBILITY,
+                 "composition: stride divisibility condition: shape %lld of mode %lld of the (coalesced) left-hand "
+                 "layout neither divides stride %lld%s of the right-hand layout nor exceeds it",
+                 (long long)shape, (long long)mode, (long long)stride, rest);
+}
+
+/* CuTe's "Shape Divisibility Condition": the shape left must be a multiple
+ * of what the left-hand mode takes of it. */
+static cl_status shape_condition(int64_t shape, int64_t rest_shape, int64_t taken, int64_t mode) {
+  char rest[64] = "";
+  if (rest_shape != shape)
+    snprintf(rest, sizeof rest, " (%lld past the earlier modes)", (long long)rest_shape);
+  return cl_fail(CL_E_DIVISIBILITY,
+                 "composition: shape divisibility condition: shape %lld%s of the right-hand layout is not a "
+                 "multiple of %lld, what mode %lld of the (coalesced) left-hand layout holds of it",
+                 (long long)shape, rest, (long long)taken, (long long)mode);
+}
+
 /* composition_impl for one integral mode s:d of the right-hand side against
  * the coalesced left-hand side (CuTe's flat_lhs):
  *  - d == 0: s:0, whatever the left-hand side;
@@ -239,10 +264,7 @@ static cl_status compose_mode(cl_lbuilder *lb, const cl_flat *lhs, int64_t s, in
     if ((st = cl_al_mod(rest_stride, curr_shape, &remainder)) != CL_OK)
       break;
     if (remainder != 0 && !(rest_stride < curr_shape)) {
-      st = cl_fail(CL_E_DIVISIBILITY,
-                   "composition: stride divisibility condition: the right-hand stride %lld (what remains of %lld) "
-                   "is neither a multiple of nor less than shape %lld of mode %lld of the coalesced left-hand layout",
-                   (long long)rest_stride, (long long)d, (long long)curr_shape, (long long)i);
+      st = stride_condition(d, rest_stride, curr_shape, i);
       break;
     }
     if ((st = abs_of(rest_stride, &abs_stride)) != CL_OK || (st = ceil_div(curr_shape, abs_stride, &next_shape)) != CL_OK ||
@@ -257,10 +279,7 @@ static cl_status compose_mode(cl_lbuilder *lb, const cl_flat *lhs, int64_t s, in
     if ((st = cl_al_mod(rest_shape, new_shape, &remainder)) != CL_OK)
       break;
     if (remainder != 0) {
-      st = cl_fail(CL_E_DIVISIBILITY,
-                   "composition: shape divisibility condition: the right-hand shape %lld (what remains of %lld) "
-                   "is not a multiple of %lld, the part of mode %lld of the coalesced left-hand layout it reaches",
-                   (long long)rest_shape, (long long)s, (long long)new_shape, (long long)i);
+      st = shape_condition(s, rest_shape, new_shape, i);
       break;
     }
     if ((st = cl_mul(rest_stride, curr_stride, &stride)) != CL_OK)
