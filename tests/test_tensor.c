@@ -477,7 +477,7 @@ static void test_algebra_views(void **state) {
   cl_tuple_t *tiler = tup("(4,3)");
   for (int64_t i = 0; i < 2; i++)
     for (int64_t j = 0; j < 4; j++) {
-      char text[32];
+      char text[64];
       snprintf(text, sizeof text, "(%lld,%lld)", (long long)i, (long long)j);
       cl_tuple_t *crd = tup(text);
       cl_tensor_t *tile = NULL;
@@ -717,7 +717,7 @@ static void test_copy_large_transpose(void **state) {
     float *a = malloc((size_t)(m * n + 1) * sizeof *a), *b = malloc((size_t)(m * n + 1) * sizeof *b);
     for (int64_t i = 0; i < m * n + 1; i++)
       a[i] = (float)i;
-    char dl[64], sl[64];
+    char dl[128], sl[128];
     snprintf(dl, sizeof dl, "(%lld,%lld):(%lld,1)", (long long)m, (long long)n, (long long)n);
     snprintf(sl, sizeof sl, "(%lld,%lld):(1,%lld)", (long long)m, (long long)n, (long long)m);
     cl_tensor_t *dst = tensor(b + offset, CL_DTYPE_FLOAT32, dl), *src = tensor(a + offset, CL_DTYPE_FLOAT32, sl);
@@ -743,7 +743,7 @@ static void test_copy_explain(void **state) {
     const char *d, *s, *expect;
   } cases[] = {
     {"(8,8):(1,8)", "(8,8):(1,8)", "kernel memcpy, vector 64 x 4 bytes, modes ()"},
-    {"(8,8):(8,1)", "(8,8):(1,8)", "kernel transpose, vector 1 x 4 bytes, modes (8:1<-8,8:8<-1), strips of 16"},
+    {"(8,8):(8,1)", "(8,8):(1,8)", "kernel transpose, vector 1 x 4 bytes, modes (8:1<-8,8:8<-1), 8 dst-contiguous steps (1 modes) by 8 src-contiguous steps (1 modes), in strips of 16 sweeping 8"},
     {"(4,8):(1,8)", "(4,8):(1,4)", "kernel strided, vector 4 x 4 bytes, modes (8:8<-4)"},
     {"(2,3):(1,2)", "(3,2):(1,3)", "kernel memcpy, vector 1 x 4 bytes, modes (), unrefined tails of 2 and 2 modes"},
   };
