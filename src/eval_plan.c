@@ -167,8 +167,7 @@ static bool reach_fits(const cl_node *shape, const cl_node *stride) {
  *   - integer leaves, every extent >= 1, size within int64_t;
  *   - sum (s_k - 1) * |d_k| within int64_t, so that no i in [0, size)
  *     overflows; it is at most max|d| * (size - 1). */
-void cl_plan_measure(const cl_node *root, cl_plan_info *info) {
-  const cl_node *shape = cl_lshape(root), *stride = cl_lstride(root);
+void cl_plan_measure(const cl_node *shape, const cl_node *stride, cl_plan_info *info) {
   info->bytes = 0;
   int64_t n = 0, total = 1, max_d = 0;
   for (int32_t j = 0; j < shape->span; j++) {
@@ -213,11 +212,10 @@ static void flush_group(plan *p, int32_t *nterms, uint64_t group_p, uint64_t coe
   }
 }
 
-int32_t cl_plan_build(const cl_node *root, const cl_plan_info *info, void *mem) {
+int32_t cl_plan_build(const cl_node *shape, const cl_node *stride, const cl_plan_info *info, void *mem) {
   if (info->bytes == 0)
     return 0;
   plan *p = mem;
-  const cl_node *shape = cl_lshape(root), *stride = cl_lstride(root);
   uint64_t prefix = 1, group_p = 1, group_coef = 0, prev_s = 1, prev_d = 0;
   int32_t nterms = 0;
   bool first = true;
@@ -258,7 +256,8 @@ int32_t cl_plan_build(const cl_node *root, const cl_plan_info *info, void *mem) 
       shift[k] = (uint8_t)(l - 1);
     }
   }
-  size_t offset = offsetof(struct cl_layout, nodes) + (size_t)((const char *)mem - (const char *)root);
+  /* shape is nodes[1] of the handle */
+  size_t offset = offsetof(struct cl_layout, nodes) + sizeof(cl_node) + (size_t)((const char *)mem - (const char *)shape);
   if (nterms > PLAN_TERMS_MASK || offset >= ((size_t)1 << (32 - PLAN_OFFSET_SHIFT)))
     return 0;
   return (int32_t)(((uint32_t)offset << PLAN_OFFSET_SHIFT) | ((uint32_t)nterms << PLAN_TERMS_SHIFT) |

@@ -20,12 +20,13 @@ typedef struct cl_plan_info {
   uint64_t size;  /* size(layout) */
 } cl_plan_info;
 
-/* Measures the layout tree at `root` (a CL_KIND_LAYOUT node). */
-void cl_plan_measure(const cl_node *root, cl_plan_info *info);
+/* Measures the layout (shape, stride). */
+void cl_plan_measure(const cl_node *shape, const cl_node *stride, cl_plan_info *info);
 
-/* Writes the plan of `root` into mem (8-byte aligned, info->bytes long, info
- * as cl_plan_measure left it) and returns the tag to store in the handle's
+/* Writes the plan of the layout whose shape and stride are nodes[1...] of a
+ * handle into mem, in the same handle (8-byte aligned, info->bytes long, info
+ * as cl_plan_measure left it), and returns the tag to store in the handle's
  * `plan` field (0: no plan). */
-int32_t cl_plan_build(const cl_node *root, const cl_plan_info *info, void *mem);
+int32_t cl_plan_build(const cl_node *shape, const cl_node *stride, const cl_plan_info *info, void *mem);
 
 #endif

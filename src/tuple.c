@@ -148,7 +148,7 @@ static cl_status finish(cl_builder *b, struct cl_tuple **out) {
    * one that may overflow) gets none: cl_tree_eval then reports it. */
   cl_plan_info plan = {0, 0, 0};
   if (b->count > 0 && b->nodes[0].kind == CL_KIND_LAYOUT)
-    cl_plan_measure(b->nodes, &plan);
+    cl_plan_measure(cl_lshape(b->nodes), cl_lstride(b->nodes), &plan);
   struct cl_tuple *h = cl_alloc(sizeof *h + (size_t)b->count * sizeof(cl_node) + plan.bytes);
   if (h == NULL) {
     cl_b_release(b);
@@ -156,7 +156,7 @@ static cl_status finish(cl_builder *b, struct cl_tuple **out) {
   }
   h->count = b->count;
   memcpy(h->nodes, b->nodes, (size_t)b->count * sizeof(cl_node));
-  h->reserved = cl_plan_build(h->nodes, &plan, h->nodes + h->count);
+  h->reserved = plan.bytes ? cl_plan_build(cl_lshape(h->nodes), cl_lstride(h->nodes), &plan, h->nodes + h->count) : 0;
   cl_b_release(b);
   *out = h;
   return CL_OK;
@@ -230,11 +230,25 @@ cl_status cl_tuple_from_tree(const cl_node *root, cl_tuple_t **out) {
   return cl_b_finish_tuple(&b, out);
 }
 
+/* The handle straight from the two trees: one allocation, one copy of each
+ * (no intermediate builder), and the evaluation plan after the nodes. */
 cl_status cl_layout_from_trees(const cl_node *shape, const cl_node *stride, cl_layout_t **out) {
-  cl_builder b;
-  cl_b_init(&b);
-  cl_b_layout(&b, shape, stride);
-  return cl_b_finish_layout(&b, out);
+  *out = NULL;
+  int64_t count = 1 + (int64_t)shape->span + stride->span;
+  if (count > INT32_MAX / 2)
+    return cl_fail(CL_E_LIMIT, "value has too many nodes");
+  cl_plan_info plan;
+  cl_plan_measure(shape, stride, &plan);
+  struct cl_layout *h = cl_alloc(sizeof *h + (size_t)count * sizeof(cl_node) + plan.bytes);
+  if (h == NULL)
+    return cl_fail(CL_E_NOMEM, "out of memory");
+  h->count = (int32_t)count;
+  h->nodes[0] = (cl_node){0, (int32_t)count, 2, CL_KIND_LAYOUT, shape->depth};
+  memcpy(h->nodes + 1, shape, (size_t)shape->span * sizeof(cl_node));
+  memcpy(h->nodes + 1 + shape->span, stride, (size_t)stride->span * sizeof(cl_node));
+  h->plan = plan.bytes ? cl_plan_build(cl_lshape(h->nodes), cl_lstride(h->nodes), &plan, h->nodes + count) : 0;
+  *out = h;
+  return CL_OK;
 }
 
 /* ------------------------------------------------------ tree predicates */
