@@ -403,10 +403,76 @@ static cl_status ceil_div_fold(const cl_node *cotarget, int64_t d, int64_t *size
   return CL_OK;
 }
 
-/* Removes mode i, keeping the order of the others. */
-static void remove_mode(cl_flat *f, int64_t i) {
-  memmove(f->m + i, f->m + i + 1, (size_t)(f->n - i - 1) * sizeof *f->m);
-  f->n--;
+/* ---- modes in order of stride ----
+ * complement takes the modes by repeatedly removing the first mode of least
+ * stride (cute::min, then cute::find): a stable sort.  The inverses use
+ * CuTe's SortByKey, an exchange sort, whose order of equal strides differs;
+ * it is followed exactly up to a rank CuTe could compile, and by the stable
+ * order past it, so that huge layouts cost n log n, not n^2. */
+#define CL_EXCHANGE_SORT_MAX 256
+
+typedef struct stride_order {
+  int64_t *at; /* at[k]: the index of the k-th mode */
+  int64_t inline_at[CL_FLAT_INLINE];
+} stride_order;
+
+static void order_release(stride_order *o) {
+  if (o->at != o->inline_at)
+    cl_dealloc(o->at);
+  o->at = o->inline_at;
+}
+
+static void exchange_sort(const cl_flat *f, int64_t *at) {
+  for (int64_t i = 0; i < f->n; i++)
+    for (int64_t j = i + 1; j < f->n; j++)
+      if (f->m[at[j]].stride < f->m[at[i]].stride) {
+        int64_t t = at[i];
+        at[i] = at[j];
+        at[j] = t;
+      }
+}
+
+/* Bottom-up merge sort of the indices by stride: stable. */
+static cl_status stable_sort(const cl_flat *f, int64_t *at) {
+  int64_t n = f->n;
+  int64_t *tmp = cl_alloc((size_t)n * sizeof *tmp);
+  if (tmp == NULL)
+    return cl_fail(CL_E_NOMEM, "out of memory");
+  int64_t *from = at, *to = tmp;
+  for (int64_t width = 1; width < n; width *= 2) {
+    for (int64_t lo = 0; lo < n; lo += 2 * width) {
+      int64_t mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
+      int64_t i = lo, j = mid, k = lo;
+      while (i < mid && j < hi)
+        to[k++] = f->m[from[j]].stride < f->m[from[i]].stride ? from[j++] : from[i++];
+      while (i < mid)
+        to[k++] = from[i++];
+      while (j < hi)
+        to[k++] = from[j++];
+    }
+    int64_t *t = from;
+    from = to;
+    to = t;
+  }
+  if (from != at)
+    memcpy(at, from, (size_t)n * sizeof *at);
+  cl_dealloc(tmp);
+  return CL_OK;
+}
+
+static cl_status order_by_stride(const cl_flat *f, bool cute_exchange, stride_order *o) {
+  o->at = o->inline_at;
+  if (f->n > CL_FLAT_INLINE && (o->at = cl_alloc((size_t)f->n * sizeof *o->at)) == NULL) {
+    o->at = o->inline_at;
+    return cl_fail(CL_E_NOMEM, "out of memory");
+  }
+  for (int64_t i = 0; i < f->n; i++)
+    o->at[i] = i;
+  if (cute_exchange && f->n <= CL_EXCHANGE_SORT_MAX) {
+    exchange_sort(f, o->at);
+    return CL_OK;
+  }
+  return f->n > 1 ? stable_sort(f, o->at) : CL_OK;
 }
 
 static cl_status non_injective(int64_t stride, int64_t covered) {
@@ -435,47 +501,29 @@ cl_status cl_complement_flat(const cl_flat *filtered, const cl_node *cotarget, c
     cl_flat_push(out, size, size == 1 ? 0 : 1);
     return out->status;
   }
-  cl_flat rest, result;
-  cl_flat_init(&rest);
+  stride_order order;
+  cl_flat result;
   cl_flat_init(&result);
-  for (int64_t i = 0; i < filtered->n; i++)
-    cl_flat_push(&rest, filtered->m[i].shape, filtered->m[i].stride);
-  cl_status s = rest.status;
+  cl_status s = order_by_stride(filtered, false, &order);
   int64_t covered = 1; /* the stride of the next result mode */
-  while (s == CL_OK && rest.n > 1) {
-    int64_t min_idx = 0, new_shape;
-    for (int64_t i = 1; i < rest.n; i++)
-      if (rest.m[i].stride < rest.m[min_idx].stride)
-        min_idx = i;
-    cl_mode min = rest.m[min_idx];
-    if ((s = cl_al_div(min.stride, covered, &new_shape)) != CL_OK)
+  for (int64_t k = 0; s == CL_OK && k < filtered->n; k++) {
+    cl_mode next = filtered->m[order.at[k]];
+    int64_t new_shape;
+    if ((s = cl_al_div(next.stride, covered, &new_shape)) != CL_OK)
       break;
     if (new_shape == 0) {
-      s = non_injective(min.stride, covered);
+      s = non_injective(next.stride, covered);
       break;
     }
     cl_flat_push(&result, new_shape, covered);
-    if ((s = cl_mul(min.stride, min.shape, &covered)) != CL_OK)
-      break;
-    remove_mode(&rest, min_idx);
+    s = cl_mul(next.stride, next.shape, &covered);
   }
-  if (s == CL_OK) {
-    cl_mode last = rest.m[0];
-    int64_t new_shape, rest_shape;
-    if ((s = cl_al_div(last.stride, covered, &new_shape)) == CL_OK && new_shape == 0)
-      s = non_injective(last.stride, covered);
-    if (s == CL_OK) {
-      cl_flat_push(&result, new_shape, covered);
-      s = cl_mul(last.stride, last.shape, &covered);
-    }
-    if (s == CL_OK)
-      s = ceil_div_fold(cotarget, covered, &rest_shape);
-    if (s == CL_OK) {
-      cl_flat_push(&result, rest_shape, rest_shape == 1 ? 0 : covered); /* compact_major: extent 1 has stride 0 */
-      s = cl_coalesce_flat(&result, false, out);
-    }
+  int64_t rest_shape;
+  if (s == CL_OK && (s = ceil_div_fold(cotarget, covered, &rest_shape)) == CL_OK) {
+    cl_flat_push(&result, rest_shape, rest_shape == 1 ? 0 : covered); /* compact_major: extent 1 has stride 0 */
+    s = cl_coalesce_flat(&result, false, out);
   }
-  cl_flat_release(&rest);
+  order_release(&order);
   cl_flat_release(&result);
   return s;
 }
@@ -497,15 +545,13 @@ cl_status cl_complement_view(cl_lview v, const cl_node *cotarget, cl_flat *out) 
  * exchange sort, not stable). */
 typedef struct sorted_layout {
   cl_flat modes, prefix; /* prefix.m[i].shape is the prefix product before mode i */
-  int64_t order_inline[CL_FLAT_INLINE];
-  int64_t *order;
+  stride_order by_stride;
 } sorted_layout;
 
 static void sorted_release(sorted_layout *sl) {
   cl_flat_release(&sl->modes);
   cl_flat_release(&sl->prefix);
-  if (sl->order != sl->order_inline)
-    cl_dealloc(sl->order);
+  order_release(&sl->by_stride);
 }
 
 static cl_status sort_by_stride(cl_lview v, sorted_layout *sl) {
@@ -513,33 +559,19 @@ static cl_status sort_by_stride(cl_lview v, sorted_layout *sl) {
   cl_flat_init(&flat);
   cl_flat_init(&sl->modes);
   cl_flat_init(&sl->prefix);
-  sl->order = sl->order_inline;
+  sl->by_stride.at = sl->by_stride.inline_at;
   cl_flat_of_view(&flat, v);
   cl_status s = cl_coalesce_flat(&flat, false, &sl->modes);
   cl_flat_release(&flat);
   CL_TRY(s);
-  int64_t n = sl->modes.n, product = 1;
-  if (n > CL_FLAT_INLINE && (sl->order = cl_alloc((size_t)n * sizeof *sl->order)) == NULL) {
-    sl->order = sl->order_inline;
-    return cl_fail(CL_E_NOMEM, "out of memory");
-  }
-  for (int64_t i = 0; i <= n; i++) {
+  int64_t product = 1;
+  for (int64_t i = 0; i <= sl->modes.n; i++) {
     cl_flat_push(&sl->prefix, product, 0);
-    if (i < n)
+    if (i < sl->modes.n)
       CL_TRY(cl_mul(product, sl->modes.m[i].shape, &product));
   }
   CL_TRY(sl->prefix.status);
-  int64_t *key = sl->order;
-  for (int64_t i = 0; i < n; i++)
-    key[i] = i;
-  for (int64_t i = 0; i < n; i++)
-    for (int64_t j = i + 1; j < n; j++)
-      if (sl->modes.m[key[j]].stride < sl->modes.m[key[i]].stride) {
-        int64_t t = key[i];
-        key[i] = key[j];
-        key[j] = t;
-      }
-  return CL_OK;
+  return order_by_stride(&sl->modes, true, &sl->by_stride);
 }
 
 /* right_inverse(L): following the strides from 1, each coalesced mode whose
@@ -554,7 +586,7 @@ static cl_status right_inverse_flat(cl_lview v, cl_flat *out) {
   cl_flat_push(&result, 1, 0);
   int64_t covered = 1;
   for (int64_t k = 0; s == CL_OK && k < sl.modes.n; k++) {
-    int64_t i = sl.order[k];
+    int64_t i = sl.by_stride.at[k];
     if (sl.modes.m[i].stride != covered)
       continue;
     cl_flat_push(&result, sl.modes.m[i].shape, sl.prefix.m[i].shape);
@@ -578,7 +610,7 @@ static cl_status left_inverse_flat(cl_lview v, cl_flat *out) {
   cl_flat_init(&result);
   int64_t size = 1, prev_prefix = 0; /* result strides lag result shapes by one */
   for (int64_t k = 0; s == CL_OK && k < sl.modes.n; k++) {
-    int64_t i = sl.order[k], stride = sl.modes.m[i].stride, remainder, shape;
+    int64_t i = sl.by_stride.at[k], stride = sl.modes.m[i].stride, remainder, shape;
     if (stride == 0)
       continue;
     if ((s = cl_al_mod(stride, size, &remainder)) != CL_OK)
@@ -595,7 +627,7 @@ static cl_status left_inverse_flat(cl_lview v, cl_flat *out) {
       break;
   }
   if (s == CL_OK) {
-    cl_flat_push(&result, sl.modes.m[sl.order[sl.modes.n - 1]].shape, prev_prefix);
+    cl_flat_push(&result, sl.modes.m[sl.by_stride.at[sl.modes.n - 1]].shape, prev_prefix);
     s = cl_coalesce_flat(&result, false, out);
   }
   cl_flat_release(&result);

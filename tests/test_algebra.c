@@ -1220,6 +1220,39 @@ static void test_large_rank(void **state) {
   cl_layout_free(l);
 }
 
+/* Thousands of modes: the steps that order modes by stride stay n log n
+ * (complement sorts them; CuTe's selection of the least stride is a stable
+ * sort), and report the first repeated stride. */
+static void test_many_modes(void **state) {
+  (void)state;
+  /* ((2,...,2),...) : ((3,1,...),...), 5 x 1000 modes (a tuple holds at most
+   * CL_MAX_RANK elements, a flattened layout any number). */
+  enum { groups = 5, per_group = 1000 };
+  size_t cap = 8 * groups * per_group + 64;
+  char *text = malloc(cap);
+  assert_non_null(text);
+  size_t len = 0;
+  for (int side = 0; side < 2; side++) {
+    len += (size_t)snprintf(text + len, cap - len, side ? "):(" : "(");
+    for (int g = 0; g < groups; g++) {
+      len += (size_t)snprintf(text + len, cap - len, "%s(", g ? "," : "");
+      for (int i = 0; i < per_group; i++)
+        len += (size_t)snprintf(text + len, cap - len, "%s%d", i ? "," : "", side == 0 ? 2 : i % 2 ? 1 : 3);
+      len += (size_t)snprintf(text + len, cap - len, ")");
+    }
+  }
+  snprintf(text + len, cap - len, ")");
+  cl_layout_t *l = lay(text), *r = (cl_layout_t *)l;
+  assert_int_equal(cl_complement(l, 64, &r), CL_E_NOT_INJECTIVE);
+  assert_null(r);
+  assert_non_null(strstr(cl_last_error(), "stride 1 is smaller than 2"));
+  /* nothing merges: 5000 modes do not fit in one tuple */
+  assert_int_equal(cl_coalesce(l, &r), CL_E_LIMIT);
+  assert_null(r);
+  cl_layout_free(l);
+  free(text);
+}
+
 static int allocations_left;
 static void *failing_alloc(void *ctx, size_t n) {
   (void)ctx;
@@ -1284,6 +1317,7 @@ int main(void) {
     cmocka_unit_test(test_null_arguments),
     cmocka_unit_test(test_inputs_untouched),
     cmocka_unit_test(test_large_rank),
+    cmocka_unit_test(test_many_modes),
     cmocka_unit_test(test_allocation_failures),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
