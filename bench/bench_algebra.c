@@ -168,8 +168,8 @@ void bench_algebra(void) {
   }
   for (size_t k = 0; k < NCASES; k++) {
     timed t = timed_of(&work[k]);
-    double op = bench_time(run_op, &t, 1), copy = bench_time(run_copy, &t, 1);
-    bench_report("algebra", work[k].workload, op * 1e9, "ns", op / copy, "layout-copy");
+    bench_pair vs_copy = bench_compare(run_op, &t, run_copy, &t, 1);
+    bench_report("algebra", work[k].workload, vs_copy.a * 1e9, "ns", vs_copy.ratio, "layout-copy");
   }
   for (size_t k = 0; k < NCASES; k++) {
     cl_layout_free(work[k].la);

@@ -21,6 +21,7 @@ namespace {
 // constants for the optimizer.
 int64_t rt(int64_t v) {
   bench_do_not_optimize(v);
+  asm volatile("" : "+r"(v));
   return v;
 }
 
@@ -40,22 +41,47 @@ void run(void *ctx, int64_t iters) {
   bench_do_not_optimize(acc);
 }
 
-template <class Layout>
-double time_layout(Layout const &layout, int64_t size) {
-  eval_ctx<Layout> c{layout, size - 1};
-  return bench_time(run<Layout>, &c, 1);
+// The three layouts of bench_eval.c, built once.
+auto make_rank2() { return make_layout(make_shape(rt(64), rt(32)), make_stride(rt(32), rt(1))); }
+auto make_rank4() {
+  return make_layout(make_shape(rt(8), rt(4), rt(8), rt(16)), make_stride(rt(4), rt(1), rt(512), rt(32)));
+}
+auto make_hier() {
+  return make_layout(make_shape(make_shape(rt(4), rt(8)), make_shape(rt(2), make_shape(rt(2), rt(4)))),
+                     make_stride(make_stride(rt(2), rt(16)), make_stride(rt(1), make_stride(rt(8), rt(128)))));
+}
+using rank2_t = decltype(make_rank2());
+using rank4_t = decltype(make_rank4());
+using hier_t = decltype(make_hier());
+
+eval_ctx<rank2_t> &rank2() {
+  static eval_ctx<rank2_t> c{make_rank2(), 2048 - 1};
+  return c;
+}
+eval_ctx<rank4_t> &rank4() {
+  static eval_ctx<rank4_t> c{make_rank4(), 4096 - 1};
+  return c;
+}
+eval_ctx<hier_t> &hier() {
+  static eval_ctx<hier_t> c{make_hier(), 512 - 1};
+  return c;
 }
 
 }  // namespace
 
-extern "C" double bench_cute_eval_s(const char *name, int64_t size) {
-  if (std::strcmp(name, "rank2") == 0)  // (64,32):(32,1)
-    return time_layout(make_layout(make_shape(rt(64), rt(32)), make_stride(rt(32), rt(1))), size);
-  if (std::strcmp(name, "rank4") == 0)  // (8,4,8,16):(4,1,512,32)
-    return time_layout(make_layout(make_shape(rt(8), rt(4), rt(8), rt(16)), make_stride(rt(4), rt(1), rt(512), rt(32))),
-                       size);
-  // ((4,8),(2,(2,4))):((2,16),(1,(8,128)))
-  return time_layout(make_layout(make_shape(make_shape(rt(4), rt(8)), make_shape(rt(2), make_shape(rt(2), rt(4)))),
-                                 make_stride(make_stride(rt(2), rt(16)), make_stride(rt(1), make_stride(rt(8), rt(128))))),
-                     size);
+// (64,32):(32,1), (8,4,8,16):(4,1,512,32), ((4,8),(2,(2,4))):((2,16),(1,(8,128)))
+extern "C" bench_cute_fn bench_cute_eval_fn(const char *name) {
+  if (std::strcmp(name, "rank2") == 0)
+    return run<rank2_t>;
+  if (std::strcmp(name, "rank4") == 0)
+    return run<rank4_t>;
+  return run<hier_t>;
+}
+
+extern "C" void *bench_cute_eval_ctx(const char *name) {
+  if (std::strcmp(name, "rank2") == 0)
+    return &rank2();
+  if (std::strcmp(name, "rank4") == 0)
+    return &rank4();
+  return &hier();
 }

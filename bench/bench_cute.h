@@ -12,9 +12,12 @@ extern "C" {
 #endif
 
 #ifdef CL_BENCH_CUTE
-/* Median seconds per layout(i) through CuTe's Layout with run-time integers
- * for the eval workload `name` (rank2, rank4, hier), i cycling over [0, size). */
-double bench_cute_eval_s(const char *name, int64_t size);
+/* The eval workload `name` (rank2, rank4, hier) through CuTe's Layout with
+ * run-time integers, as a bench_fn and its context: layout(i) for i cycling
+ * over [0, size). */
+typedef void (*bench_cute_fn)(void *ctx, int64_t iters);
+bench_cute_fn bench_cute_eval_fn(const char *name);
+void *bench_cute_eval_ctx(const char *name);
 #endif
 
 #ifdef __cplusplus

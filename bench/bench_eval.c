@@ -18,7 +18,11 @@
  *     tiled-1024      ((8,128),(8,128)):((1,64),(8,8192))   8x8 tiles of a 1024x1024 matrix
  *
  * With -Dcute_dir=... the same per-call workloads also run through CuTe C++
- * with run-time integers (bench_cute.cpp) and print their ratio. */
+ * with run-time integers (bench_cute.cpp) and print their ratio.
+ *
+ * Each workload and its baseline run in alternation (bench_compare): the
+ * figure is the median of the workload's runs, the ratio the median of the
+ * paired ratios, so that a change of load on a shared machine moves both. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,22 +157,22 @@ void bench_eval(void) {
   for (size_t k = 0; k < per_call; k++) {
     eval_case *c = &cases[k];
     bench_fn naive = c->rank == 2 ? run_naive_2 : c->rank == 4 ? run_naive_4 : run_naive_5;
-    double ours = bench_time(run_eval, c, 1), base = bench_time(naive, c, 1);
+    bench_pair vs_naive = bench_compare(run_eval, c, naive, c, 1);
     char name[64];
     snprintf(name, sizeof name, "%s-per-call", c->name);
-    bench_report("eval", name, ours * 1e9, "ns", ours / base, "naive-div-loop");
+    bench_report("eval", name, vs_naive.a * 1e9, "ns", vs_naive.ratio, "naive-div-loop");
 #ifdef CL_BENCH_CUTE
-    double cute = bench_cute_eval_s(c->name, c->size);
-    bench_report("eval", name, ours * 1e9, "ns", ours / cute, "cute-runtime-ints");
+    bench_pair vs_cute = bench_compare(run_eval, c, bench_cute_eval_fn(c->name), bench_cute_eval_ctx(c->name), 1);
+    bench_report("eval", name, vs_cute.a * 1e9, "ns", vs_cute.ratio, "cute-runtime-ints");
 #endif
   }
   for (size_t k = 0; k < ncases; k++) {
     eval_case *c = &cases[k];
     double bytes = (double)c->size * sizeof *c->out;
-    double ours = bench_time(run_range, c, bytes), base = bench_time(run_memset, c, bytes);
+    bench_pair vs_memset = bench_compare(run_range, c, run_memset, c, bytes);
     char name[64];
     snprintf(name, sizeof name, "%s-range", c->name);
-    bench_report("eval", name, 1e-9 / ours, "GB/s", base / ours, "memset");
+    bench_report("eval", name, 1e-9 / vs_memset.a, "GB/s", 1 / vs_memset.ratio, "memset");
   }
   for (size_t k = 0; k < ncases; k++) {
     cl_layout_free(cases[k].layout);

@@ -28,9 +28,9 @@ static int compare_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-double bench_time(bench_fn fn, void *ctx, double ops_per_iter) {
-  /* Calibrate: double the iteration count until one run takes a tenth of the
-   * target, then scale; this also warms caches and branch predictors. */
+/* Calibrate: double the iteration count until one run takes a tenth of the
+ * target, then scale; this also warms caches and branch predictors. */
+static int64_t calibrate(bench_fn fn, void *ctx) {
   int64_t iters = 1;
   for (;;) {
     int64_t t0 = bench_now_ns();
@@ -43,17 +43,38 @@ double bench_time(bench_fn fn, void *ctx, double ops_per_iter) {
     }
     iters *= 2;
   }
-  if (iters < 1)
-    iters = 1;
+  return iters < 1 ? 1 : iters;
+}
+
+static double run_once(bench_fn fn, void *ctx, int64_t iters, double ops_per_iter) {
+  int64_t t0 = bench_now_ns();
+  fn(ctx, iters);
+  int64_t dt = bench_now_ns() - t0;
+  return (double)dt * 1e-9 / ((double)iters * ops_per_iter);
+}
+
+double bench_time(bench_fn fn, void *ctx, double ops_per_iter) {
+  int64_t iters = calibrate(fn, ctx);
   double per_op[BENCH_RUNS];
-  for (int r = 0; r < BENCH_RUNS; r++) {
-    int64_t t0 = bench_now_ns();
-    fn(ctx, iters);
-    int64_t dt = bench_now_ns() - t0;
-    per_op[r] = (double)dt * 1e-9 / ((double)iters * ops_per_iter);
-  }
+  for (int r = 0; r < BENCH_RUNS; r++)
+    per_op[r] = run_once(fn, ctx, iters, ops_per_iter);
   qsort(per_op, BENCH_RUNS, sizeof per_op[0], compare_double);
   return per_op[BENCH_RUNS / 2];
+}
+
+bench_pair bench_compare(bench_fn a, void *a_ctx, bench_fn b, void *b_ctx, double ops_per_iter) {
+  int64_t a_iters = calibrate(a, a_ctx), b_iters = calibrate(b, b_ctx);
+  double ta[BENCH_RUNS], tb[BENCH_RUNS], ratio[BENCH_RUNS];
+  for (int r = 0; r < BENCH_RUNS; r++) {
+    ta[r] = run_once(a, a_ctx, a_iters, ops_per_iter);
+    tb[r] = run_once(b, b_ctx, b_iters, ops_per_iter);
+    ratio[r] = ta[r] / tb[r];
+  }
+  qsort(ta, BENCH_RUNS, sizeof ta[0], compare_double);
+  qsort(tb, BENCH_RUNS, sizeof tb[0], compare_double);
+  qsort(ratio, BENCH_RUNS, sizeof ratio[0], compare_double);
+  bench_pair p = {ta[BENCH_RUNS / 2], tb[BENCH_RUNS / 2], ratio[BENCH_RUNS / 2]};
+  return p;
 }
 
 /* Three significant digits without an exponent, so that lines stay easy to

@@ -41,6 +41,16 @@ typedef void (*bench_fn)(void *ctx, int64_t iters);
  * per element). */
 double bench_time(bench_fn fn, void *ctx, double ops_per_iter);
 
+/* A workload and its baseline timed in alternation, run for run, so that
+ * both see the same machine (on a shared machine the load changes from one
+ * second to the next): the medians of each, and the median of the ratios of
+ * the paired runs, a/b, which is what the report's ratio should be. */
+typedef struct bench_pair {
+  double a, b;  /* median seconds per operation */
+  double ratio; /* median of a_i / b_i over the paired runs */
+} bench_pair;
+bench_pair bench_compare(bench_fn a, void *a_ctx, bench_fn b, void *b_ctx, double ops_per_iter);
+
 /* Nanoseconds now, from CLOCK_MONOTONIC. */
 int64_t bench_now_ns(void);
 
