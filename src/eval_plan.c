@@ -31,7 +31,7 @@
  *
  * Overflow.  The plan answers 0 <= i < size(layout) only, and only for
  * layouts where every such i is known to evaluate without overflow:
- * cl_plan_measure checks that size and the bound sum (s_k - 1) * |d_k| fit in
+ * plannable() checks that size and the bound sum (s_k - 1) * |d_k| fit in
  * int64_t, which bounds every product and partial sum CuTe's evaluation
  * forms.  Inside the plan, arithmetic is done modulo 2^64: the identity above
  * holds over the integers, the true result fits, so the wrapped result is it.
@@ -100,10 +100,14 @@ static unsigned ctz64(uint64_t x) { /* x != 0 */
 }
 
 static unsigned ceil_log2(uint64_t x) { /* x >= 2 */
+#if defined(__GNUC__) || defined(__clang__)
+  return 64 - (unsigned)__builtin_clzll(x - 1);
+#else
   unsigned l = 0;
   while (l < 64 && ((uint64_t)1 << l) < x)
     l++;
   return l;
+#endif
 }
 
 /* Two's complement reading of a wrapped result (what the cast does on every
@@ -115,10 +119,19 @@ static inline int64_t to_signed(uint64_t v) {
 /* ------------------------------------------------------------- the plan */
 
 /* Stored after a layout handle's nodes.  The handle's `plan` field is the
- * tag: bits 0-1 the form (0: no plan), bits 2-11 the number of terms, bits
- * 12-31 the plan's byte offset from the start of the handle, so that the fast
- * path finds the plan with one load and one add.  Layouts beyond those
- * fields (over 1023 terms, or 65000 nodes) get no plan. */
+ * tag: bits 0-2 the state, bits 3-11 the number of terms, bits 12-31 the
+ * plan's byte offset from the start of the handle, so that the fast path
+ * finds the plan with one load and one add.
+ *
+ * The room is reserved when the handle is made (cl_plan_measure: a count of
+ * leaves and the size, a few instructions per node), the plan itself is
+ * compiled by the first evaluation (plan_compile), so that the many handles an
+ * algebra computation makes and never evaluates cost nothing for it.  Handles
+ * are shared between threads, so the state changes atomically: UNBUILT, then
+ * BUILDING for the one thread that compiles (others meanwhile evaluate on the
+ * trees), then NARROW, WIDE or NONE, published with release order after the
+ * plan's bytes.  Layouts beyond the fields (over 511 terms, or 65000 nodes)
+ * get no plan. */
 typedef struct plan_term {
   uint64_t magic; /* reciprocal of P_k */
   uint64_t coef;  /* e_k summed over the modes with this P_k, modulo 2^64 */
@@ -131,11 +144,21 @@ typedef struct plan {
   /* wide form: uint8_t shift[nterms] follows term[nterms - 1] */
 } plan;
 
-enum { PLAN_NARROW = 1, PLAN_WIDE = 2, PLAN_TERMS_SHIFT = 2, PLAN_TERMS_MASK = 1023, PLAN_OFFSET_SHIFT = 12 };
+enum {
+  PLAN_NONE = 0,
+  PLAN_NARROW = 1, /* the only state with bit 0: the fast path tests one bit */
+  PLAN_WIDE = 2,
+  PLAN_UNBUILT = 4,
+  PLAN_BUILDING = 6,
+  PLAN_STATE_MASK = 7,
+  PLAN_TERMS_SHIFT = 3,
+  PLAN_TERMS_MASK = 511,
+  PLAN_OFFSET_SHIFT = 12
+};
 #define PLAN_NARROW_MAX ((uint64_t)1 << 32)
 
 static inline int32_t plan_terms(uint32_t tag) { return (int32_t)((tag >> PLAN_TERMS_SHIFT) & PLAN_TERMS_MASK); }
-/* Only for a nonzero tag. */
+/* Only for a tag with an offset (any state but NONE). */
 static inline const plan *plan_of(const cl_layout_t *layout, uint32_t tag) {
   return (const plan *)(const void *)((const char *)layout + (tag >> PLAN_OFFSET_SHIFT));
 }
@@ -159,37 +182,55 @@ static bool reach_fits(const cl_node *shape, const cl_node *stride) {
   return true;
 }
 
-/* Checks what the plan relies on and measures the layout.  It runs for every
- * handle made, so it is one pass with one comparison per node:
+/* What the plan relies on, checked when it is compiled, in one pass:
  *   - shape and stride congruent: congruent trees have the same pre-order
  *     sequence of (span, rank, kind, depth), the 8 bytes after each value;
  *   - no empty tuple (CuTe cannot evaluate through `()`: cl_tree_eval says so);
  *   - integer leaves, every extent >= 1, size within int64_t;
  *   - sum (s_k - 1) * |d_k| within int64_t, so that no i in [0, size)
  *     overflows; it is at most max|d| * (size - 1). */
-void cl_plan_measure(const cl_node *shape, const cl_node *stride, cl_plan_info *info) {
-  info->bytes = 0;
+static bool plannable(const cl_node *shape, const cl_node *stride) {
+  if (shape->span != stride->span)
+    return false;
   int64_t n = 0, total = 1, max_d = 0;
   for (int32_t j = 0; j < shape->span; j++) {
     uint64_t shape_form, stride_form;
     memcpy(&shape_form, &shape[j].span, sizeof shape_form);
     memcpy(&stride_form, &stride[j].span, sizeof stride_form);
     if (shape_form != stride_form)
-      return;
+      return false;
     if (cl_is_tuple(&shape[j])) {
       if (shape[j].rank == 0)
-        return;
+        return false;
       continue;
     }
     int64_t s = shape[j].value, d = stride[j].value;
     if (!cl_is_int(&shape[j]) || s < 1 || d == INT64_MIN || __builtin_mul_overflow(total, s, &total))
-      return;
+      return false;
     d = d < 0 ? -d : d;
     max_d = d > max_d ? d : max_d;
     n++;
   }
   int64_t reach;
-  if (n == 0 || (__builtin_mul_overflow(max_d, total, &reach) && !reach_fits(shape, stride)))
+  return n > 0 && (!__builtin_mul_overflow(max_d, total, &reach) || reach_fits(shape, stride));
+}
+
+/* Run for every handle made: just the room the plan will need. */
+void cl_plan_measure(const cl_node *shape, const cl_node *stride, cl_plan_info *info) {
+  (void)stride;
+  info->bytes = 0;
+  int64_t n = 0, total = 1;
+  for (int32_t j = 0; j < shape->span; j++) {
+    if (cl_is_tuple(&shape[j])) {
+      if (shape[j].rank == 0)
+        return;
+      continue;
+    }
+    if (!cl_is_int(&shape[j]) || shape[j].value < 1 || __builtin_mul_overflow(total, shape[j].value, &total))
+      return;
+    n++;
+  }
+  if (n == 0)
     return;
   size_t terms = (size_t)n - 1;
   info->leaves = n;
@@ -197,6 +238,16 @@ void cl_plan_measure(const cl_node *shape, const cl_node *stride, cl_plan_info *
   info->bytes = sizeof(plan) + terms * sizeof(plan_term);
   if (info->size > PLAN_NARROW_MAX)
     info->bytes += (terms + 7) & ~(size_t)7;
+}
+
+int32_t cl_plan_tag(const cl_node *shape, const cl_plan_info *info, const void *mem) {
+  if (info->bytes == 0)
+    return PLAN_NONE;
+  /* shape is nodes[1] of the handle */
+  size_t offset = offsetof(struct cl_layout, nodes) + sizeof(cl_node) + (size_t)((const char *)mem - (const char *)shape);
+  if (offset >= ((size_t)1 << (32 - PLAN_OFFSET_SHIFT)))
+    return PLAN_NONE;
+  return (int32_t)(((uint32_t)offset << PLAN_OFFSET_SHIFT) | PLAN_UNBUILT);
 }
 
 /* Ends a group of modes sharing P: its coefficient joins d0 when P == 1
@@ -212,14 +263,15 @@ static void flush_group(plan *p, int32_t *nterms, uint64_t group_p, uint64_t coe
   }
 }
 
-int32_t cl_plan_build(const cl_node *shape, const cl_node *stride, const cl_plan_info *info, void *mem) {
-  if (info->bytes == 0)
-    return 0;
-  plan *p = mem;
+/* Writes the plan of (shape, stride) at p, in the room cl_plan_measure
+ * reserved, and returns its tag (offset as given, PLAN_NONE if there is no
+ * plan for this layout). */
+static uint32_t plan_write(const cl_node *shape, const cl_node *stride, plan *p, uint32_t offset_bits) {
+  if (!plannable(shape, stride))
+    return PLAN_NONE;
   uint64_t prefix = 1, group_p = 1, group_coef = 0, prev_s = 1, prev_d = 0;
   int32_t nterms = 0;
   bool first = true;
-  p->limit = info->size;
   p->d0 = 0;
   for (int32_t j = 0; j < shape->span; j++) {
     if (cl_is_tuple(&shape[j]))
@@ -241,27 +293,51 @@ int32_t cl_plan_build(const cl_node *shape, const cl_node *stride, const cl_plan
     prev_d = d;
   }
   flush_group(p, &nterms, group_p, group_coef);
+  p->limit = prefix;
+  if (nterms > PLAN_TERMS_MASK)
+    return PLAN_NONE;
 
   /* The reciprocals; powers of two (most extents) need no division. */
-  bool wide = info->size > PLAN_NARROW_MAX;
+  bool wide = prefix > PLAN_NARROW_MAX;
   uint8_t *shift = (uint8_t *)(void *)(p->term + nterms);
   for (int32_t k = 0; k < nterms; k++) {
     uint64_t divisor = p->term[k].magic;
     bool pow2 = (divisor & (divisor - 1)) == 0;
-    unsigned l = pow2 ? (unsigned)ctz64(divisor) : ceil_log2(divisor);
     if (!wide) {
-      p->term[k].magic = pow2 ? (uint64_t)1 << (64 - l) : UINT64_MAX / divisor + 1; /* ceil(2^64 / P) */
+      p->term[k].magic = pow2 ? (uint64_t)1 << (64 - ctz64(divisor)) : UINT64_MAX / divisor + 1; /* ceil(2^64 / P) */
     } else {
+      unsigned l = ceil_log2(divisor);
       p->term[k].magic = pow2 ? (uint64_t)1 << 63 : ceil_pow2_div(63 + l, divisor);
       shift[k] = (uint8_t)(l - 1);
     }
   }
-  /* shape is nodes[1] of the handle */
-  size_t offset = offsetof(struct cl_layout, nodes) + sizeof(cl_node) + (size_t)((const char *)mem - (const char *)shape);
-  if (nterms > PLAN_TERMS_MASK || offset >= ((size_t)1 << (32 - PLAN_OFFSET_SHIFT)))
-    return 0;
-  return (int32_t)(((uint32_t)offset << PLAN_OFFSET_SHIFT) | ((uint32_t)nterms << PLAN_TERMS_SHIFT) |
-                   (wide ? PLAN_WIDE : PLAN_NARROW));
+  return offset_bits | ((uint32_t)nterms << PLAN_TERMS_SHIFT) | (wide ? PLAN_WIDE : PLAN_NARROW);
+}
+
+/* The first evaluation of a handle compiles its plan (see above); returns the
+ * tag to use now.  The handle is library-owned heap memory whose plan field
+ * and room are written only here, under the BUILDING state, so casting away
+ * const is sound. */
+static CL_NOINLINE uint32_t plan_compile(const cl_layout_t *layout, uint32_t tag) {
+  int32_t *field = &((cl_layout_t *)(uintptr_t)layout)->plan;
+  int32_t expected = (int32_t)tag;
+  uint32_t offset_bits = tag & ~(uint32_t)((1u << PLAN_OFFSET_SHIFT) - 1);
+  if (!__atomic_compare_exchange_n(field, &expected, (int32_t)(offset_bits | PLAN_BUILDING), false, __ATOMIC_ACQUIRE,
+                                   __ATOMIC_ACQUIRE))
+    return (uint32_t)expected; /* another thread is compiling it, or has */
+  plan *p = (plan *)(void *)((char *)(uintptr_t)layout + (tag >> PLAN_OFFSET_SHIFT));
+  const cl_node *root = cl_lroot(layout);
+  uint32_t done = plan_write(cl_lshape(root), cl_lstride(root), p, offset_bits);
+  __atomic_store_n(field, (int32_t)done, __ATOMIC_RELEASE);
+  return done;
+}
+
+/* The handle's tag, compiling the plan on first use. */
+static inline uint32_t plan_tag(const cl_layout_t *layout) {
+  uint32_t tag = (uint32_t)__atomic_load_n(&layout->plan, __ATOMIC_ACQUIRE);
+  if ((tag & PLAN_STATE_MASK) == PLAN_UNBUILT)
+    tag = plan_compile(layout, tag);
+  return tag;
 }
 
 /* Straight-line code for up to four terms (most layouts of rank <= 5): a
@@ -312,14 +388,14 @@ static CL_NOINLINE cl_status eval_exact(const cl_layout_t *layout, int64_t i, in
 
 cl_status cl_layout_eval(const cl_layout_t *layout, int64_t i, int64_t *index) {
   if (CL_LIKELY(layout != NULL && index != NULL)) {
-    uint32_t tag = (uint32_t)layout->plan;
+    uint32_t tag = plan_tag(layout);
     if (CL_LIKELY(tag & PLAN_NARROW)) {
       const plan *p = plan_of(layout, tag);
       if (CL_LIKELY((uint64_t)i < p->limit)) {
         *index = to_signed(eval_narrow(p, plan_terms(tag), (uint64_t)i));
         return CL_OK;
       }
-    } else if (tag & PLAN_WIDE) {
+    } else if ((tag & PLAN_STATE_MASK) == PLAN_WIDE) {
       const plan *p = plan_of(layout, tag);
       if ((uint64_t)i < p->limit) {
         *index = to_signed(eval_wide(p, plan_terms(tag), (uint64_t)i));
@@ -563,11 +639,11 @@ cl_status cl_layout_eval_range(const cl_layout_t *layout, int64_t begin, int64_t
     memset(out, 0, (size_t)count * sizeof *out);
     return cl_fail(CL_E_OVERFLOW, "cl_layout_eval_range: %lld + %lld overflows", (long long)begin, (long long)count);
   }
-  uint32_t tag = (uint32_t)layout->plan;
+  uint32_t tag = plan_tag(layout), state = tag & PLAN_STATE_MASK;
   flat_modes modes;
   modes.n = 0;
   int64_t lo = begin, hi = begin; /* the part [lo, hi) that the odometer writes */
-  if (tag != 0 && coalesced_modes(layout, &modes)) {
+  if ((state == PLAN_NARROW || state == PLAN_WIDE) && coalesced_modes(layout, &modes)) {
     int64_t size = (int64_t)plan_of(layout, tag)->limit;
     lo = begin > 0 ? begin : 0;
     hi = last < size ? last + 1 : size;

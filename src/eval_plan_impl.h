@@ -1,6 +1,7 @@
 /* eval_plan_impl.h: the compiled evaluation plan that every layout handle
- * carries after its nodes (eval_plan.c builds and uses it; tuple.c's finish()
- * makes room for it, the one place where layout handles are allocated).
+ * carries after its nodes (eval_plan.c compiles and uses it; tuple.c's
+ * finish() and cl_layout_from_trees(), where layout handles are allocated,
+ * make room for it).
  *
  * A plan depends only on the node trees, so it sits at the level of stride.c
  * (coordinates to indices) and includes nothing above tuple_impl.h. */
@@ -12,7 +13,7 @@
 
 #include "tuple_impl.h"
 
-/* What cl_plan_measure finds out about a layout tree. */
+/* What cl_plan_measure finds out about a layout: the room its plan needs. */
 typedef struct cl_plan_info {
   size_t bytes;   /* of plan after the nodes; 0: the layout gets no plan and is
                      always evaluated exactly (cl_tree_eval) */
@@ -20,13 +21,14 @@ typedef struct cl_plan_info {
   uint64_t size;  /* size(layout) */
 } cl_plan_info;
 
-/* Measures the layout (shape, stride). */
+/* Measures the layout (shape, stride): a few instructions per node, run for
+ * every layout handle made. */
 void cl_plan_measure(const cl_node *shape, const cl_node *stride, cl_plan_info *info);
 
-/* Writes the plan of the layout whose shape and stride are nodes[1...] of a
- * handle into mem, in the same handle (8-byte aligned, info->bytes long, info
- * as cl_plan_measure left it), and returns the tag to store in the handle's
- * `plan` field (0: no plan). */
-int32_t cl_plan_build(const cl_node *shape, const cl_node *stride, const cl_plan_info *info, void *mem);
+/* The initial `plan` field of a handle whose shape is nodes[1] and whose plan
+ * room (info->bytes, 8-byte aligned) starts at mem, in the same allocation:
+ * the plan is compiled there by the first evaluation.  0 when info->bytes is
+ * 0 (no plan). */
+int32_t cl_plan_tag(const cl_node *shape, const cl_plan_info *info, const void *mem);
 
 #endif

@@ -142,10 +142,10 @@ static cl_status finish(cl_builder *b, struct cl_tuple **out) {
     cl_b_release(b);
     return s;
   }
-  /* Every layout handle is made here, and carries its compiled evaluation
-   * plan after its nodes, in the same allocation (eval_plan.c).  A layout the
-   * plan cannot answer for (one holding (), which CuTe cannot evaluate, or
-   * one that may overflow) gets none: cl_tree_eval then reports it. */
+  /* A layout handle carries room for its compiled evaluation plan after its
+   * nodes, in the same allocation (eval_plan.c).  A layout the plan cannot
+   * answer for (one holding (), which CuTe cannot evaluate, or one that may
+   * overflow) gets none: cl_tree_eval then reports it. */
   cl_plan_info plan = {0, 0, 0};
   if (b->count > 0 && b->nodes[0].kind == CL_KIND_LAYOUT)
     cl_plan_measure(cl_lshape(b->nodes), cl_lstride(b->nodes), &plan);
@@ -156,7 +156,7 @@ static cl_status finish(cl_builder *b, struct cl_tuple **out) {
   }
   h->count = b->count;
   memcpy(h->nodes, b->nodes, (size_t)b->count * sizeof(cl_node));
-  h->reserved = plan.bytes ? cl_plan_build(cl_lshape(h->nodes), cl_lstride(h->nodes), &plan, h->nodes + h->count) : 0;
+  h->reserved = plan.bytes ? cl_plan_tag(cl_lshape(h->nodes), &plan, h->nodes + h->count) : 0;
   cl_b_release(b);
   *out = h;
   return CL_OK;
@@ -231,7 +231,8 @@ cl_status cl_tuple_from_tree(const cl_node *root, cl_tuple_t **out) {
 }
 
 /* The handle straight from the two trees: one allocation, one copy of each
- * (no intermediate builder), and the evaluation plan after the nodes. */
+ * (no intermediate builder), and room for the evaluation plan after the
+ * nodes (compiled by the first evaluation, eval_plan.c). */
 cl_status cl_layout_from_trees(const cl_node *shape, const cl_node *stride, cl_layout_t **out) {
   *out = NULL;
   int64_t count = 1 + (int64_t)shape->span + stride->span;
@@ -246,7 +247,7 @@ cl_status cl_layout_from_trees(const cl_node *shape, const cl_node *stride, cl_l
   h->nodes[0] = (cl_node){0, (int32_t)count, 2, CL_KIND_LAYOUT, shape->depth};
   memcpy(h->nodes + 1, shape, (size_t)shape->span * sizeof(cl_node));
   memcpy(h->nodes + 1 + shape->span, stride, (size_t)stride->span * sizeof(cl_node));
-  h->plan = plan.bytes ? cl_plan_build(cl_lshape(h->nodes), cl_lstride(h->nodes), &plan, h->nodes + count) : 0;
+  h->plan = cl_plan_tag(cl_lshape(h->nodes), &plan, h->nodes + count);
   *out = h;
   return CL_OK;
 }

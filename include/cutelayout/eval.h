@@ -1,9 +1,11 @@
 /* eval.h: fast evaluation of layouts, one index or a whole range of them.
  *
  * cl_layout_eval() (layout.h) is CuTe's `layout(i)`.  Every layout handle
- * carries a compiled evaluation plan, built once when the handle is made, so
- * that evaluating needs neither a walk over the shape tree nor a hardware
- * division: with the modes flattened to (s_0:d_0, ..., s_{n-1}:d_{n-1}) and
+ * carries room for a compiled evaluation plan, which the first evaluation of
+ * the handle fills in (thread-safely: handles stay shareable; making a handle
+ * costs only a count of its leaves), so that evaluating needs neither a walk
+ * over the shape tree nor a hardware division: with the modes flattened to
+ * (s_0:d_0, ..., s_{n-1}:d_{n-1}) and
  * P_k = s_0 * ... * s_{k-1}, CuTe's colexicographic split gives
  *
  *   layout(i) = i * d_0 + sum_{k>=1} (i / P_k) * (d_k - s_{k-1} * d_{k-1})
@@ -15,12 +17,12 @@
  * end, which CuTe gives to the last mode) takes the exact tree evaluation,
  * with its overflow errors.
  *
- * Cost of the plan in the handle: 16 bytes plus 16 per term (one term per
- * flattened mode after the first, fewer after coalescing), plus one byte per
- * term when size(layout) > 2^32.  A rank-4 flat layout such as
- * (4,8,2,16):(1,64,4,8) is one allocation of 248 bytes: 8 bytes of header,
- * 11 nodes of 16 bytes (the shape and stride trees), 64 bytes of plan.
- * Evaluation never allocates. */
+ * Cost of the plan in the handle: 16 bytes plus 16 per flattened mode after
+ * the first (terms that coalescing removes leave their room unused), plus one
+ * byte per term, rounded up to 8, when size(layout) > 2^32.  A rank-4 flat
+ * layout such as (4,8,2,16):(1,64,3,7) is one allocation of 248 bytes: 8
+ * bytes of header, 11 nodes of 16 bytes (the shape and stride trees), 64
+ * bytes of plan.  Evaluation never allocates. */
 #ifndef CUTELAYOUT_EVAL_H
 #define CUTELAYOUT_EVAL_H
 
