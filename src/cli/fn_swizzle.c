@@ -54,9 +54,9 @@ static cl_status either_result(cl_status s, cl_layout_t *const *l, cl_composed_t
   return CL_OK;
 }
 
-static cl_status swizzle_result(cl_status s, cl_swizzle_t sw, value *out) {
+static cl_status swizzle_result(cl_status s, const cl_swizzle_t *sw, value *out) {
   if (s == CL_OK)
-    *out = value_of_swizzle(sw);
+    *out = value_of_swizzle(*sw);
   return s;
 }
 
@@ -137,7 +137,7 @@ static cl_status fn_swizzle(const char *name, const value *a, int n, value *out)
   for (int i = 0; i < 3; i++)
     TRY(arg_int(name, a, i, &v[i]));
   cl_swizzle_t sw;
-  return swizzle_result(cl_swizzle_make(v[0], v[1], v[2], &sw), sw, out);
+  return swizzle_result(cl_swizzle_make(v[0], v[1], v[2], &sw), &sw, out);
 }
 
 /* make_swizzle(Y,Z): the swizzle with these yyy and zzz masks. */
@@ -146,7 +146,7 @@ static cl_status fn_make_swizzle(const char *name, const value *a, int n, value 
   TRY(arg_int(name, a, 0, &y));
   TRY(arg_int(name, a, 1, &z));
   cl_swizzle_t sw;
-  return swizzle_result(cl_make_swizzle(y, z, &sw), sw, out);
+  return swizzle_result(cl_make_swizzle(y, z, &sw), &sw, out);
 }
 
 /* make_composed_layout(A, offset, B), and `A o offset o B` / `A o B`. */
@@ -182,7 +182,7 @@ static cl_status fn_composition(const char *name, const value *a, int n, value *
     return delegate(name, a, n, out);
   if (is_swizzle(&a[0]) && is_swizzle(&a[1])) {
     cl_swizzle_t sw;
-    return swizzle_result(cl_swizzle_composition(swizzle_of(&a[0]), swizzle_of(&a[1]), &sw), sw, out);
+    return swizzle_result(cl_swizzle_composition(swizzle_of(&a[0]), swizzle_of(&a[1]), &sw), &sw, out);
   }
   if (is_swizzle(&a[0]) && is_layout(&a[1]))
     return either_result(cl_composition_offset(cl_fn_swizzle(swizzle_of(&a[0])), 0, cl_fn_layout(a[1].layout), &l, &c),
@@ -534,7 +534,7 @@ static cl_status inverse(const char *name, const value *a, int n, composed_unary
     TRY(cl_composed_parts(composed_of(&a[0]), &outer, &offset, &inner));
     if (outer.kind == CL_FN_SWIZZLE && inner.kind == CL_FN_SWIZZLE && offset == 0) {
       cl_swizzle_t sw;
-      return swizzle_result(cl_swizzle_composition(inner.swizzle, outer.swizzle, &sw), sw, out);
+      return swizzle_result(cl_swizzle_composition(inner.swizzle, outer.swizzle, &sw), &sw, out);
     }
   }
   return unary(name, a, n, f, out);
@@ -559,7 +559,7 @@ static cl_status cast(const char *name, const value *a, int n, composed_cast_op 
   TRY(arg_int(name, a, 1, &factor));
   if (is_swizzle(&a[0])) {
     cl_swizzle_t sw;
-    return swizzle_result(g(swizzle_of(&a[0]), factor, &sw), sw, out);
+    return swizzle_result(g(swizzle_of(&a[0]), factor, &sw), &sw, out);
   }
   const cl_composed_t *composed = NULL;
   TRY(arg_composed(name, a, 0, &composed));
