@@ -433,12 +433,57 @@ static void test_handle_bytes_and_no_allocation(void **state) {
   assert_int_equal(cl_set_allocator(NULL), CL_OK);
 }
 
+#if !defined(__STDC_NO_THREADS__)
+#include <threads.h>
+/* The plan is compiled by the first evaluation of a handle; threads racing to
+ * be first must all get right answers (and, under ThreadSanitizer, no race). */
+static cl_layout_t *race_layout;
+static int64_t race_expected[512];
+static int race_wrong;
+static int race_worker(void *arg) {
+  (void)arg;
+  int wrong = 0;
+  int64_t out[512], v;
+  for (int64_t i = 0; i < 512; i++)
+    wrong += cl_layout_eval(race_layout, i, &v) != CL_OK || v != race_expected[i];
+  wrong += cl_layout_eval_range(race_layout, 0, 512, out) != CL_OK;
+  for (int i = 0; i < 512; i++)
+    wrong += out[i] != race_expected[i];
+  return wrong;
+}
+
+static void test_threads_share_a_fresh_handle(void **state) {
+  (void)state;
+  cl_layout_t *ref = lay("((4,8),(2,(2,4))):((2,16),(1,(8,128)))");
+  leaves f = leaves_of(ref);
+  for (int i = 0; i < 512; i++)
+    race_expected[i] = (int64_t)flat_eval(&f, i);
+  for (int round = 0; round < 50; round++) {
+    assert_int_equal(cl_layout_copy(ref, &race_layout), CL_OK); /* not yet evaluated */
+    thrd_t t[4];
+    for (int k = 0; k < 4; k++)
+      assert_int_equal(thrd_create(&t[k], race_worker, NULL), thrd_success);
+    for (int k = 0; k < 4; k++) {
+      int wrong = 0;
+      thrd_join(t[k], &wrong);
+      race_wrong += wrong;
+    }
+    cl_layout_free(race_layout);
+  }
+  assert_int_equal(race_wrong, 0);
+  cl_layout_free(ref);
+}
+#endif
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_documented_examples), cmocka_unit_test(test_generated_flat),
       cmocka_unit_test(test_generated_hierarchical), cmocka_unit_test(test_long_ranges),
       cmocka_unit_test(test_wide_plans), cmocka_unit_test(test_overflow), cmocka_unit_test(test_errors),
       cmocka_unit_test(test_handle_bytes_and_no_allocation),
+#if !defined(__STDC_NO_THREADS__)
+      cmocka_unit_test(test_threads_share_a_fresh_handle),
+#endif
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
