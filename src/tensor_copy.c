@@ -454,7 +454,7 @@ static cl_status transpose_tables(copy_plan *p) {
 #define TLB_PAGES 512      /* pages one sweep may touch and still find in the TLB */
 #define STRIP_SWEEP 512    /* steps of j per sweep of the strips (256 and 1024 measured slower) */
 
-/* The order of a large transpose, chosen by what the TLB can hold (buffers
+/* The order of a transpose, chosen by what the TLB can hold (buffers
  * get 4 KiB pages unless the caller asked for huge ones).  Two orders:
  *   strips: 64 bytes' worth of i (one dst cache line) sweep STRIP_SWEEP steps
  *     of j: the sweep touches one dst page per step of j and a few src
@@ -465,6 +465,8 @@ static cl_status transpose_tables(copy_plan *p) {
  *     only when i's src rows fall on few pages, as in a 4-D permutation
  *     whose i-run is two modes of 64 (0.55x against 0.5x for strips). */
 static void transpose_order(copy_plan *p, const cl_tensor_t *dst) {
+  /* Past about half the last-level cache the written data will not be read
+   * from cache again soon; streaming it saves reading each dst line first. */
   p->nontemporal = dst->size > NONTEMPORAL_BYTES / (int64_t)dst->elem_size;
   p->jblock = p->jn < STRIP_SWEEP ? p->jn : STRIP_SWEEP;
   int64_t pages = 0, last = INT64_MIN;
@@ -508,9 +510,7 @@ static cl_status plan_copy(copy_plan *p, const cl_tensor_t *dst, const cl_leaves
     normalize(p);
     choose_kernel(p);
     s = transpose_tables(p);
-    /* Past about half the last-level cache the written data will not be read
-     * from cache again soon; streaming it saves reading each dst line first. */
-    if (s == CL_OK && p->kind == K_TRANSPOSE && dst->size > NONTEMPORAL_BYTES / (int64_t)dst->elem_size)
+    if (s == CL_OK && p->kind == K_TRANSPOSE)
       transpose_order(p, dst);
   }
   if (s != CL_OK)
@@ -879,9 +879,9 @@ int64_t cl_tensor_copy_explain(const cl_tensor_t *dst, const cl_tensor_t *src, c
           (long long)(p.m[k].s % e == 0 ? p.m[k].s / e : p.m[k].s));
     put(&t, ")");
     if (p.kind == K_TRANSPOSE)
-      put(&t, ", %lld dst-contiguous steps (%lld modes) by %lld src-contiguous steps (%lld modes), ", (long long)p.in,
-          (long long)p.ichain, (long long)p.jn, (long long)p.jchain);
-    if (p.kind == K_TRANSPOSE && p.block >= p.in && p.in > 64 / p.elem)
+      put(&t, ", %lld dst-contiguous steps (%lld mode%s) by %lld src-contiguous steps (%lld mode%s), ", (long long)p.in,
+          (long long)p.ichain, p.ichain == 1 ? "" : "s", (long long)p.jn, (long long)p.jchain, p.jchain == 1 ? "" : "s");
+    if (p.kind == K_TRANSPOSE && p.block >= p.in)
       put(&t, "in rows%s", p.nontemporal ? ", non-temporal stores" : "");
     else if (p.kind == K_TRANSPOSE)
       put(&t, "in strips of %lld sweeping %lld%s", (long long)p.block, (long long)p.jblock,

@@ -701,6 +701,7 @@ static void test_copy_kernels(void **state) {
     {"(16,9):(1,20)", "(16,9):(1,16)"},                     /* common vector of 16, dst rows gapped */
     {"(2,(2,4)):(1,(2,4))", "((2,2),4):((1,2),4)"},         /* same function, different shapes */
     {"1:0", "1:0"},                                         /* one element */
+    {"(600,520):(1,600)", "(600,520):(520,1)"},            /* strips when src rows are 4 KiB apart */
   };
   static const size_t elems[] = {1, 2, 4, 8, 16, 6};
   for (size_t k = 0; k < COUNT_OF(pairs); k++)
@@ -743,7 +744,7 @@ static void test_copy_explain(void **state) {
     const char *d, *s, *expect;
   } cases[] = {
     {"(8,8):(1,8)", "(8,8):(1,8)", "kernel memcpy, vector 64 x 4 bytes, modes ()"},
-    {"(8,8):(8,1)", "(8,8):(1,8)", "kernel transpose, vector 1 x 4 bytes, modes (8:1<-8,8:8<-1), 8 dst-contiguous steps (1 modes) by 8 src-contiguous steps (1 modes), in strips of 16 sweeping 8"},
+    {"(8,8):(8,1)", "(8,8):(1,8)", "kernel transpose, vector 1 x 4 bytes, modes (8:1<-8,8:8<-1), 8 dst-contiguous steps (1 mode) by 8 src-contiguous steps (1 mode), in rows"},
     {"(4,8):(1,8)", "(4,8):(1,4)", "kernel strided, vector 4 x 4 bytes, modes (8:8<-4)"},
     {"(2,3):(1,2)", "(3,2):(1,3)", "kernel memcpy, vector 1 x 4 bytes, modes (), unrefined tails of 2 and 2 modes"},
   };
