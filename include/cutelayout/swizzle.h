@@ -36,16 +36,18 @@ typedef struct cl_swizzle {
 
 /* Swizzle<bits,base,shift>, validated as CuTe does at compile time:
  * bits >= 0, base >= 0, |shift| >= bits, and both masks must be values of a
- * 32-bit int: bits <= 30, base + |shift| <= 31 and (2^bits - 1) shifted into
- * place fits in 32 bits.  CL_E_DOMAIN (naming the condition) otherwise, and
- * *out is zeroed. */
+ * 32-bit int: base + |shift| <= 31, and bits + base + |shift| <= 32 unless
+ * bits is 0.  CL_E_DOMAIN (naming the condition) otherwise, and *out is
+ * zeroed. */
 CL_API cl_status cl_swizzle_make(int64_t bits, int64_t base, int64_t shift, cl_swizzle_t *out);
 /* CL_OK if sw satisfies the conditions of cl_swizzle_make, else CL_E_DOMAIN. */
 CL_API cl_status cl_swizzle_validate(cl_swizzle_t sw);
 
 /* The swizzle function at an index: offset ^ shiftr(offset & yyy_msk, S),
  * where shiftr shifts right by S (left by -S when S < 0).  The masks are
- * CuTe's `int` masks widened to 64 bits, so any int64_t offset is accepted. */
+ * CuTe's `int` masks widened to 64 bits, so any int64_t offset is accepted
+ * (as CuTe applies a swizzle to a 64-bit offset; cl_composed_eval works on
+ * CuTe's int instead). */
 CL_API cl_status cl_swizzle_apply(cl_swizzle_t sw, int64_t offset, int64_t *out);
 /* CuTe's yyy_msk and zzz_msk (either pointer may be NULL). */
 CL_API cl_status cl_swizzle_masks(cl_swizzle_t sw, int64_t *yyy, int64_t *zzz);
@@ -63,6 +65,7 @@ CL_API cl_status cl_swizzle_upcast(cl_swizzle_t sw, int64_t n, cl_swizzle_t *out
 CL_API cl_status cl_swizzle_downcast(cl_swizzle_t sw, int64_t n, cl_swizzle_t *out);
 /* max_alignment(Swizzle) = 2^M: the largest aligned run it leaves in place. */
 CL_API int64_t cl_swizzle_max_alignment(cl_swizzle_t sw);
+/* 1 when a and b have the same B, M and S, else 0. */
 CL_API int cl_swizzle_equal(cl_swizzle_t a, cl_swizzle_t b);
 
 /* Text: `Sw<B,M,S>` (white space allowed between tokens).  cl_swizzle_parse
@@ -85,7 +88,7 @@ typedef enum cl_fn_kind {
  * constructors and what cl_composed_parts hands out. */
 typedef struct cl_fn {
   cl_fn_kind kind;
-  cl_swizzle_t swizzle;     /* CL_FN_SWIZZLE */
+  cl_swizzle_t swizzle;      /* CL_FN_SWIZZLE */
   const cl_layout_t *layout; /* CL_FN_LAYOUT; borrowed, never freed through a cl_fn */
 } cl_fn;
 
@@ -107,10 +110,14 @@ static inline cl_fn cl_fn_swizzle(cl_swizzle_t swizzle) {
 CL_API cl_status cl_make_composed_layout(cl_fn outer, int64_t offset, cl_fn inner, cl_composed_t **out);
 /* NULL is a no-op. */
 CL_API void cl_composed_free(cl_composed_t *composed);
+/* A fresh handle equal to composed (handles are immutable; this is for
+ * callers that want to own one). */
 CL_API cl_status cl_composed_copy(const cl_composed_t *composed, cl_composed_t **out);
 /* The three parts.  The layouts in *outer / *inner are borrowed from composed
  * and live as long as it.  Any out pointer may be NULL. */
 CL_API cl_status cl_composed_parts(const cl_composed_t *composed, cl_fn *outer, int64_t *offset, cl_fn *inner);
+/* 1 when both have equal parts and offsets (CuTe's operator==), else 0
+ * (also when either is NULL). */
 CL_API int cl_composed_equal(const cl_composed_t *a, const cl_composed_t *b);
 
 /* Text as CuTe prints a ComposedLayout: `Sw<3,3,3> o 0 o (8,8):(8,1)`
@@ -133,14 +140,16 @@ CL_API int64_t cl_composed_rank(const cl_composed_t *composed);
 CL_API int64_t cl_composed_depth(const cl_composed_t *composed);
 
 /* ---- evaluation ---- */
-/* outer(offset + inner(i)) for a linear coordinate i. */
+/* outer(offset + inner(i)) for a linear coordinate i.  As in CuTe, where
+ * indices are ints, a swizzle acts on an index that fits in an int in 32-bit
+ * arithmetic (this matters only for masks that reach bit 31), and after
+ * upcast/downcast the offset is an unsigned int: sums wrap modulo 2^32. */
 CL_API cl_status cl_composed_eval(const cl_composed_t *composed, int64_t i, int64_t *index);
 /* outer(offset + inner(crd)) for an integer or hierarchical coordinate of the
  * inner layout (an integer only, when the inner function is a swizzle). */
 CL_API cl_status cl_composed_eval_coord(const cl_composed_t *composed, const cl_tuple_t *crd, int64_t *index);
 
-
-/* ---- composition with swizzles (no layout algebra needed) ---- */
+/* ---- composition with swizzles ---- */
 
 /* composition(A, offset, B): CuTe's three-argument composition.  It is
  * make_composed_layout(A, offset, B), except that composition(Swizzle<0,M,S>,
