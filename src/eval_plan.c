@@ -386,24 +386,37 @@ static CL_NOINLINE cl_status eval_exact(const cl_layout_t *layout, int64_t i, in
   return cl_tree_eval(cl_lshape(cl_lroot(layout)), cl_lstride(cl_lroot(layout)), i, index);
 }
 
+/* Everything but a compiled narrow plan and 0 <= i < size: a plan still to
+ * compile, the wide form, and the exact evaluation. */
+static CL_NOINLINE cl_status eval_other(const cl_layout_t *layout, int64_t i, int64_t *index) {
+  if (layout != NULL && index != NULL) {
+    uint32_t tag = plan_tag(layout), state = tag & PLAN_STATE_MASK;
+    if (state == PLAN_NARROW || state == PLAN_WIDE) {
+      const plan *p = plan_of(layout, tag);
+      if ((uint64_t)i < p->limit) {
+        uint64_t v = state == PLAN_NARROW ? eval_narrow(p, plan_terms(tag), (uint64_t)i)
+                                          : eval_wide(p, plan_terms(tag), (uint64_t)i);
+        *index = to_signed(v);
+        return CL_OK;
+      }
+    }
+  }
+  return eval_exact(layout, i, index);
+}
+
 cl_status cl_layout_eval(const cl_layout_t *layout, int64_t i, int64_t *index) {
   if (CL_LIKELY(layout != NULL && index != NULL)) {
-    uint32_t tag = plan_tag(layout);
+    /* Acquire: a plan compiled by another thread is read after its tag. */
+    uint32_t tag = (uint32_t)__atomic_load_n(&layout->plan, __ATOMIC_ACQUIRE);
     if (CL_LIKELY(tag & PLAN_NARROW)) {
       const plan *p = plan_of(layout, tag);
       if (CL_LIKELY((uint64_t)i < p->limit)) {
         *index = to_signed(eval_narrow(p, plan_terms(tag), (uint64_t)i));
         return CL_OK;
       }
-    } else if ((tag & PLAN_STATE_MASK) == PLAN_WIDE) {
-      const plan *p = plan_of(layout, tag);
-      if ((uint64_t)i < p->limit) {
-        *index = to_signed(eval_wide(p, plan_terms(tag), (uint64_t)i));
-        return CL_OK;
-      }
     }
   }
-  return eval_exact(layout, i, index);
+  return eval_other(layout, i, index);
 }
 
 /* ------------------------------------------------------- ranges of layout(i) */
