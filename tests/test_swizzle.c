@@ -1109,6 +1109,119 @@ static void test_common_vectors(void **state) {
   cl_layout_free(l);
 }
 
+/* ------------------------------------------------------------ failures */
+
+/* An allocator that fails the n-th allocation and counts live blocks. */
+static struct {
+  int64_t countdown, live;
+} fail_state;
+
+static void *failing_alloc(void *ctx, size_t size) {
+  (void)ctx;
+  if (fail_state.countdown-- == 0)
+    return NULL;
+  fail_state.live++;
+  return malloc(size);
+}
+static void *failing_realloc(void *ctx, void *ptr, size_t size) {
+  (void)ctx;
+  if (fail_state.countdown-- == 0)
+    return NULL;
+  if (ptr == NULL)
+    fail_state.live++;
+  return realloc(ptr, size);
+}
+static void failing_free(void *ctx, void *ptr) {
+  (void)ctx;
+  if (ptr != NULL)
+    fail_state.live--;
+  free(ptr);
+}
+
+/* A chain of operations whose every allocation may fail: parse, slice with
+ * a swizzle decaying to strides, a divide, an inverse, a cast, the text. */
+static cl_status allocation_workload(void) {
+  cl_composed_t *c = NULL, *rc = NULL;
+  cl_layout_t *rl = NULL;
+  cl_tuple_t *crd = NULL, *tiler = NULL;
+  char *text = NULL;
+  int64_t offset;
+  cl_status s = cl_composed_parse("Sw<3,3,3> o 4 o (8,(8,8)):(64,(8,1))", &c);
+  if (s == CL_OK)
+    s = cl_tuple_parse("(2,(_,_))", &crd);
+  if (s == CL_OK)
+    s = cl_composed_slice_and_offset(crd, c, &rl, &rc, &offset);
+  cl_layout_free(rl);
+  cl_composed_free(rc);
+  rl = NULL;
+  rc = NULL;
+  if (s == CL_OK)
+    s = cl_tuple_parse("(2,4)", &tiler);
+  if (s == CL_OK)
+    s = cl_composed_logical_divide(c, tiler, &rl, &rc);
+  cl_layout_free(rl);
+  cl_composed_free(rc);
+  rl = NULL;
+  rc = NULL;
+  if (s == CL_OK)
+    s = cl_composed_right_inverse(c, &rl, &rc);
+  cl_layout_free(rl);
+  cl_composed_free(rc);
+  rl = NULL;
+  rc = NULL;
+  if (s == CL_OK)
+    s = cl_composed_upcast(c, 2, &rl, &rc);
+  cl_layout_free(rl);
+  cl_composed_free(rc);
+  if (s == CL_OK)
+    s = cl_composed_to_string(c, &text);
+  cl_string_free(text);
+  cl_tuple_free(crd);
+  cl_tuple_free(tiler);
+  cl_composed_free(c);
+  return s;
+}
+
+/* Every allocation failure comes back as CL_E_NOMEM, with nothing leaked. */
+static void test_allocation_failures(void **state) {
+  (void)state;
+  cl_allocator failing = {failing_alloc, failing_realloc, failing_free, NULL};
+  int failures = 0;
+  for (int64_t n = 0;; n++) {
+    fail_state.countdown = n;
+    fail_state.live = 0;
+    assert_int_equal(cl_set_allocator(&failing), CL_OK);
+    cl_status s = allocation_workload();
+    assert_int_equal(cl_set_allocator(NULL), CL_OK);
+    assert_int_equal(fail_state.live, 0);
+    if (s == CL_OK)
+      break;
+    assert_int_equal(s, CL_E_NOMEM);
+    failures++;
+  }
+  assert_true(failures > 20);
+}
+
+static void test_overflow(void **state) {
+  (void)state;
+  cl_layout_t *l = layout("8:1");
+  cl_composed_t *c = NULL;
+  int64_t v;
+  assert_int_equal(cl_make_composed_layout(cl_fn_layout(l), INT64_MAX, cl_fn_layout(l), &c), CL_OK);
+  assert_int_equal(cl_composed_eval(c, 1, &v), CL_E_OVERFLOW);
+  cl_layout_t *rl = NULL;
+  cl_composed_t *rc = NULL;
+  cl_tuple_t *crd = tuple("(3)");
+  assert_int_equal(cl_composed_downcast(c, 2, &rl, &rc), CL_OK); /* unsigned: wraps, as in CuTe */
+  cl_composed_free(rc);
+  cl_tuple_free(crd);
+  cl_composed_free(c);
+  assert_int_equal(cl_make_composed_layout(cl_fn_layout(l), INT64_MIN, cl_fn_layout(l), &c), CL_OK);
+  assert_int_equal(cl_composed_right_inverse(c, &rl, &rc), CL_E_OVERFLOW); /* -offset */
+  cl_composed_free(c);
+  cl_layout_free(l);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_swizzle_matches_bit_definition),
@@ -1139,6 +1252,8 @@ int main(void) {
     cmocka_unit_test(test_casts),
     cmocka_unit_test(test_products_and_divides),
     cmocka_unit_test(test_common_vectors),
+    cmocka_unit_test(test_allocation_failures),
+    cmocka_unit_test(test_overflow),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
