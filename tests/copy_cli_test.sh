@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# copy_cli_test.sh: end-to-end tests of `cute-layout copy` (copy_demo.c): the
+# printed tensors, the destination's memory, the plan line, --type, and the
+# exit statuses of failures and usage errors.
+#
+# usage: copy_cli_test.sh CUTE_LAYOUT_EXE
+set -u
+exe=$1
+failures=0
+
+fail() {
+  echo "FAIL: $*" >&2
+  failures=$((failures + 1))
+}
+
+# expect NAME STATUS EXPECTED_STDOUT -- ARGS...
+expect() {
+  local name=$1 status=$2 want=$3
+  shift 4
+  local got rc
+  got=$("$exe" copy "$@" 2>/dev/null)
+  rc=$?
+  [ "$rc" = "$status" ] || fail "$name: exit status $rc, expected $status"
+  [ "$got" = "$want" ] || fail "$name: output
+$got
+expected
+$want"
+}
+
+# expect_status NAME STATUS STDERR_PATTERN -- ARGS...
+expect_status() {
+  local name=$1 status=$2 pattern=$3
+  shift 4
+  local err rc
+  err=$("$exe" copy "$@" 2>&1 >/dev/null)
+  rc=$?
+  [ "$rc" = "$status" ] || fail "$name: exit status $rc, expected $status"
+  case "$err" in *"$pattern"*) ;; *) fail "$name: stderr '$err' lacks '$pattern'" ;; esac
+}
+
+expect transpose 0 "src (2,4):(1,2):
+    0    2    4    6
+    1    3    5    7
+dst (2,4):(4,1):
+    0    2    4    6
+    1    3    5    7
+dst memory, lowest address first:
+    0    2    4    6    1    3    5    7
+plan: kernel strided, vector 1 x 4 bytes, modes (4:1<-2,2:4<-1)" -- '(2,4):(1,2)' '(2,4):(4,1)'
+
+# A broadcast source, half-precision elements, expressions for layouts.
+expect broadcast-f16 0 "src (2,2):(0,1):
+    0.00    1.00
+    0.00    1.00
+dst (2,2):(1,2):
+    0.00    1.00
+    0.00    1.00
+dst memory, lowest address first:
+    0.00    0.00    1.00    1.00
+plan: kernel strided, vector 1 x 2 bytes, modes (2:1<-0,2:2<-1)" -- '(2,2):(0,1)' 'make_layout((2,2))' --type float16
+
+# A negative source stride and a gapped destination: the gaps stay zero.
+expect reversed-gapped 0 "src 4:-1:
+    0
+   -1
+   -2
+   -3
+dst 4:2:
+    0
+   -1
+   -2
+   -3
+dst memory, lowest address first:
+    0    0   -1    0   -2    0   -3
+plan: kernel strided, vector 1 x 8 bytes, modes (4:2<--1)" -- '4:-1' '4:2' --type int64
+
+# The plan names the transpose kernel for a real transpose.
+got=$("$exe" copy '(8,8):(1,8)' '(8,8):(8,1)' | tail -1)
+case "$got" in "plan: kernel transpose,"*) ;; *) fail "transpose plan: '$got'" ;; esac
+
+expect_status sizes 1 "SRC has 8 elements, DST 4" -- '8:1' '4:1'
+expect_status overlap-dst 1 "not injective" -- '(2,2):(1,2)' '(2,2):(1,0)'
+expect_status bad-expression 1 "SRC: error: column" -- 'make_layout((2,' '4:1'
+expect_status not-a-layout 1 "is not a layout" -- '(2,3)' '6:1'
+expect_status missing 2 "expected SRC and DST" --
+expect_status extra 2 "unexpected argument" -- '4:1' '4:1' '4:1'
+expect_status bad-type 2 "--type needs an element type" -- '4:1' '4:1' --type complex
+"$exe" copy --help | grep -q "usage: cute-layout copy SRC DST" || fail "copy --help"
+"$exe" --help | grep -q "copy SRC DST" || fail "--help lists copy"
+
+if [ "$failures" -gt 0 ]; then
+  echo "$failures failure(s)" >&2
+  exit 1
+fi
+echo "all copy CLI tests passed"
