@@ -548,6 +548,27 @@ __attribute__((target("avx2"))) static void fill_table_avx2(int64_t *out, int64_
 }
 #endif
 
+/* Extends the table of the modes so far, table[0..block), by a mode s:d:
+ * table[c*block + t] = table[t] + c*d.  The first mode is an arithmetic
+ * row; short blocks are copied by a plain loop, where a call per block would
+ * cost more than the block. */
+static void tabulate(uint64_t *table, int64_t block, int64_t s, int64_t d, fill_arith_fn arith_row,
+                     fill_table_fn table_row) {
+  if (block == 1) { /* table[0] == 0 */
+    arith_row((int64_t *)(void *)table, s, 0, (uint64_t)d);
+    return;
+  }
+  for (int64_t c = 1; c < s; c++) {
+    uint64_t *dst = table + c * block, shift = (uint64_t)c * (uint64_t)d;
+    if (block >= 8) {
+      table_row((int64_t *)(void *)dst, block, shift, table);
+    } else {
+      for (int64_t t = 0; t < block; t++)
+        dst[t] = table[t] + shift;
+    }
+  }
+}
+
 /* Writes layout(lo + j) for lo + j in [lo, hi) within [0, size). */
 static void range_fill(const flat_modes *m, int64_t lo, int64_t hi, int64_t *out) {
   int64_t count = hi - lo;
@@ -587,8 +608,7 @@ static void range_fill(const flat_modes *m, int64_t lo, int64_t hi, int64_t *out
     block = 1;
     table[0] = 0;
     while (j < m->n && block * m->s[j] <= table_max) {
-      for (int64_t c = 1; c < m->s[j]; c++) /* table[c*block + t] = table[t] + c*d */
-        table_row((int64_t *)(void *)(table + c * block), block, (uint64_t)c * (uint64_t)m->d[j], table);
+      tabulate(table, block, m->s[j], m->d[j], arith_row, table_row);
       block *= m->s[j];
       j++;
     }
@@ -597,8 +617,7 @@ static void range_fill(const flat_modes *m, int64_t lo, int64_t hi, int64_t *out
       while (m->s[j] % f != 0)
         f--;
       if (f > 1) {
-        for (int64_t c = 1; c < f; c++)
-          table_row((int64_t *)(void *)(table + c * block), block, (uint64_t)c * (uint64_t)m->d[j], table);
+        tabulate(table, block, f, m->d[j], arith_row, table_row);
         block *= f;
       }
       os[on] = m->s[j] / f;
