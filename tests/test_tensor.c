@@ -744,7 +744,7 @@ static void test_copy_explain(void **state) {
     const char *d, *s, *expect;
   } cases[] = {
     {"(8,8):(1,8)", "(8,8):(1,8)", "kernel memcpy, vector 64 x 4 bytes, modes ()"},
-    {"(8,8):(8,1)", "(8,8):(1,8)", "kernel transpose, vector 1 x 4 bytes, modes (8:1<-8,8:8<-1), 8 dst-contiguous steps (1 mode) by 8 src-contiguous steps (1 mode), in rows"},
+    {"(8,8):(8,1)", "(8,8):(1,8)", "kernel transpose, vector 1 x 4 bytes, modes (8:1<-8,8:8<-1), 8 dst-contiguous steps (1 mode) by 8 src-contiguous steps (1 mode), in rows of 8"},
     {"(4,8):(1,8)", "(4,8):(1,4)", "kernel strided, vector 4 x 4 bytes, modes (8:8<-4)"},
     {"(2,3):(1,2)", "(3,2):(1,3)", "kernel memcpy, vector 1 x 4 bytes, modes (), unrefined tails of 2 and 2 modes"},
   };
