@@ -209,7 +209,7 @@ static cl_status by_profile(cl_lbuilder *lb, cl_lview v, const cl_node *profile,
 
 /* ============================================================= composition */
 
-/* CuTe's "Stride Divisibility Condition": shape % stride == 0 or stride < shape. */
+/* CuTe's "Stride Divisibility Condition": stride % shape == 0 or stride < shape. */
 static cl_status stride_condition(int64_t stride, int64_t rest_stride, int64_t shape, int64_t mode) {
   char rest[64] = "";
   if (rest_stride != stride)
