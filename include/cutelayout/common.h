@@ -95,7 +95,9 @@ static inline int cl_abi_compatible(void) {
 
 /* Memory: every allocation of the library goes through these hooks.  Passing
  * NULL for all three restores malloc/realloc/free.  Not thread-safe with
- * respect to concurrent library calls: set it once, before other calls. */
+ * respect to concurrent library calls: set it once, before other calls.
+ * This struct is frozen for the life of ABI 1: it will never gain fields;
+ * a richer hook would come as a new function with its own struct. */
 typedef struct cl_allocator {
   void *(*alloc)(void *ctx, size_t size);
   void *(*realloc)(void *ctx, void *ptr, size_t size);

@@ -287,7 +287,7 @@ static cl_status parse_expr(parser *p, value *out) {
   while (s == CL_OK && at_compose_operator(p)) {
     if (n == 3) {
       free_values(parts, n);
-      return cli_fail(CL_E_PARSE, "column %zu: a composed layout is INNER o OFFSET o OUTER", p->pos + 1);
+      return cli_fail(CL_E_PARSE, "column %zu: a composed layout is OUTER o OFFSET o INNER", p->pos + 1);
     }
     p->pos++;
     s = parse_layout(p, &parts[n]);

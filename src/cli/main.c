@@ -59,9 +59,11 @@ static int eval_stream(FILE *in) {
   return status;
 }
 
+/* A name several tables define is listed once: by the entry that answers it. */
 static void print_builtin(const builtin *b, void *ctx) {
   (void)ctx;
-  printf("  %s\n", b->usage);
+  if (builtin_find(b->name) == b)
+    printf("  %s\n", b->usage);
 }
 
 static int command_eval(int argc, char **argv) {
