@@ -6,6 +6,10 @@
 # usage: copy_cli_test.sh CUTE_LAYOUT_EXE
 set -u
 exe=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/wrap_tool.sh"
+exe=$(wrapped_tool "$exe" "$work")
 failures=0
 
 fail() {

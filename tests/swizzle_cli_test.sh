@@ -10,6 +10,8 @@ exe=$1
 cases=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/wrap_tool.sh"
+exe=$(wrapped_tool "$exe" "$work")
 failures=0
 
 grep -v '^#' "$cases" | grep -v '^$' > "$work/cases"
