@@ -1,8 +1,9 @@
 /* test_threads.c: handles are immutable, so many threads may read one at
  * once.  Threads evaluate, compose, divide and format the same shared handles
- * (including the first evaluation, which compiles a layout's plan) and every
- * answer must equal the one computed before the threads started.  Run under
- * ThreadSanitizer (-Db_sanitize=thread) this also shows there is no race. */
+ * (including the first evaluation, which compiles a layout's plan), and use
+ * shared composed layouts, tensors and pictures; every answer must equal the
+ * one computed before the threads started.  Run under ThreadSanitizer
+ * (-Db_sanitize=thread, as .ci/run does) this also shows there is no race. */
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +14,10 @@
 
 #include <cutelayout/cutelayout.h>
 #include <cutelayout/algebra.h>
+#include <cutelayout/eval.h>
+#include <cutelayout/render.h>
+#include <cutelayout/swizzle.h>
+#include <cutelayout/tensor.h>
 
 #define THREADS 8
 #define ROUNDS 200
@@ -94,6 +99,165 @@ static void test_shared_handles(void **state) {
   cl_layout_free(s.tile);
 }
 
+/* ------------------------------------------- composed layouts, tensors, pictures */
+
+/* The handles every job reads.  Two sets are made from the same text: the
+ * answers are computed on one before the threads start, and the threads use
+ * the other, fresh (no plan compiled, nothing cached). */
+typedef struct handles {
+  cl_composed_t *swizzled;
+  cl_layout_t *layout;
+  cl_tuple_t *tiler;
+  cl_tensor_t *source;
+} handles;
+
+static float source_data[2][64];
+
+static void handles_make(handles *h, float *data) {
+  cl_layout_t *row_major = NULL;
+  assert_int_equal(cl_composed_parse("Sw<2,1,3> o 2 o (8,8):(8,1)", &h->swizzled), CL_OK);
+  assert_int_equal(cl_layout_parse("((4,2),(2,4)):((2,16),(1,8))", &h->layout), CL_OK);
+  assert_int_equal(cl_tuple_parse("(2,4)", &h->tiler), CL_OK);
+  assert_int_equal(cl_layout_parse("(8,8):(8,1)", &row_major), CL_OK);
+  for (int i = 0; i < 64; i++)
+    data[i] = (float)(i * 3 + 1);
+  assert_int_equal(cl_tensor_new_typed(data, CL_DTYPE_FLOAT32, row_major, &h->source), CL_OK);
+  cl_layout_free(row_major);
+}
+
+static void handles_free(handles *h) {
+  cl_composed_free(h->swizzled);
+  cl_layout_free(h->layout);
+  cl_tuple_free(h->tiler);
+  cl_tensor_free(h->source);
+}
+
+/* Each job writes its answer as text into out (cap bytes); 0 when it could
+ * not compute one. */
+typedef int (*job_fn)(const handles *h, char *out, size_t cap);
+
+/* Appends printf-style text; keeps out NUL-terminated. */
+static void append(char *out, size_t cap, const char *fmt, long long v) {
+  size_t len = strlen(out);
+  if (len + 1 < cap)
+    snprintf(out + len, cap - len, fmt, v);
+}
+
+static int job_composed_eval(const handles *h, char *out, size_t cap) {
+  out[0] = '\0';
+  for (int64_t i = 0; i < 64; i++) {
+    int64_t v;
+    if (cl_composed_eval(h->swizzled, i, &v) != CL_OK)
+      return 0;
+    append(out, cap, "%lld ", (long long)v);
+  }
+  return 1;
+}
+
+static int job_composed_divide(const handles *h, char *out, size_t cap) {
+  cl_layout_t *layout = NULL;
+  cl_composed_t *composed = NULL;
+  if (cl_composed_logical_divide(h->swizzled, h->tiler, &layout, &composed) != CL_OK)
+    return 0;
+  int64_t n = composed != NULL ? cl_composed_format(composed, out, cap) : cl_layout_format(layout, out, cap);
+  cl_composed_free(composed);
+  cl_layout_free(layout);
+  return n >= 0 && (size_t)n < cap;
+}
+
+static int job_eval_range(const handles *h, char *out, size_t cap) {
+  int64_t indices[64];
+  if (cl_layout_eval_range(h->layout, 0, 64, indices) != CL_OK)
+    return 0;
+  out[0] = '\0';
+  for (int i = 0; i < 64; i++)
+    append(out, cap, "%lld ", (long long)indices[i]);
+  return 1;
+}
+
+static int job_print_layout(const handles *h, char *out, size_t cap) {
+  int64_t n = cl_print_layout(h->layout, out, cap);
+  return n >= 0 && (size_t)n < cap;
+}
+
+static int job_render_svg(const handles *h, char *out, size_t cap) {
+  int64_t n = cl_render_layout(h->layout, NULL, out, cap);
+  return n >= 0 && (size_t)n < cap;
+}
+
+/* A transposing copy out of the shared tensor into the thread's own memory,
+ * then a slice of the shared tensor. */
+static int job_tensor_copy(const handles *h, char *out, size_t cap) {
+  float mine[64];
+  cl_layout_t *column_major = NULL;
+  cl_tensor_t *dst = NULL, *row = NULL;
+  cl_tuple_t *crd = NULL;
+  int ok = cl_layout_parse("(8,8):(1,8)", &column_major) == CL_OK &&
+           cl_tensor_new_typed(mine, CL_DTYPE_FLOAT32, column_major, &dst) == CL_OK &&
+           cl_tensor_copy(dst, h->source) == CL_OK && cl_tuple_parse("(3,_)", &crd) == CL_OK &&
+           cl_tensor_slice(h->source, crd, &row) == CL_OK;
+  if (ok) {
+    out[0] = '\0';
+    for (int i = 0; i < 64; i++)
+      append(out, cap, "%lld ", (long long)mine[i]);
+    for (int64_t j = 0; j < 8 && ok; j++) {
+      float v;
+      ok = cl_tensor_load(row, j, &v) == CL_OK;
+      append(out, cap, "r%lld ", (long long)v);
+    }
+  }
+  cl_tensor_free(row);
+  cl_tuple_free(crd);
+  cl_tensor_free(dst);
+  cl_layout_free(column_major);
+  return ok;
+}
+
+static const job_fn jobs[] = {job_composed_eval, job_composed_divide, job_eval_range,
+                              job_print_layout,  job_render_svg,      job_tensor_copy};
+#define NJOBS (sizeof jobs / sizeof *jobs)
+#define ANSWER_CAP 16384
+
+typedef struct job_run {
+  const handles *shared;
+  char (*expected)[ANSWER_CAP];
+} job_run;
+
+static void *job_worker(void *arg) {
+  const job_run *run = arg;
+  static _Thread_local char answer[ANSWER_CAP];
+  intptr_t failures = 0;
+  for (int round = 0; round < ROUNDS / 4; round++)
+    for (size_t k = 0; k < NJOBS; k++) {
+      size_t j = (k + (size_t)round) % NJOBS;
+      failures += !jobs[j](run->shared, answer, sizeof answer) || strcmp(answer, run->expected[j]) != 0;
+    }
+  return (void *)failures;
+}
+
+static void test_shared_composed_tensors_pictures(void **state) {
+  (void)state;
+  handles reference, fresh;
+  handles_make(&reference, source_data[0]);
+  handles_make(&fresh, source_data[1]);
+  static char expected[NJOBS][ANSWER_CAP];
+  for (size_t k = 0; k < NJOBS; k++)
+    assert_true(jobs[k](&reference, expected[k], sizeof expected[k]));
+  job_run run = {&fresh, expected};
+  pthread_t threads[THREADS];
+  for (int t = 0; t < THREADS; t++)
+    assert_int_equal(pthread_create(&threads[t], NULL, job_worker, &run), 0);
+  intptr_t failures = 0;
+  for (int t = 0; t < THREADS; t++) {
+    void *result;
+    assert_int_equal(pthread_join(threads[t], &result), 0);
+    failures += (intptr_t)result;
+  }
+  assert_int_equal(failures, 0);
+  handles_free(&reference);
+  handles_free(&fresh);
+}
+
 /* The detail message is per thread: one thread's failure does not overwrite
  * another's message. */
 static void *fail_and_read(void *arg) {
@@ -124,6 +288,7 @@ static void test_error_messages_are_per_thread(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_shared_handles),
+    cmocka_unit_test(test_shared_composed_tensors_pictures),
     cmocka_unit_test(test_error_messages_are_per_thread),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
