@@ -340,7 +340,7 @@ static cl_status extent_of(const cl_node *axis, int64_t *result) {
 static cl_status axis_rules(const cl_node *axis, int64_t extent, uint8_t **result) {
   uint8_t *rule = cl_alloc((size_t)extent + 1);
   if (rule == NULL)
-    return cl_fail(CL_E_NOMEM, "picture: result of memory");
+    return cl_fail(CL_E_NOMEM, "picture: out of memory");
   memset(rule, 0, (size_t)extent + 1);
   rule[0] = rule[extent] = 255;
   *result = rule;
@@ -349,7 +349,7 @@ static cl_status axis_rules(const cl_node *axis, int64_t extent, uint8_t **resul
   int64_t leaves = cl_tree_leaf_count(axis);
   const cl_node **leaf = cl_alloc(sizeof *leaf * (size_t)leaves);
   if (leaf == NULL)
-    return cl_fail(CL_E_NOMEM, "picture: result of memory");
+    return cl_fail(CL_E_NOMEM, "picture: out of memory");
   cl_tree_leaves(axis, leaf);
   int64_t tile = 1;
   for (int64_t j = 0; j + 1 < leaves; j++) {
