@@ -363,11 +363,17 @@ cl_status cl_layout_slice(const cl_tuple_t *crd, const cl_layout_t *layout, cl_l
 cl_status cl_layout_slice_and_offset(const cl_tuple_t *crd, const cl_layout_t *layout, cl_layout_t **out, int64_t *offset) {
   CHECK_OUT(out);
   CHECK_NULL(offset);
+  *offset = 0;
   CHECK_NULL(crd);
   CHECK_NULL(layout);
-  /* '_' counts as 0 in the offset, as CuTe's Underscore is Int<0>. */
-  CL_TRY(cl_layout_eval_coord(layout, crd, offset));
-  return cl_layout_slice(crd, layout, out);
+  /* '_' counts as 0 in the offset, as CuTe's Underscore is Int<0>.  The
+   * offset is handed out only with the slice, so that a failure leaves
+   * nothing half made. */
+  int64_t at;
+  CL_TRY(cl_layout_eval_coord(layout, crd, &at));
+  CL_TRY(cl_layout_slice(crd, layout, out));
+  *offset = at;
+  return CL_OK;
 }
 
 /* ------------------------------------------------------------ modes */

@@ -104,7 +104,7 @@ CL_API cl_status cl_layout_eval_coord(const cl_layout_t *layout, const cl_tuple_
  * gathered into one tuple; integer positions are dropped (an all-integer crd
  * gives ():()), and crd == `_` gives L itself.  crd's tuples must match L's
  * ranks (CL_E_RANK).  slice_and_offset also gives the offset L(crd) with
- * each `_` read as 0. */
+ * each `_` read as 0 (0 on failure). */
 CL_API cl_status cl_layout_slice(const cl_tuple_t *crd, const cl_layout_t *layout, cl_layout_t **out);
 CL_API cl_status cl_layout_slice_and_offset(const cl_tuple_t *crd, const cl_layout_t *layout,
                                             cl_layout_t **out, int64_t *offset);
