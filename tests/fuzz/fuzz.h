@@ -1,0 +1,26 @@
+/* fuzz.h: what the fuzz targets share.
+ *
+ * Each target defines LLVMFuzzerTestOneInput.  Built with clang and
+ * -Dfuzz=true it is linked with libFuzzer; in every build it is also linked
+ * with replay.c, which runs it once on each committed input. */
+#ifndef FUZZ_H
+#define FUZZ_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* A violated property: report it and abort, which the fuzzer records as a
+ * crash (and the replay as a failed test). */
+#define FUZZ_CHECK(cond)                                                           \
+  do {                                                                             \
+    if (!(cond)) {                                                                 \
+      fprintf(stderr, "%s:%d: property violated: %s\n", __FILE__, __LINE__, #cond); \
+      abort();                                                                     \
+    }                                                                              \
+  } while (0)
+
+#endif

@@ -1,0 +1,803 @@
+/* fuzz_algebra.c: the layout algebra on layouts decoded from arbitrary bytes.
+ *
+ * The input is an operation selector, two layouts A and B (at most 8 leaves,
+ * 3 levels deep, extents mostly 1..8 and strides mostly -8..25, sometimes a
+ * huge or negative value to reach the overflow paths) and an integer
+ * parameter.  The operation runs; a failure must be a clean one (a negative
+ * status, a NULL result, a message), and a success must satisfy the
+ * operation's defining property, checked exhaustively over the result's
+ * domain whenever the layouts involved are small enough to enumerate:
+ *
+ *   layout(i)           the library's evaluation (and eval_range) against an
+ *                       exact 128-bit evaluation of the flattened modes;
+ *                       CL_E_OVERFLOW when the value does not fit (or, at
+ *                       the library's choice, when a partial sum does not)
+ *   coalesce(A)         the same function as A on [0, size(A)), depth <= 1
+ *   filter(A)           coalesce(filter_zeros(A))
+ *   composition(A,B)    C(i) == A(B(i)) wherever B(i) is inside A's domain,
+ *                       along each leaf mode of B (CuTe composes mode by
+ *                       mode), everywhere for a linear A; (beyond A's domain
+ *                       CuTe's answer depends on how A was coalesced, so
+ *                       there is nothing to hold it to)
+ *   complement(A,M)     for an injective A with non-negative strides: the
+ *                       result is increasing, (filter(A), C) is injective
+ *                       and, when A's strides divide one another, its
+ *                       codomain reaches M
+ *   right_inverse(A)    A(R(i)) == i, R(i) inside A's domain
+ *   left_inverse(A)     R(A(i)) == i for an injective A
+ *   logical_divide      composition(A, make_layout(B, complement(B, shape(coalesce(A)))))
+ *   logical_product     make_layout(A, composition(complement(A, size(A)*cosize(B)), B))
+ *   zipped/tiled/flat   the same function as the logical divide / product
+ *   blocked/raked       the same values as the logical product, rearranged
+ *   by-mode tilers      mode k of the result is the operation on mode k
+ *   max_common_layout   B(R(i)) == i (and A(R(i)) == i inside A's domain),
+ *                       size(R) == max_common_vector(A, B)
+ *   nullspace(A)        A(R(i)) == 0
+ *   tile_to_shape       size(result) == size(shape)
+ *   composed layouts    Swizzle o offset o A evaluates as the swizzle of
+ *                       offset + A(i)
+ *
+ * Other operations (upcast, downcast, make_layout_like, ...) only have to
+ * fail cleanly or succeed. */
+#include <stdbool.h>
+#include <string.h>
+
+#include <cutelayout/cutelayout.h>
+#include "fuzz.h"
+
+__extension__ typedef __int128 wide;
+
+#define MAX_MODES 16
+#define MAX_LEAVES 8
+#define MAX_LAYOUT_DEPTH 3
+/* Results with up to this many elements are checked exhaustively. */
+#define MAX_VALUES 65536
+/* Injectivity is checked on a bitmap of the values below this bound. */
+#define MAX_CODOMAIN (1 << 20)
+
+/* ------------------------------------------------------------ decoding */
+
+typedef struct reader {
+  const uint8_t *p;
+  size_t n;
+} reader;
+
+static uint8_t next_byte(reader *r) {
+  if (r->n == 0)
+    return 0;
+  r->n--;
+  return *r->p++;
+}
+
+static int64_t next_i64(reader *r) {
+  uint64_t v = 0;
+  for (int k = 0; k < 8; k++)
+    v = v << 8 | next_byte(r);
+  return (int64_t)v;
+}
+
+/* Values that reach the edges: zero, negatives, powers of two near the
+ * limits of int and int64_t. */
+static int64_t special_value(reader *r, uint8_t b) {
+  switch (b & 7) {
+  case 0: return 0;
+  case 1: return -1;
+  case 2: return -3;
+  case 3: return INT64_C(1) << 31;
+  case 4: return INT64_C(1) << 32;
+  case 5: return INT64_MAX;
+  case 6: return INT64_MIN;
+  default: return next_i64(r);
+  }
+}
+
+static int64_t next_extent(reader *r) {
+  uint8_t b = next_byte(r);
+  return b < 0xF0 ? 1 + b % 8 : special_value(r, b);
+}
+
+static int64_t next_stride(reader *r) {
+  uint8_t b = next_byte(r);
+  return b < 0xE8 ? (int64_t)(b % 34) - 8 : special_value(r, b);
+}
+
+typedef struct text_buf {
+  char buf[1024];
+  size_t len;
+} text_buf;
+
+static void put(text_buf *t, const char *s) {
+  size_t n = strlen(s);
+  if (t->len + n < sizeof t->buf) {
+    memcpy(t->buf + t->len, s, n + 1);
+    t->len += n;
+  }
+}
+
+static void put_int(text_buf *t, int64_t v) {
+  char num[32];
+  snprintf(num, sizeof num, "%lld", (long long)v);
+  put(t, num);
+}
+
+/* One mode of a layout: a leaf, or (rarely) a tuple of 0 to 3 modes. */
+static void decode_mode(reader *r, int depth, int *leaves, text_buf *shape, text_buf *stride) {
+  uint8_t b = next_byte(r);
+  bool tuple = depth == 0 ? (b & 1) != 0 : (b & 3) == 0;
+  if (!tuple || depth >= MAX_LAYOUT_DEPTH || *leaves >= MAX_LEAVES) {
+    (*leaves)++;
+    put_int(shape, next_extent(r));
+    put_int(stride, next_stride(r));
+    return;
+  }
+  int rank = (b >> 2) % 4;
+  put(shape, "(");
+  put(stride, "(");
+  for (int k = 0; k < rank; k++) {
+    if (k > 0) {
+      put(shape, ",");
+      put(stride, ",");
+    }
+    decode_mode(r, depth + 1, leaves, shape, stride);
+  }
+  put(shape, ")");
+  put(stride, ")");
+}
+
+/* A layout from the input; NULL when its text does not make one (then the
+ * operation is skipped). */
+static cl_layout_t *decode_layout(reader *r) {
+  text_buf shape = {{0}, 0}, stride = {{0}, 0};
+  int leaves = 0;
+  decode_mode(r, 0, &leaves, &shape, &stride);
+  put(&shape, ":");
+  put(&shape, stride.buf);
+  cl_layout_t *l = NULL;
+  if (cl_layout_parse(shape.buf, &l) != CL_OK)
+    return NULL;
+  return l;
+}
+
+static int64_t decode_param(reader *r) {
+  uint8_t b = next_byte(r);
+  return b < 0xF0 ? b % 80 : special_value(r, b);
+}
+
+/* ------------------------------------------------------ reference values */
+
+/* A layout flattened, and its values on [0, size) when they can be listed. */
+typedef struct fnvals {
+  int n;
+  int64_t shape[MAX_MODES];
+  int64_t stride[MAX_MODES];
+  int64_t size;
+  bool nonneg; /* every stride >= 0 */
+  int64_t v[MAX_VALUES];
+} fnvals;
+
+static bool fits(wide v) { return v >= INT64_MIN && v <= INT64_MAX; }
+
+/* The exact value of the flattened layout at i >= 0: coordinates split
+ * colexicographically, the last mode taking the rest, summed in 128 bits.
+ * *partial_overflow tells whether a term or a partial sum, in mode order,
+ * leaves int64_t on the way. */
+static wide exact_eval(const fnvals *f, int64_t i, bool *partial_overflow) {
+  wide index = 0;
+  *partial_overflow = false;
+  for (int k = 0; k < f->n; k++) {
+    int64_t c = k == f->n - 1 ? i : i % f->shape[k];
+    if (k < f->n - 1)
+      i /= f->shape[k];
+    wide term = (wide)c * f->stride[k];
+    index += term;
+    *partial_overflow |= !fits(term) || !fits(index);
+  }
+  return index;
+}
+
+static bool tuple_int(const cl_tuple_t *t, int64_t k, int64_t *out) {
+  cl_tuple_t *e = NULL;
+  bool ok = cl_tuple_get(t, &k, 1, &e) == CL_OK && cl_tuple_value(e, out) == CL_OK;
+  cl_tuple_free(e);
+  return ok;
+}
+
+/* Reads l's flattened modes and, when its extents are positive, it holds no
+ * `()` and it has at most MAX_VALUES elements, all its values: true then.
+ * On the way, the library's evaluation must agree with exact_eval: the same
+ * value when it fits in int64_t, CL_E_OVERFLOW when it does not. */
+static bool read_values(const cl_layout_t *l, fnvals *f) {
+  char *text = NULL;
+  FUZZ_CHECK(cl_layout_to_string(l, &text) == CL_OK);
+  bool empty_tuple = strstr(text, "()") != NULL;
+  cl_string_free(text);
+  if (empty_tuple)
+    return false;
+  cl_layout_t *flat = NULL;
+  cl_tuple_t *shape = NULL, *stride = NULL;
+  FUZZ_CHECK(cl_layout_flatten(l, &flat) == CL_OK);
+  FUZZ_CHECK(cl_layout_shape(flat, &shape) == CL_OK && cl_layout_stride(flat, &stride) == CL_OK);
+  int64_t rank = cl_tuple_rank(shape);
+  FUZZ_CHECK(rank >= 1);
+  bool ok = rank <= MAX_MODES;
+  f->n = (int)rank;
+  f->size = 1;
+  f->nonneg = true;
+  for (int k = 0; ok && k < f->n; k++) {
+    FUZZ_CHECK(tuple_int(shape, k, &f->shape[k]) && tuple_int(stride, k, &f->stride[k]));
+    ok = f->shape[k] > 0 && !__builtin_mul_overflow(f->size, f->shape[k], &f->size) && f->size <= MAX_VALUES;
+    f->nonneg &= f->stride[k] >= 0;
+  }
+  cl_tuple_free(stride);
+  cl_tuple_free(shape);
+  cl_layout_free(flat);
+  if (!ok)
+    return false;
+  int64_t size;
+  FUZZ_CHECK(cl_layout_size_checked(l, &size) == CL_OK && size == f->size);
+  bool all_fit = true;
+  for (int64_t i = 0; i < f->size; i++) {
+    bool partial_overflow;
+    wide exact = exact_eval(f, i, &partial_overflow);
+    int64_t index = 0;
+    cl_status s = cl_layout_eval(l, i, &index);
+    if (fits(exact) && partial_overflow && s == CL_E_OVERFLOW) {
+      /* The library sums in mode order and may stop where a partial sum
+       * leaves int64_t, although a later term brings it back: an error, never
+       * a wrong value, so accepted. */
+      all_fit = false;
+    } else if (fits(exact)) {
+      FUZZ_CHECK(s == CL_OK && index == (int64_t)exact);
+      f->v[i] = index;
+    } else {
+      FUZZ_CHECK(s == CL_E_OVERFLOW);
+      all_fit = false;
+    }
+  }
+  /* The range evaluation agrees with the single one, also just outside the
+   * domain where the last mode takes the rest. */
+  static int64_t range[MAX_VALUES + 4];
+  cl_status range_status = cl_layout_eval_range(l, -2, f->size + 4, range);
+  if (range_status == CL_OK) {
+    for (int64_t j = 0; j < f->size + 4; j++) {
+      int64_t index;
+      FUZZ_CHECK(cl_layout_eval(l, j - 2, &index) == CL_OK && index == range[j]);
+    }
+  } else {
+    FUZZ_CHECK(range_status == CL_E_OVERFLOW);
+    bool some_overflow = !all_fit;
+    for (int64_t j = -2; j < f->size + 2 && !some_overflow; j++) {
+      int64_t index;
+      some_overflow = cl_layout_eval(l, j, &index) == CL_E_OVERFLOW;
+    }
+    FUZZ_CHECK(some_overflow);
+  }
+  return all_fit;
+}
+
+/* Four reference slots, reused by every input. */
+static fnvals slot[4];
+
+static bool injective(const fnvals *f) {
+  static uint8_t seen[MAX_CODOMAIN / 8];
+  bool ok = true;
+  int64_t set = 0;
+  for (; set < f->size; set++) {
+    int64_t v = f->v[set];
+    if (v < 0 || v >= MAX_CODOMAIN || (seen[v / 8] >> (v % 8) & 1)) {
+      ok = false;
+      break;
+    }
+    seen[v / 8] |= (uint8_t)(1u << (v % 8));
+  }
+  for (int64_t i = 0; i < set; i++)
+    seen[f->v[i] / 8] = 0;
+  return ok;
+}
+
+static void check_failure(cl_status s, const void *out) {
+  FUZZ_CHECK(s < 0 && s >= CL_E_ABI);
+  FUZZ_CHECK(out == NULL);
+  FUZZ_CHECK(cl_last_error()[0] != '\0');
+}
+
+/* Whether an operation succeeded, after checking that a failure is clean. */
+static bool succeeded(cl_status s, const void *out) {
+  if (s == CL_OK) {
+    FUZZ_CHECK(out != NULL);
+    return true;
+  }
+  check_failure(s, out);
+  return false;
+}
+/* SUCCEEDED(call, out): succeeded() with the call sequenced before out is
+ * read. */
+static cl_status call_status;
+#define SUCCEEDED(call, out) (call_status = (call), succeeded(call_status, (out)))
+
+static void check_same_function(const cl_layout_t *a, const cl_layout_t *b) {
+  fnvals *fa = &slot[2], *fb = &slot[3];
+  int64_t sa = 0, sb = 0;
+  cl_status size_a = cl_layout_size_checked(a, &sa), size_b = cl_layout_size_checked(b, &sb);
+  FUZZ_CHECK(size_a == size_b && sa == sb);
+  if (read_values(a, fa)) {
+    FUZZ_CHECK(read_values(b, fb));
+    FUZZ_CHECK(memcmp(fa->v, fb->v, (size_t)fa->size * sizeof fa->v[0]) == 0);
+  }
+}
+
+static int compare_i64(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+static void check_same_values(const cl_layout_t *a, const cl_layout_t *b) {
+  fnvals *fa = &slot[2], *fb = &slot[3];
+  if (!read_values(a, fa))
+    return;
+  FUZZ_CHECK(read_values(b, fb) && fa->size == fb->size);
+  qsort(fa->v, (size_t)fa->size, sizeof fa->v[0], compare_i64);
+  qsort(fb->v, (size_t)fb->size, sizeof fb->v[0], compare_i64);
+  FUZZ_CHECK(memcmp(fa->v, fb->v, (size_t)fa->size * sizeof fa->v[0]) == 0);
+}
+
+/* ------------------------------------------------------------ operations */
+
+static void op_coalesce(const cl_layout_t *a) {
+  cl_layout_t *c = NULL;
+  if (!SUCCEEDED(cl_coalesce(a, &c), c))
+    return;
+  int64_t depth = cl_layout_depth(c);
+  FUZZ_CHECK(depth == 0 || depth == 1);
+  if (read_values(a, &slot[0])) {
+    FUZZ_CHECK(read_values(c, &slot[1]) && slot[1].size == slot[0].size);
+    FUZZ_CHECK(memcmp(slot[0].v, slot[1].v, (size_t)slot[0].size * sizeof slot[0].v[0]) == 0);
+  }
+  cl_layout_free(c);
+}
+
+static void op_filter(const cl_layout_t *a) {
+  cl_layout_t *f = NULL, *z = NULL, *cz = NULL;
+  bool ok = SUCCEEDED(cl_filter(a, &f), f);
+  if (SUCCEEDED(cl_filter_zeros(a, &z), z) && SUCCEEDED(cl_coalesce(z, &cz), cz)) {
+    FUZZ_CHECK(ok && cl_layout_equal(f, cz));
+    check_same_function(z, f);
+  }
+  cl_layout_free(cz);
+  cl_layout_free(z);
+  cl_layout_free(f);
+}
+
+/* Whether A o s:d is A's function on the points j*d, j < s, by the
+ * divisibility conditions: at each boundary P between coalesced modes of A
+ * that the points cross, d divides P and s is a multiple of the P/d points
+ * below it, or P divides d.  CuTe asserts only a weaker condition (it lets
+ * a stride below a mode's extent through, e.g. (6,2):(1,6) o 2:4), and its
+ * answer is then not A's function, so such leaves are not checked. */
+static bool divisible_leaf(const fnvals *coalesced, int64_t s, int64_t d) {
+  if (d <= 0)
+    return false;
+  int64_t boundary = 1;
+  for (int m = 0; m + 1 < coalesced->n; m++) {
+    boundary *= coalesced->shape[m];
+    if (boundary >= s * d)
+      break;
+    bool ok = (boundary % d == 0 && s % (boundary / d) == 0) || d % boundary == 0;
+    if (!ok)
+      return false;
+  }
+  return true;
+}
+
+/* CuTe composes A with each leaf mode of B on its own and adds the
+ * results, so C(i) == A(B(i)) holds along each leaf mode of B that meets the
+ * divisibility conditions (the coordinates with one leaf coordinate
+ * nonzero), and everywhere when A is linear (coalesces to a single mode);
+ * only where B(i) lies in A's domain. */
+static void check_composition(const cl_layout_t *a, const cl_layout_t *b, const cl_layout_t *c) {
+  fnvals *fa = &slot[0], *fb = &slot[1], *fc = &slot[2], *fcoalesced = &slot[3];
+  int64_t sb = 0, sc = 0;
+  cl_status size_b = cl_layout_size_checked(b, &sb), size_c = cl_layout_size_checked(c, &sc);
+  FUZZ_CHECK(size_b != CL_OK || (size_c == CL_OK && sb == sc));
+  if (!read_values(a, fa) || !read_values(b, fb))
+    return;
+  if (!read_values(c, fc)) /* values outside int64_t: the evaluation checks did it */
+    return;
+  FUZZ_CHECK(fc->size == fb->size);
+  cl_layout_t *coalesced = NULL;
+  FUZZ_CHECK(cl_coalesce(a, &coalesced) == CL_OK && read_values(coalesced, fcoalesced));
+  bool linear = cl_layout_depth(coalesced) == 0;
+  cl_layout_free(coalesced);
+  for (int64_t i = 0; linear && i < fc->size; i++) {
+    int64_t bi = fb->v[i];
+    if (bi >= 0 && bi < fa->size)
+      FUZZ_CHECK(fc->v[i] == fa->v[bi]);
+  }
+  int64_t step = 1; /* the linear index of coordinate 1 in leaf k of B */
+  for (int k = 0; k < fb->n; k++) {
+    for (int64_t j = 0; divisible_leaf(fcoalesced, fb->shape[k], fb->stride[k]) && j < fb->shape[k]; j++) {
+      int64_t bi = fb->v[j * step];
+      if (bi >= 0 && bi < fa->size)
+        FUZZ_CHECK(fc->v[j * step] == fa->v[bi]);
+    }
+    step *= fb->shape[k];
+  }
+}
+
+static void op_composition(const cl_layout_t *a, const cl_layout_t *b) {
+  cl_layout_t *c = NULL;
+  if (SUCCEEDED(cl_composition(a, b, &c), c))
+    check_composition(a, b, c);
+  cl_layout_free(c);
+}
+
+/* Whether the modes of f, by increasing stride, each start where the
+ * previous one ends or at a multiple of it.  Only then does CuTe's
+ * complement reach its cotarget: it divides each stride by the extent
+ * covered so far without checking that the division is exact. */
+static bool divisible_strides(const fnvals *f) {
+  int64_t order[MAX_MODES];
+  for (int k = 0; k < f->n; k++) {
+    int j = k;
+    for (; j > 0 && f->stride[order[j - 1]] > f->stride[k]; j--)
+      order[j] = order[j - 1];
+    order[j] = k;
+  }
+  for (int k = 1; k < f->n; k++) {
+    wide covered = (wide)f->shape[order[k - 1]] * f->stride[order[k - 1]];
+    if (covered == 0 || f->stride[order[k]] % covered != 0)
+      return false;
+  }
+  return true;
+}
+
+/* The checks of complement(A, cotarget) for an injective A with
+ * non-negative strides. */
+static void check_complement(const cl_layout_t *a, int64_t cotarget, const cl_layout_t *c) {
+  fnvals *fa = &slot[0], *ff = &slot[1], *fc = &slot[2];
+  if (!read_values(a, fa) || !fa->nonneg || cotarget < 0)
+    return;
+  cl_layout_t *filtered = NULL;
+  FUZZ_CHECK(cl_filter(a, &filtered) == CL_OK);
+  bool readable = read_values(filtered, ff);
+  cl_layout_free(filtered);
+  if (!readable || !injective(ff) || !read_values(c, fc))
+    return;
+  for (int64_t j = 1; j < fc->size; j++)
+    FUZZ_CHECK(fc->v[j] > fc->v[j - 1]);
+  int64_t fmax = 0, cmax = fc->size > 0 ? fc->v[fc->size - 1] : 0;
+  for (int64_t i = 0; i < ff->size; i++)
+    fmax = ff->v[i] > fmax ? ff->v[i] : fmax;
+  if (divisible_strides(ff))
+    FUZZ_CHECK((wide)fmax + cmax + 1 >= cotarget);
+  if ((wide)ff->size * fc->size > MAX_VALUES || fmax + cmax >= MAX_CODOMAIN)
+    return;
+  fnvals *pair = &slot[3];
+  pair->size = 0;
+  for (int64_t j = 0; j < fc->size; j++)
+    for (int64_t i = 0; i < ff->size; i++)
+      pair->v[pair->size++] = ff->v[i] + fc->v[j];
+  FUZZ_CHECK(injective(pair));
+}
+
+static void op_complement(const cl_layout_t *a, int64_t cotarget) {
+  cl_layout_t *c = NULL;
+  if (SUCCEEDED(cl_complement(a, cotarget, &c), c))
+    check_complement(a, cotarget, c);
+  cl_layout_free(c);
+  cl_layout_t *full = NULL, *filtered = NULL;
+  if (SUCCEEDED(cl_complement_full(a, &full), full) && cl_filter(a, &filtered) == CL_OK) {
+    int64_t cosize;
+    if (cl_layout_cosize_checked(filtered, &cosize) == CL_OK)
+      check_complement(a, cosize, full);
+  }
+  cl_layout_free(filtered);
+  cl_layout_free(full);
+}
+
+static void op_right_inverse(const cl_layout_t *a) {
+  cl_layout_t *r = NULL;
+  fnvals *fa = &slot[0], *fr = &slot[1];
+  if (SUCCEEDED(cl_right_inverse(a, &r), r) && read_values(a, fa)) {
+    FUZZ_CHECK(read_values(r, fr));
+    for (int64_t i = 0; i < fr->size; i++) {
+      FUZZ_CHECK(fr->v[i] >= 0 && fr->v[i] < fa->size);
+      FUZZ_CHECK(fa->v[fr->v[i]] == i);
+    }
+  }
+  cl_layout_free(r);
+}
+
+static void op_left_inverse(const cl_layout_t *a) {
+  cl_layout_t *r = NULL;
+  fnvals *fa = &slot[0], *fr = &slot[1];
+  if (SUCCEEDED(cl_left_inverse(a, &r), r) && read_values(a, fa) && fa->nonneg && injective(fa) &&
+      read_values(r, fr)) {
+    for (int64_t i = 0; i < fa->size; i++) {
+      FUZZ_CHECK(fa->v[i] < fr->size);
+      FUZZ_CHECK(fr->v[fa->v[i]] == i);
+    }
+  }
+  cl_layout_free(r);
+}
+
+/* composition(A, make_layout(B, complement(B, shape(coalesce(A))))) */
+static cl_status divide_by_definition(const cl_layout_t *a, const cl_layout_t *b, cl_layout_t **out) {
+  cl_layout_t *coalesced = NULL, *rest = NULL, *tiler = NULL;
+  cl_tuple_t *cotarget = NULL;
+  *out = NULL;
+  cl_status s = cl_coalesce(a, &coalesced);
+  if (s == CL_OK)
+    s = cl_layout_shape(coalesced, &cotarget);
+  if (s == CL_OK)
+    s = cl_complement_shape(b, cotarget, &rest);
+  if (s == CL_OK) {
+    const cl_layout_t *modes[2] = {b, rest};
+    s = cl_layout_concat(modes, 2, &tiler);
+  }
+  if (s == CL_OK)
+    s = cl_composition(a, tiler, out);
+  cl_layout_free(tiler);
+  cl_layout_free(rest);
+  cl_tuple_free(cotarget);
+  cl_layout_free(coalesced);
+  return s;
+}
+
+/* make_layout(A, composition(complement(A, size(A)*cosize(B)), B)) */
+static cl_status product_by_definition(const cl_layout_t *a, const cl_layout_t *b, cl_layout_t **out) {
+  cl_layout_t *rest = NULL, *arranged = NULL;
+  int64_t size, cosize, cotarget;
+  *out = NULL;
+  cl_status s = cl_layout_size_checked(a, &size);
+  if (s == CL_OK)
+    s = cl_layout_cosize_checked(b, &cosize);
+  if (s == CL_OK && __builtin_mul_overflow(size, cosize, &cotarget))
+    s = CL_E_OVERFLOW;
+  if (s == CL_OK)
+    s = cl_complement(a, cotarget, &rest);
+  if (s == CL_OK)
+    s = cl_composition(rest, b, &arranged);
+  if (s == CL_OK) {
+    const cl_layout_t *modes[2] = {a, arranged};
+    s = cl_layout_concat(modes, 2, out);
+  }
+  cl_layout_free(arranged);
+  cl_layout_free(rest);
+  return s;
+}
+
+typedef cl_status (*binary_op)(const cl_layout_t *, const cl_layout_t *, cl_layout_t **);
+
+/* The logical divide or product against its definition, and its zipped,
+ * tiled and flat forms as the same function. */
+static void op_logical(const cl_layout_t *a, const cl_layout_t *b, binary_op logical, binary_op definition,
+                       const binary_op *forms, size_t nforms) {
+  cl_layout_t *r = NULL, *expected = NULL;
+  bool ok = SUCCEEDED(logical(a, b, &r), r);
+  bool expected_ok = definition(a, b, &expected) == CL_OK;
+  FUZZ_CHECK(ok == expected_ok);
+  if (ok) {
+    FUZZ_CHECK(cl_layout_equal(r, expected));
+    for (size_t k = 0; k < nforms; k++) {
+      cl_layout_t *form = NULL;
+      FUZZ_CHECK(SUCCEEDED(forms[k](a, b, &form), form));
+      check_same_function(r, form);
+      cl_layout_free(form);
+    }
+  }
+  cl_layout_free(expected);
+  cl_layout_free(r);
+}
+
+static void op_blocked_raked(const cl_layout_t *a, const cl_layout_t *b, binary_op product) {
+  cl_layout_t *r = NULL, *logical = NULL;
+  if (SUCCEEDED(product(a, b, &r), r) && SUCCEEDED(cl_logical_product(a, b, &logical), logical)) {
+    int64_t sr = 0, sl = 0;
+    cl_status size_r = cl_layout_size_checked(r, &sr), size_l = cl_layout_size_checked(logical, &sl);
+    FUZZ_CHECK(size_r == size_l && sr == sl);
+    check_same_values(logical, r);
+  }
+  cl_layout_free(logical);
+  cl_layout_free(r);
+}
+
+typedef cl_status (*tiler_op)(const cl_layout_t *, const cl_tuple_t *, cl_layout_t **);
+
+/* A by-mode tiler (element 0 B, element 1 an integer or '_'): mode k of the
+ * result is the operation on mode k of A; modes past the tiler are dropped
+ * (composition) or kept (divides and products). */
+static void op_tiler(const cl_layout_t *a, const cl_layout_t *b, int64_t param, tiler_op by_tiler, binary_op on_mode,
+                     bool keeps_rest) {
+  char *btext = NULL;
+  FUZZ_CHECK(cl_layout_to_string(b, &btext) == CL_OK);
+  int64_t n = param % 9;
+  char tiler_text[1200];
+  if (param % 10 == 9)
+    snprintf(tiler_text, sizeof tiler_text, "(%s,_)", btext);
+  else
+    snprintf(tiler_text, sizeof tiler_text, "(%s,%lld)", btext, (long long)n);
+  cl_string_free(btext);
+  cl_tuple_t *tiler = NULL;
+  if (cl_tuple_parse(tiler_text, &tiler) != CL_OK)
+    return;
+  cl_layout_t *r = NULL;
+  if (SUCCEEDED(by_tiler(a, tiler, &r), r)) {
+    int64_t rank_a = cl_layout_rank(a), rank_r = cl_layout_rank(r);
+    FUZZ_CHECK(rank_a >= 2);
+    FUZZ_CHECK(rank_r == (keeps_rest ? rank_a : 2));
+    for (int64_t k = 0; k < rank_r; k++) {
+      cl_layout_t *mode = NULL, *got = NULL, *expected = NULL, *tile = NULL;
+      FUZZ_CHECK(cl_layout_get(a, &k, 1, &mode) == CL_OK && cl_layout_get(r, &k, 1, &got) == CL_OK);
+      cl_status s;
+      if (k == 0) {
+        s = on_mode(mode, b, &expected);
+      } else if (k == 1 && param % 10 != 9) {
+        /* An integer n tiles as n:1 (composition) or make_layout(n). */
+        char tile_text[64];
+        snprintf(tile_text, sizeof tile_text, "%lld:%d", (long long)n, n == 1 && keeps_rest ? 0 : 1);
+        FUZZ_CHECK(cl_layout_parse(tile_text, &tile) == CL_OK);
+        s = on_mode(mode, tile, &expected);
+      } else {
+        s = cl_layout_copy(mode, &expected);
+      }
+      FUZZ_CHECK(s == CL_OK && cl_layout_equal(got, expected));
+      cl_layout_free(tile);
+      cl_layout_free(expected);
+      cl_layout_free(got);
+      cl_layout_free(mode);
+    }
+  }
+  cl_layout_free(r);
+  cl_tuple_free(tiler);
+}
+
+static void op_max_common(const cl_layout_t *a, const cl_layout_t *b) {
+  int64_t n = 0;
+  cl_status vs = cl_max_common_vector(a, b, &n);
+  cl_layout_t *r = NULL;
+  if (!SUCCEEDED(cl_max_common_layout(a, b, &r), r)) {
+    FUZZ_CHECK(vs != CL_OK);
+    return;
+  }
+  FUZZ_CHECK(vs == CL_OK);
+  fnvals *fa = &slot[0], *fb = &slot[1], *fr = &slot[2];
+  /* Negative extents are CuTe's too, and give it negative vectors. */
+  if (read_values(a, fa) && read_values(b, fb)) {
+    int64_t size;
+    FUZZ_CHECK(n >= 1 && cl_layout_size_checked(r, &size) == CL_OK && size == n);
+    FUZZ_CHECK(read_values(r, fr));
+    for (int64_t i = 0; i < fr->size; i++) {
+      int64_t c = fr->v[i];
+      FUZZ_CHECK(c >= 0 && c < fb->size && fb->v[c] == i);
+      if (c < fa->size)
+        FUZZ_CHECK(fa->v[c] == i);
+    }
+  }
+  cl_layout_free(r);
+}
+
+static void op_nullspace(const cl_layout_t *a) {
+  cl_layout_t *r = NULL;
+  fnvals *fa = &slot[0], *fr = &slot[1];
+  if (SUCCEEDED(cl_nullspace(a, &r), r) && read_values(a, fa) && read_values(r, fr)) {
+    for (int64_t i = 0; i < fr->size; i++)
+      FUZZ_CHECK(fr->v[i] >= 0 && fr->v[i] < fa->size && fa->v[fr->v[i]] == 0);
+  }
+  cl_layout_free(r);
+}
+
+static void op_tile_to_shape(const cl_layout_t *a, const cl_layout_t *b) {
+  cl_tuple_t *shape = NULL;
+  FUZZ_CHECK(cl_layout_shape(b, &shape) == CL_OK);
+  cl_layout_t *r = NULL;
+  if (SUCCEEDED(cl_tile_to_shape(a, shape, NULL, &r), r)) {
+    int64_t want, got;
+    if (cl_tuple_product(shape, &want) == CL_OK)
+      FUZZ_CHECK(cl_layout_size_checked(r, &got) == CL_OK && got == want);
+  }
+  cl_layout_free(r);
+  cl_tuple_free(shape);
+}
+
+/* Operations held only to failing cleanly. */
+static void op_clean(const cl_layout_t *a, const cl_layout_t *b, int64_t param, int which) {
+  cl_layout_t *r = NULL;
+  cl_status s;
+  switch (which) {
+  case 0: s = cl_upcast(a, param, &r); break;
+  case 1: s = cl_downcast(a, param, &r); break;
+  case 2: s = cl_make_layout_like(a, &r); break;
+  case 3: s = cl_make_fragment_like(a, &r); break;
+  case 4: s = cl_layout_zip(a, &r); break;
+  default: {
+    cl_tuple_t *profile = NULL;
+    FUZZ_CHECK(cl_layout_shape(b, &profile) == CL_OK);
+    s = cl_coalesce_profile(a, profile, &r);
+    cl_tuple_free(profile);
+  }
+  }
+  if (succeeded(s, r) && which >= 2 && which <= 4) {
+    int64_t sa, sr;
+    if (cl_layout_size_checked(a, &sa) == CL_OK)
+      FUZZ_CHECK(cl_layout_size_checked(r, &sr) == CL_OK && sr == sa);
+  }
+  cl_layout_free(r);
+}
+
+/* Swizzle<bits,base,shift> o offset o A evaluates to the swizzle of
+ * offset + A(i) wherever the composed evaluation succeeds. */
+static void op_composed(const cl_layout_t *a, int64_t param) {
+  cl_swizzle_t sw;
+  if (cl_swizzle_make(param % 4, param / 4 % 5, param / 20 % 8 - 4, &sw) != CL_OK)
+    return;
+  int64_t offset = param % 3 == 0 ? 0 : param;
+  cl_composed_t *c = NULL;
+  fnvals *fa = &slot[0];
+  if (!SUCCEEDED(cl_make_composed_layout(cl_fn_swizzle(sw), offset, cl_fn_layout(a), &c), c))
+    return;
+  if (read_values(a, fa)) {
+    for (int64_t i = 0; i < fa->size; i++) {
+      int64_t got, want;
+      if (cl_composed_eval(c, i, &got) != CL_OK)
+        continue;
+      FUZZ_CHECK(cl_swizzle_apply(sw, offset + fa->v[i], &want) == CL_OK && got == want);
+    }
+  }
+  char *s = NULL;
+  if (SUCCEEDED(cl_composed_to_string(c, &s), s)) {
+    cl_composed_t *again = NULL;
+    FUZZ_CHECK(cl_composed_parse(s, &again) == CL_OK && cl_composed_equal(c, again));
+    cl_composed_free(again);
+  }
+  cl_string_free(s);
+  cl_composed_free(c);
+}
+
+static const binary_op divide_forms[] = {cl_zipped_divide, cl_tiled_divide, cl_flat_divide};
+static const binary_op product_forms[] = {cl_zipped_product, cl_tiled_product, cl_flat_product};
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  reader r = {data, size};
+  uint8_t op = next_byte(&r);
+  cl_layout_t *a = decode_layout(&r);
+  cl_layout_t *b = decode_layout(&r);
+  int64_t param = decode_param(&r);
+  if (a == NULL || b == NULL) {
+    cl_layout_free(a);
+    cl_layout_free(b);
+    return 0;
+  }
+  if (getenv("FUZZ_ALGEBRA_TRACE") != NULL) {
+    /* What the input decodes to, for reading a crash. */
+    char *ta = NULL, *tb = NULL;
+    if (cl_layout_to_string(a, &ta) == CL_OK && cl_layout_to_string(b, &tb) == CL_OK)
+      fprintf(stderr, "op %d, A = %s, B = %s, param %lld\n", op % 20, ta, tb, (long long)param);
+    cl_string_free(tb);
+    cl_string_free(ta);
+  }
+  switch (op % 20) {
+  case 0: (void)read_values(a, &slot[0]); break;
+  case 1: op_coalesce(a); break;
+  case 2: op_filter(a); break;
+  case 3: op_composition(a, b); break;
+  case 4: op_complement(a, param); break;
+  case 5: op_right_inverse(a); break;
+  case 6: op_left_inverse(a); break;
+  case 7: op_logical(a, b, cl_logical_divide, divide_by_definition, divide_forms, 3); break;
+  case 8: op_logical(a, b, cl_logical_product, product_by_definition, product_forms, 3); break;
+  case 9: op_blocked_raked(a, b, cl_blocked_product); break;
+  case 10: op_blocked_raked(a, b, cl_raked_product); break;
+  case 11: op_tiler(a, b, param, cl_composition_tiler, cl_composition, false); break;
+  case 12: op_tiler(a, b, param, cl_logical_divide_tiler, cl_logical_divide, true); break;
+  case 13: op_tiler(a, b, param, cl_logical_product_tiler, cl_logical_product, true); break;
+  case 14: op_max_common(a, b); break;
+  case 15: op_nullspace(a); break;
+  case 16: op_tile_to_shape(a, b); break;
+  case 17: op_composed(a, param); break;
+  default: op_clean(a, b, param, op / 20 % 6); break;
+  }
+  cl_layout_free(b);
+  cl_layout_free(a);
+  return 0;
+}
