@@ -179,20 +179,24 @@ static bool fits(wide v) { return v >= INT64_MIN && v <= INT64_MAX; }
 
 /* The exact value of the flattened layout at i >= 0: coordinates split
  * colexicographically, the last mode taking the rest, summed in 128 bits.
- * *partial_overflow tells whether a term or a partial sum, in mode order,
- * leaves int64_t on the way. */
+ * *partial_overflow tells whether some partial sum of the terms, in an
+ * order of the library's choosing (it sums the tree, inner tuples first),
+ * may leave int64_t: whether the sum of the negative or of the positive
+ * terms does. */
 static wide exact_eval(const fnvals *f, int64_t i, bool *partial_overflow) {
-  wide index = 0;
-  *partial_overflow = false;
+  wide negative = 0, positive = 0;
   for (int k = 0; k < f->n; k++) {
     int64_t c = k == f->n - 1 ? i : i % f->shape[k];
     if (k < f->n - 1)
       i /= f->shape[k];
     wide term = (wide)c * f->stride[k];
-    index += term;
-    *partial_overflow |= !fits(term) || !fits(index);
+    if (term < 0)
+      negative += term;
+    else
+      positive += term;
   }
-  return index;
+  *partial_overflow = !fits(negative) || !fits(positive);
+  return negative + positive;
 }
 
 static bool tuple_int(const cl_tuple_t *t, int64_t k, int64_t *out) {
@@ -242,11 +246,14 @@ static bool read_values(const cl_layout_t *l, fnvals *f) {
     int64_t index = 0;
     cl_status s = cl_layout_eval(l, i, &index);
     if (fits(exact) && partial_overflow && s == CL_E_OVERFLOW) {
-      /* The library sums in mode order and may stop where a partial sum
-       * leaves int64_t, although a later term brings it back: an error, never
-       * a wrong value, so accepted. */
+      /* The library may stop where a partial sum leaves int64_t although a
+       * later term brings it back: an error, never a wrong value, so
+       * accepted. */
       all_fit = false;
     } else if (fits(exact)) {
+      if (s != CL_OK || index != (int64_t)exact)
+        fprintf(stderr, "layout(%lld): %lld, status %d, expected %lld\n", (long long)i, (long long)index, (int)s,
+                (long long)exact);
       FUZZ_CHECK(s == CL_OK && index == (int64_t)exact);
       f->v[i] = index;
     } else {
