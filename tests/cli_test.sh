@@ -88,6 +88,11 @@ error: shape_div: divisibility condition violated: neither 3 % 2 == 0 nor 2 % 3 
 : > "$work/stdin"
 expect_output "empty input" 0 "" -- eval -
 
+# Pictures are built in memory: a huge one is refused at once, not after
+# minutes (tests/fuzz/regressions/eval/print-huge-layout).
+expect_output "huge picture" 1 "error: print1D: the layout has 100000000000 elements; the tool prints at most 1048576" \
+  -- eval 'print1D(100000000000:1)'
+
 # ---------------------------------------------------------------- exit statuses
 expect_output "no command" 2 "" --
 expect_output "eval without expressions" 2 "" -- eval
