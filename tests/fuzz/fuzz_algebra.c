@@ -399,8 +399,9 @@ static bool divisible_leaf(const fnvals *coalesced, int64_t s, int64_t d) {
 /* CuTe composes A with each leaf mode of B on its own and adds the
  * results, so C(i) == A(B(i)) holds along each leaf mode of B that meets the
  * divisibility conditions (the coordinates with one leaf coordinate
- * nonzero), and everywhere when A is linear (coalesces to a single mode);
- * only where B(i) lies in A's domain. */
+ * nonzero), and everywhere when A is linear (coalesces to a single mode)
+ * and every leaf of B stays inside its domain; only where B(i) lies in A's
+ * domain. */
 static void check_composition(const cl_layout_t *a, const cl_layout_t *b, const cl_layout_t *c) {
   fnvals *fa = &slot[0], *fb = &slot[1], *fc = &slot[2], *fcoalesced = &slot[3];
   int64_t sb = 0, sc = 0;
@@ -415,6 +416,14 @@ static void check_composition(const cl_layout_t *a, const cl_layout_t *b, const 
   FUZZ_CHECK(cl_coalesce(a, &coalesced) == CL_OK && read_values(coalesced, fcoalesced));
   bool linear = cl_layout_depth(coalesced) == 0;
   cl_layout_free(coalesced);
+  /* The leaf modes of B are composed one by one: each must stay inside A's
+   * domain, or its part of C is CuTe's extension of A beyond it. */
+  int64_t leaf_step = 1;
+  for (int k = 0; linear && k < fb->n; k++) {
+    for (int64_t j = 0; j < fb->shape[k]; j++)
+      linear &= fb->v[j * leaf_step] >= 0 && fb->v[j * leaf_step] < fa->size;
+    leaf_step *= fb->shape[k];
+  }
   for (int64_t i = 0; linear && i < fc->size; i++) {
     int64_t bi = fb->v[i];
     if (bi >= 0 && bi < fa->size)
