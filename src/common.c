@@ -104,3 +104,13 @@ int64_t cl_gcd(int64_t a, int64_t b) {
   }
   return a;
 }
+
+cl_status cl_check_picture(int64_t rows, int64_t cols, const char *what) {
+  /* Once both axes are within the limit, neither factor exceeds 2^20: the
+   * product cannot overflow. */
+  if (rows <= CL_PICTURE_MAX_CELLS && cols <= CL_PICTURE_MAX_CELLS &&
+      (rows < 1 ? 1 : rows) * (cols < 1 ? 1 : cols) <= CL_PICTURE_MAX_CELLS)
+    return CL_OK;
+  return cl_fail(CL_E_LIMIT, "%s has %lld x %lld entries, more than the %lld a picture shows (CL_PICTURE_MAX_CELLS)",
+                 what, (long long)rows, (long long)cols, (long long)CL_PICTURE_MAX_CELLS);
+}

@@ -31,10 +31,6 @@ static void emit(out *o, const char *fmt, ...) {
     o->len += (size_t)n;
 }
 
-static void emit_repeat(out *o, char c, int64_t count) {
-  for (int64_t i = 0; i < count; i++)
-    emit(o, "%c", c);
-}
 
 static int num_digits(int64_t x) {
   int d = 1;
@@ -51,13 +47,15 @@ static int64_t finish(out *o) {
   return (int64_t)o->len;
 }
 
-/* Border line between rows: "    +----+----+\n". */
+/* Border line between rows: "    +----+----+\n".  One segment per column, not
+ * one call per character: a table may be 2^20 cells wide. */
 static void emit_rule(out *o, int64_t columns, int width) {
+  char segment[16] = "+"; /* width <= 12: num_digits is at most 10 */
+  memset(segment + 1, '-', (size_t)width);
+  segment[width + 1] = '\0';
   emit(o, "    ");
-  for (int64_t n = 0; n < columns; n++) {
-    emit(o, "+");
-    emit_repeat(o, '-', width);
-  }
+  for (int64_t n = 0; n < columns; n++)
+    emit(o, "%s", segment);
   emit(o, "+\n");
 }
 
@@ -70,9 +68,10 @@ int64_t cl_print_layout(const cl_layout_t *layout, char *buf, size_t cap) {
   int64_t rows, cols, cosize;
   CL_TRY(cl_tree_product(cl_child(shape, 0), &rows));
   CL_TRY(cl_tree_product(cl_child(shape, 1), &cols));
+  CL_TRY(cl_check_picture(rows, cols, "print_layout: the layout"));
+  /* |L(m,n)| < cosize, so once the cosize fits no entry can overflow and no
+   * failure can leave a partial table. */
   CL_TRY(cl_layout_cosize_checked(layout, &cosize));
-  /* CuTe formats with int: compute every entry first so that failure leaves
-   * no partial table. */
   int width = num_digits(cosize) + 2;
   out o = {buf, cap, 0};
   o.len = (size_t)cl_format_tree(l, buf, cap);
@@ -101,11 +100,17 @@ int64_t cl_print_1d(const cl_layout_t *layout, char *buf, size_t cap) {
     return cl_fail(CL_E_NULL, "print1D: NULL argument");
   int64_t size;
   CL_TRY(cl_layout_size_checked(layout, &size));
-  const cl_node *l = cl_lroot(layout);
-  out o = {buf, cap, 0};
+  CL_TRY(cl_check_picture(1, size, "print1D: the layout"));
+  /* Every entry is computed before anything is written, so that a failure
+   * leaves no partial list. */
   for (int64_t i = 0; i < size; i++) {
     int64_t idx;
-    CL_TRY(cl_tree_eval(cl_lshape(l), cl_lstride(l), i, &idx));
+    CL_TRY(cl_layout_eval(layout, i, &idx));
+  }
+  out o = {buf, cap, 0};
+  for (int64_t i = 0; i < size; i++) {
+    int64_t idx = 0;
+    cl_layout_eval(layout, i, &idx);
     emit(&o, i ? " %lld" : "%lld", (long long)idx);
   }
   return finish(&o);
@@ -423,14 +428,13 @@ static cl_status mapped(const cl_picture *p, int64_t i, int64_t *index) {
 }
 
 static cl_status check_cells(int64_t rows, int64_t cols, const char *what) {
-  int64_t cells;
   if (rows < 0 || cols < 0)
     return cl_fail(CL_E_DOMAIN, "picture: %s has a negative extent (%lld x %lld)", what, (long long)rows,
                    (long long)cols);
-  if (cl_mul(rows, cols, &cells) != CL_OK || cells > CL_PICTURE_MAX_CELLS)
-    return cl_fail(CL_E_LIMIT, "picture: %s has %lld x %lld cells, more than the %lld a picture draws", what,
-                   (long long)rows, (long long)cols, (long long)CL_PICTURE_MAX_CELLS);
-  return CL_OK;
+  /* Each axis too: the margins and rules of an empty grid still span it. */
+  char name[64];
+  snprintf(name, sizeof name, "picture: %s", what);
+  return cl_check_picture(rows, cols, name);
 }
 
 static cl_status alloc_cells(cl_picture *p) {

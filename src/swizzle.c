@@ -650,12 +650,12 @@ static int num_digits(int64_t x) {
 }
 
 static void emit_rule(text_out *o, int64_t columns, int width) {
+  char segment[16] = "+"; /* width <= 12: num_digits is at most 10 */
+  memset(segment + 1, '-', (size_t)width);
+  segment[width + 1] = '\0';
   emit(o, "    ");
-  for (int64_t n = 0; n < columns; n++) {
-    emit(o, "+");
-    for (int i = 0; i < width; i++)
-      emit(o, "-");
-  }
+  for (int64_t n = 0; n < columns; n++)
+    emit(o, "%s", segment);
   emit(o, "+\n");
 }
 
@@ -684,6 +684,7 @@ int64_t cl_composed_print_layout(const cl_composed_t *composed, char *buf, size_
   int64_t rows, cols, cosize;
   CL_TRY(cl_tree_product(cl_child(shape, 0), &rows));
   CL_TRY(cl_tree_product(cl_child(shape, 1), &cols));
+  CL_TRY(cl_check_picture(rows, cols, "print_layout: the layout"));
   CL_TRY(cl_layout_cosize_checked(b, &cosize));
   /* Every entry is computed before anything is written, so that a failure
    * leaves no partial table. */
@@ -721,6 +722,7 @@ int64_t cl_composed_print_1d(const cl_composed_t *composed, char *buf, size_t ca
     return cl_fail(CL_E_NULL, "print1D: NULL argument");
   int64_t size;
   CL_TRY(cl_composed_size(composed, &size));
+  CL_TRY(cl_check_picture(1, size, "print1D: the layout"));
   for (int64_t i = 0; i < size; i++) {
     int64_t idx;
     CL_TRY(cl_composed_eval(composed, i, &idx));

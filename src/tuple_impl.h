@@ -100,6 +100,13 @@ cl_status cl_mod(int64_t a, int64_t b, int64_t *r);
 cl_status cl_ceil_div_int(int64_t a, int64_t b, int64_t *r);
 int64_t cl_gcd(int64_t a, int64_t b);
 
+/* ---- limits ---- */
+/* A picture (a table, a list, a grid) of rows x cols entries: CL_E_LIMIT
+ * naming `what` when an axis or the whole exceeds CL_PICTURE_MAX_CELLS.  An
+ * empty axis counts as one entry: the other axis is still written out (a
+ * table with no rows still has its column header). */
+cl_status cl_check_picture(int64_t rows, int64_t cols, const char *what);
+
 /* ---- the builder ---- */
 #define CL_BUILDER_INLINE 64
 typedef struct cl_builder {

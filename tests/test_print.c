@@ -240,6 +240,56 @@ static void test_errors(void **state) {
   cl_layout_free(far);
 }
 
+/* Pictures have a documented size limit, CL_PICTURE_MAX_CELLS entries and as
+ * many per axis: beyond it CL_E_LIMIT at once (a layout of 2^40 or 2^62
+ * elements used to be printed element by element, for hours), up to it the
+ * whole picture; an entry that overflows fails before anything is written. */
+static void test_limits(void **state) {
+  (void)state;
+  char buf[64];
+  static const char *const too_big_1d[] = {"1048577:1", "1099511627776:1", "(4611686018427387904,1):(0,1)",
+                                           "(2,(1024,1024)):(0,(1,1024))"};
+  for (size_t i = 0; i < COUNT_OF(too_big_1d); i++) {
+    cl_layout_t *l = lay(too_big_1d[i]);
+    assert_int_equal(cl_print_1d(l, buf, sizeof buf), CL_E_LIMIT);
+    assert_non_null(strstr(cl_last_error(), "more than the 1048576 a picture shows"));
+    cl_layout_free(l);
+  }
+  /* print_layout: the whole table, and each axis (an empty axis still has
+   * its header or its row numbers). */
+  static const char *const too_big_2d[] = {"(1048576,1048576):(1,1048576)", "(1024,1025):(1,1024)",
+                                           "(0,4611686018427387904):(1,1)", "(4611686018427387904,0):(1,1)",
+                                           "(1048577,0):(1,1)", "(3037000500,3037000500):(1,3037000500)"};
+  for (size_t i = 0; i < COUNT_OF(too_big_2d); i++) {
+    cl_layout_t *l = lay(too_big_2d[i]);
+    assert_int_equal(cl_print_layout(l, buf, sizeof buf), CL_E_LIMIT);
+    assert_non_null(strstr(cl_last_error(), "print_layout: the layout has"));
+    cl_layout_free(l);
+  }
+  /* Exactly at the limit: still printed. */
+  cl_layout_t *most = lay("1048576:1"), *square = lay("(1024,1024):(1024,1)");
+  assert_true(cl_print_1d(most, NULL, 0) > 1048576 * 2);
+  assert_true(cl_print_layout(square, NULL, 0) > 1048576 * 4);
+  cl_layout_free(most);
+  cl_layout_free(square);
+  /* The largest indices print exactly; one more overflows without a partial
+   * list in the buffer. */
+  cl_layout_t *top = lay("2:9223372036854775807"), *bottom = lay("(2,2):(1,-9223372036854775807)");
+  assert_int_equal(cl_print_1d(top, buf, sizeof buf), 21);
+  assert_string_equal(buf, "0 9223372036854775807");
+  assert_int_equal(cl_print_1d(bottom, buf, sizeof buf), 45);
+  assert_string_equal(buf, "0 1 -9223372036854775807 -9223372036854775806");
+  cl_layout_free(top);
+  cl_layout_free(bottom);
+  cl_layout_t *past = lay("(2,2):(1,9223372036854775807)");
+  memcpy(buf, "unchanged", 10);
+  assert_int_equal(cl_print_1d(past, buf, sizeof buf), CL_E_OVERFLOW);
+  assert_string_equal(buf, "unchanged");
+  assert_int_equal(cl_print_layout(past, buf, sizeof buf), CL_E_OVERFLOW); /* its cosize, as CuTe's width */
+  assert_string_equal(buf, "unchanged");
+  cl_layout_free(past);
+}
+
 /* Reads the integers of one table row " m  | a | b | ... |". */
 static int row_values(const char *line, int64_t *out, int max) {
   int n = 0;
@@ -317,6 +367,7 @@ int main(void) {
     cmocka_unit_test(test_print1d),
     cmocka_unit_test(test_snprintf_contract),
     cmocka_unit_test(test_errors),
+    cmocka_unit_test(test_limits),
     cmocka_unit_test(test_picture_properties),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -549,6 +549,20 @@ static void test_errors(void **state) {
   assert_int_equal(cl_render_tv(l, 2048, 1024, NULL, buf, sizeof buf), CL_E_LIMIT);
   assert_int_equal(cl_render_tv(l, INT64_MAX, 2, NULL, buf, sizeof buf), CL_E_LIMIT);
   cl_layout_free(huge);
+  /* An empty grid is limited along each axis too: its margins and rules span
+   * it (a 0 x 2^40 grid used to allocate a rule of 2^40 bytes). */
+  static const char *const long_axes[] = {"(0,1099511627776):(1,1)", "(1099511627776,0):(1,1)",
+                                          "(0,(4611686018427387904,1)):(1,(1,0))"};
+  for (size_t i = 0; i < COUNT_OF(long_axes); i++) {
+    huge = lay(long_axes[i]);
+    for (int f = CL_PICTURE_SVG; f <= CL_PICTURE_TXT; f++) {
+      o.format = (cl_picture_format)f;
+      assert_int_equal(cl_render_layout(huge, &o, buf, sizeof buf), CL_E_LIMIT);
+      assert_non_null(strstr(cl_last_error(), "more than the 1048576 a picture shows"));
+    }
+    assert_int_equal(cl_render_tv(huge, 1, 1, NULL, buf, sizeof buf), CL_E_LIMIT);
+    cl_layout_free(huge);
+  }
   /* Negative extents have no picture; empty ones have an empty grid. */
   cl_layout_t *odd = lay("(-2,3):(1,2)");
   assert_int_equal(cl_render_layout(odd, NULL, buf, sizeof buf), CL_E_DOMAIN);

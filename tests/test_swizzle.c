@@ -1222,6 +1222,26 @@ static void test_overflow(void **state) {
   cl_layout_free(l);
 }
 
+/* print_layout and print1D of a composed layout stop at CL_PICTURE_MAX_CELLS
+ * entries (per axis too) instead of printing 2^40 of them. */
+static void test_picture_limits(void **state) {
+  (void)state;
+  char buf[64];
+  static const char *const too_big[] = {"Sw<3,3,3> o 0 o (1048576,1048576):(1,1048576)",
+                                        "Sw<3,3,3> o 0 o (0,4611686018427387904):(1,0)",
+                                        "Sw<3,3,3> o 0 o (1,1048577):(0,1)"};
+  for (size_t i = 0; i < sizeof too_big / sizeof *too_big; i++) {
+    cl_composed_t *c = NULL;
+    assert_int_equal(cl_composed_parse(too_big[i], &c), CL_OK);
+    assert_int_equal(cl_composed_print_layout(c, buf, sizeof buf), CL_E_LIMIT);
+    assert_non_null(strstr(cl_last_error(), "a picture shows"));
+    int64_t size = 0;
+    assert_int_equal(cl_composed_size(c, &size), CL_OK);
+    assert_int_equal(cl_composed_print_1d(c, buf, sizeof buf), size > 0 ? CL_E_LIMIT : 0);
+    cl_composed_free(c);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_swizzle_matches_bit_definition),
@@ -1254,6 +1274,7 @@ int main(void) {
     cmocka_unit_test(test_common_vectors),
     cmocka_unit_test(test_allocation_failures),
     cmocka_unit_test(test_overflow),
+    cmocka_unit_test(test_picture_limits),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

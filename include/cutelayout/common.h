@@ -38,9 +38,23 @@ extern "C" {
 #define CL_ABI_VERSION 1
 #define CL_ABI_MINOR 0
 
-/* Limits on the values the library accepts (checked, never assumed). */
-#define CL_MAX_RANK 4096  /* children of one tuple node */
-#define CL_MAX_DEPTH 64   /* nesting of parentheses */
+/* Limits on the values the library accepts (checked, never assumed; beyond
+ * them a function fails with CL_E_LIMIT and builds nothing).
+ *  - CL_MAX_RANK: children of one tuple node.
+ *  - CL_MAX_DEPTH: nesting of parentheses.  The library recurses on the
+ *    nesting of its values (and the parser on that of the text), so this
+ *    bounds its stack use whatever the input; CuTe's own layouts nest a few
+ *    levels.
+ *  - CL_PICTURE_MAX_CELLS: the entries of a picture (cl_print_layout's
+ *    table, cl_print_1d's list, the grids of render.h), and each of its two
+ *    axes: the text grows with the cells, and a 1024 x 1024 grid is already
+ *    a 100 MB SVG, so a larger layout is refused before any work rather than
+ *    drawn for hours.
+ * Integers are int64_t throughout: a result that does not fit is
+ * CL_E_OVERFLOW, never a wrapped value. */
+#define CL_MAX_RANK 4096
+#define CL_MAX_DEPTH 64
+#define CL_PICTURE_MAX_CELLS ((int64_t)1 << 20)
 
 /* Status codes: 0 is success, each failure a distinct negative value.
  * New codes are only ever appended. */

@@ -28,10 +28,15 @@ extern "C" {
 #endif
 
 /* CuTe's print_layout: the layout's text, then an M x N table of L(m,n)
- * with row and column numbers.  The layout must have rank 2 (CL_E_RANK). */
+ * with row and column numbers.  The layout must have rank 2 (CL_E_RANK);
+ * M, N and M * N must be at most CL_PICTURE_MAX_CELLS (CL_E_LIMIT);
+ * CL_E_OVERFLOW when its cosize (which sets the column width, as in CuTe)
+ * does not fit in int64_t. */
 CL_API int64_t cl_print_layout(const cl_layout_t *layout, char *buf, size_t cap);
 
-/* print1D: L(0) L(1) ... L(size-1), separated by single spaces. */
+/* print1D: L(0) L(1) ... L(size-1), separated by single spaces.  The size
+ * must be at most CL_PICTURE_MAX_CELLS (CL_E_LIMIT); CL_E_OVERFLOW when
+ * some L(i) does not fit in int64_t. */
 CL_API int64_t cl_print_1d(const cl_layout_t *layout, char *buf, size_t cap);
 
 /* ------------------------------------------------------------- pictures */
@@ -73,9 +78,9 @@ typedef struct cl_picture_options {
 
 #define CL_PICTURE_OPTIONS_INIT {sizeof(cl_picture_options), CL_PICTURE_SVG, NULL, NULL, NULL}
 
-/* Pictures never draw more cells than this (CL_E_LIMIT): a 1024 x 1024
- * grid is already a 100 MB SVG. */
-#define CL_PICTURE_MAX_CELLS ((int64_t)1 << 20)
+/* Pictures never draw more cells than CL_PICTURE_MAX_CELLS (common.h), nor
+ * more rows or columns (CL_E_LIMIT): a 1024 x 1024 grid is already a 100 MB
+ * SVG. */
 
 /* The picture of a layout L as a grid:
  *  - rank 2: an M x N grid, M = size(mode 0), N = size(mode 1), cell (m,n)

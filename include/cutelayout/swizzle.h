@@ -308,7 +308,9 @@ CL_API cl_status cl_composed_nullspace(const cl_composed_t *composed, cl_layout_
 
 /* ---- pictures (render.h's functions for composed layouts) ---- */
 /* CuTe's print_layout: the text, then the table of composed(m,n) for the
- * rank-2 inner layout (CL_E_RANK otherwise); column width from cosize. */
+ * rank-2 inner layout (CL_E_RANK otherwise); column width from cosize.
+ * Both take at most CL_PICTURE_MAX_CELLS entries (CL_E_LIMIT), as
+ * cl_print_layout and cl_print_1d do. */
 CL_API int64_t cl_composed_print_layout(const cl_composed_t *composed, char *buf, size_t cap);
 /* composed(0) composed(1) ... composed(size-1), separated by single spaces. */
 CL_API int64_t cl_composed_print_1d(const cl_composed_t *composed, char *buf, size_t cap);
