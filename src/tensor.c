@@ -81,8 +81,9 @@ cl_status cl_leaves_offset_range(const cl_leaves *f, int64_t *lo, int64_t *hi) {
       return CL_OK;
     }
   for (int64_t k = 0; k < f->n; k++) {
-    int64_t reach;
-    CL_TRY(cl_mul(f->shape[k] - 1, f->stride[k], &reach));
+    int64_t last, reach;
+    CL_TRY(cl_sub(f->shape[k], 1, &last));
+    CL_TRY(cl_mul(last, f->stride[k], &reach));
     CL_TRY(cl_add(reach < 0 ? l : h, reach, reach < 0 ? &l : &h));
   }
   *lo = l;
@@ -213,8 +214,12 @@ static cl_status alloc_adopt(cl_layout_t *layout, size_t elem_size, cl_dtype dty
   int64_t lo = 0, hi = 0, bytes = 0;
   s = cl_leaves_offset_range(&flat, &lo, &hi);
   cl_leaves_release(&flat);
+  /* lo <= 0 <= hi, but hi - lo may still exceed INT64_MAX (strides of both
+   * signs near 2^62). */
   if (s == CL_OK)
-    s = cl_add(hi - lo, 1, &bytes); /* hi >= lo, and hi - lo cannot overflow: lo <= 0 <= hi both fit */
+    s = cl_sub(hi, lo, &bytes);
+  if (s == CL_OK)
+    s = cl_add(bytes, 1, &bytes);
   if (s == CL_OK)
     s = cl_mul(bytes, (int64_t)f.elem_size, &bytes);
   if (s == CL_OK && (uint64_t)bytes > SIZE_MAX)

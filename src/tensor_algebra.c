@@ -159,20 +159,28 @@ cl_status cl_outer_partition(const cl_tensor_t *t, const cl_tuple_t *tiler, cons
  * crd2idx(idx2crd(index, shape, stride), shape), with idx2crd leaf-wise
  * (index / d) % s. */
 static cl_status flat_coord(const cl_node *shape, const cl_node *stride, int64_t index, int64_t *out) {
-  int64_t c = 0, scale = 1;
+  /* scale is the product of the extents before the leaf; it is multiplied
+   * only when a later leaf needs it, so that the product of all of them
+   * (which CuTe never forms) cannot fail the call. */
+  int64_t c = 0, scale = 1, pending = 1;
   const cl_node *end = shape + shape->span, *d = stride;
   for (const cl_node *s = shape; s < end; s++, d++) {
     if (cl_is_tuple(s))
       continue;
-    int64_t leaf = 0;
+    int64_t leaf = 0, term;
     if (s->value != 1) {
+      if (s->value < 1)
+        return cl_fail(CL_E_DOMAIN, "local_partition: a thread layout mode %lld:%lld has no threads", (long long)s->value,
+                       (long long)d->value);
       if (d->value <= 0)
         return cl_fail(CL_E_DOMAIN, "local_partition: a thread layout mode %lld:%lld has no positive stride to find "
                                     "a thread's coordinate by", (long long)s->value, (long long)d->value);
       leaf = (index / d->value) % s->value;
     }
-    c += leaf * scale;
-    scale *= s->value; /* within size(thr_layout), which fits */
+    CL_TRY(cl_mul(scale, pending, &scale));
+    CL_TRY(cl_mul(leaf, scale, &term));
+    CL_TRY(cl_add(c, term, &c));
+    pending = s->value;
   }
   *out = c;
   return CL_OK;

@@ -155,11 +155,16 @@ typedef struct mode_offsets {
 
 static cl_status mode_offsets_init(mode_offsets *mo, const cl_layout_t *layout) {
   const cl_node *l = cl_lroot(layout), *shape = cl_lshape(l), *stride = cl_lstride(l);
-  int64_t rank = cl_is_tuple(shape) ? shape->rank : 1, total = 0;
+  int64_t rank = cl_is_tuple(shape) ? shape->rank : 1, total = 0, cells = 1;
+  /* The text has an entry (or a rule's worth of characters) for every
+   * coordinate, an empty mode counting as one: bounded as a picture is, which
+   * also bounds the tables of offsets below (total <= rank * 2^20). */
   for (int64_t k = 0; k < rank; k++) {
     int64_t n;
     CL_TRY(cl_tree_product(cl_child(shape, k), &n));
-    CL_TRY(cl_add(total, n, &total));
+    CL_TRY(cl_check_picture(cells, n, "print_tensor: the tensor"));
+    cells *= n < 1 ? 1 : n;
+    total += n < 0 ? 0 : n;
   }
   size_t bytes = (size_t)rank * (sizeof(int64_t) + sizeof(int64_t *)) + (size_t)total * sizeof(int64_t);
   mo->mem = cl_alloc(bytes);

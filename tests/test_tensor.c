@@ -1352,6 +1352,71 @@ static void test_allocation_failure(void **state) {
   }
 }
 
+/* Byte extents, owned storage, thread coordinates and printed tensors near
+ * the limits: an error status, never a wrapped size, a division by zero or a
+ * table written past its allocation. */
+static void test_overflow_and_limits(void **state) {
+  (void)state;
+  char buf[64];
+  cl_tensor_t *t = (cl_tensor_t *)1;
+  /* Owned storage spans hi - lo + 1 elements: strides of both signs near
+   * 2^62 make that 2^63 + 1 (it used to wrap to a negative count). */
+  static const char *const too_wide[] = {"(2,2):(4611686018427387904,-4611686018427387904)",
+                                         "(2,2):(9223372036854775807,-9223372036854775807)",
+                                         "9223372036854775807:2", "-9223372036854775808:1"};
+  for (size_t i = 0; i < COUNT_OF(too_wide); i++) {
+    cl_layout_t *l = lay(too_wide[i]);
+    assert_int_equal(cl_tensor_alloc(l, 1, CL_DTYPE_NONE, &t), CL_E_OVERFLOW);
+    assert_null(t);
+    assert_non_null(strstr(cl_last_error(), "overflow"));
+    cl_layout_free(l);
+  }
+  /* A view may reach the largest byte offset, and not one past it. */
+  cl_layout_t *far = lay("2:9223372036854775806");
+  assert_int_equal(cl_tensor_new(buf, 1, far, &t), CL_OK); /* bytes [0, 2^63 - 1) */
+  cl_tensor_free(t);
+  assert_int_equal(cl_tensor_new(buf, 2, far, &t), CL_E_OVERFLOW);
+  cl_layout_free(far);
+  far = lay("2:-4611686018427387904");
+  assert_int_equal(cl_tensor_new(buf, 2, far, &t), CL_OK); /* down to byte -2^63 */
+  cl_tensor_free(t);
+  cl_layout_free(far);
+
+  /* print_tensor: a stride-0 view of 2^61 elements used to size its table of
+   * offsets as 2^61 * 8 bytes, which wraps to 0 in size_t. */
+  static const char *const too_many[] = {"2305843009213693952:0", "(1,(1048577)):(0,(0))", "(1024,1025):(0,0)",
+                                         "(0,4611686018427387904):(0,0)", "(2,2,2,0,4611686018427387904):(1,2,4,0,0)"};
+  for (size_t i = 0; i < COUNT_OF(too_many); i++) {
+    cl_layout_t *l = lay(too_many[i]);
+    assert_int_equal(cl_tensor_new(buf, 1, l, &t), CL_OK);
+    assert_int_equal(cl_print_tensor(t, 0, buf, sizeof buf), CL_E_LIMIT);
+    assert_non_null(strstr(cl_last_error(), "a picture shows"));
+    cl_tensor_free(t);
+    cl_layout_free(l);
+  }
+  cl_layout_t *most = lay("(1024,1024):(0,0)");
+  assert_int_equal(cl_tensor_new(buf, 1, most, &t), CL_OK);
+  assert_true(cl_print_tensor(t, CL_PRINT_NO_HEADER, NULL, 0) > 1048576 * 4);
+  cl_tensor_free(t);
+  cl_layout_free(most);
+
+  /* local_partition: a thread mode of extent 0 has no coordinates (it used
+   * to divide by it), and a coordinate beyond int64_t is an overflow. */
+  cl_layout_t *data = lay("(8,8):(1,8)");
+  cl_tensor_t *b = NULL, *v = (cl_tensor_t *)1;
+  assert_int_equal(cl_tensor_new(buf, 1, data, &b), CL_OK);
+  cl_layout_t *empty_mode = lay("(0,4):(1,1)"), *wide = lay("((4294967296,4294967296)):((1,1))");
+  assert_int_equal(cl_local_partition(b, empty_mode, 1, &v), CL_E_DOMAIN);
+  assert_null(v);
+  assert_non_null(strstr(cl_last_error(), "has no threads"));
+  assert_int_equal(cl_local_partition(b, wide, 4294967295, &v), CL_E_OVERFLOW);
+  assert_null(v);
+  cl_layout_free(empty_mode);
+  cl_layout_free(wide);
+  cl_tensor_free(b);
+  cl_layout_free(data);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_dtype),
@@ -1376,6 +1441,7 @@ int main(void) {
     cmocka_unit_test(test_print_tensor),
     cmocka_unit_test(test_dlpack_import),
     cmocka_unit_test(test_dlpack_export),
+    cmocka_unit_test(test_overflow_and_limits),
     cmocka_unit_test(test_allocation_failure),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

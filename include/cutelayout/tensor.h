@@ -264,7 +264,8 @@ CL_API void cl_odometer_reset(cl_odometer_t *it);
  * tensor prints its one element.  Numbers as CuTe's pretty_print:
  * int32 "%5d", int64 "%5lld", float32 "%10.2e", float64 "%11.3e",
  * float16/bfloat16 "%8.2f", int8/16 and uint8/16 "  %d"; untyped elements as
- * "  0x" and their bytes in hex. */
+ * "  0x" and their bytes in hex.  At most CL_PICTURE_MAX_CELLS entries,
+ * counting an empty mode as one (CL_E_LIMIT). */
 #define CL_PRINT_NO_HEADER 1u
 /* snprintf-style: returns the full length, writes at most cap bytes. */
 CL_API int64_t cl_print_tensor(const cl_tensor_t *t, unsigned flags, char *buf, size_t cap);
