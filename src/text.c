@@ -87,7 +87,14 @@ static bool parse_term(parser *p) {
   int32_t at = cl_b_open(p->b, CL_KIND_TUPLE);
   skip_space(p);
   if (p->text[p->pos] != ')') {
-    for (;;) {
+    for (int64_t rank = 1;; rank++) {
+      /* Refused at the first element too many, before the rest is read:
+       * a huge tuple costs neither time nor memory. */
+      if (rank > CL_MAX_RANK) {
+        cl_b_set_error(p->b, cl_fail(CL_E_LIMIT, "column %zu: a tuple of more than %d elements; at most %d are allowed",
+                                     p->pos + 1, CL_MAX_RANK, CL_MAX_RANK));
+        return false;
+      }
       if (!parse_value(p))
         return false;
       skip_space(p);

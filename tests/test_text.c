@@ -130,6 +130,46 @@ static void test_depth_limit(void **state) {
   free(very_deep);
 }
 
+/* Hostile text of a hundred megabytes' kind, through both parsers: an error
+ * naming the limit or the column, found without reading (or building) the
+ * rest.  A tuple of millions of elements used to be built whole before its
+ * rank was checked. */
+static void test_huge_text(void **state) {
+  (void)state;
+  size_t n = 1000000;
+  char *text = malloc(4 * n + 16);
+  assert_non_null(text);
+  cl_layout_t *l = (cl_layout_t *)1;
+  /* A million nested parentheses, as a tuple and as a layout's stride. */
+  memset(text, '(', n);
+  text[n] = '\0';
+  assert_parse_error(text, CL_E_LIMIT, "column 65: nesting deeper than 64 levels");
+  memcpy(text, "8:", 2);
+  assert_int_equal(cl_layout_parse(text, &l), CL_E_LIMIT);
+  assert_null(l);
+  /* (1,1,...,1) with a million elements, wrapped or not in a layout. */
+  size_t len = 0;
+  text[len++] = '(';
+  for (size_t i = 0; i < n; i++) {
+    text[len++] = '1';
+    text[len++] = ',';
+  }
+  text[len - 1] = ')';
+  text[len] = '\0';
+  assert_parse_error(text, CL_E_LIMIT, "column 8194: a tuple of more than 4096 elements");
+  memcpy(text + len, ":1", 3);
+  assert_int_equal(cl_layout_parse(text, &l), CL_E_LIMIT);
+  assert_null(l);
+  /* A million digits, and a million spaces before a value. */
+  memset(text, '9', n);
+  text[n] = '\0';
+  assert_parse_error(text, CL_E_OVERFLOW, "column 1: integer does not fit in 64 bits");
+  memset(text, ' ', n);
+  memcpy(text + n, "(1,", 4);
+  assert_parse_error(text, CL_E_PARSE, "column 1000004: expected an integer");
+  free(text);
+}
+
 static void test_rank_limit(void **state) {
   (void)state;
   size_t cap = 4 * (CL_MAX_RANK + 2);
@@ -262,6 +302,7 @@ static void test_random_texts(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_tuple_round_trip),
+    cmocka_unit_test(test_huge_text),
     cmocka_unit_test(test_layout_round_trip),
     cmocka_unit_test(test_white_space),
     cmocka_unit_test(test_parse_errors_name_the_column),

@@ -40,7 +40,8 @@ extern "C" {
 
 /* Limits on the values the library accepts (checked, never assumed; beyond
  * them a function fails with CL_E_LIMIT and builds nothing).
- *  - CL_MAX_RANK: children of one tuple node.
+ *  - CL_MAX_RANK: children of one tuple node.  The parser stops at the first
+ *    element past it, so a huge tuple costs neither time nor memory.
  *  - CL_MAX_DEPTH: nesting of parentheses.  The library recurses on the
  *    nesting of its values (and the parser on that of the text), so this
  *    bounds its stack use whatever the input; CuTe's own layouts nest a few
