@@ -627,9 +627,15 @@ static cl_status left_inverse_flat(cl_lview v, cl_flat *out) {
       break;
   }
   if (s == CL_OK) {
-    cl_flat_push(&result, sl.modes.m[sl.by_stride.at[sl.modes.n - 1]].shape, prev_prefix);
-    s = cl_coalesce_flat(&result, false, out);
+    /* The closing mode makes the inverse's size size * shape, the extent
+     * shape * stride of L's largest mode (CuTe's complement forms it as the
+     * last rest stride): it must fit, or the result has no size. */
+    int64_t last_shape = sl.modes.m[sl.by_stride.at[sl.modes.n - 1]].shape, total;
+    s = cl_mul(size, last_shape, &total);
+    cl_flat_push(&result, last_shape, prev_prefix);
   }
+  if (s == CL_OK)
+    s = cl_coalesce_flat(&result, false, out);
   cl_flat_release(&result);
   sorted_release(&sl);
   return s;
