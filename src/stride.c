@@ -272,10 +272,12 @@ static int64_t compact(cl_builder *b, const cl_node *shape, bool row_major, int6
       return current;
     }
     cl_b_int(b, current);
-    int64_t next = current;
+    int64_t next;
     cl_status s = cl_mul(current, shape->value, &next);
-    if (s != CL_OK)
+    if (s != CL_OK) { /* next holds the wrapped product: go on from current */
       cl_b_set_error(b, s);
+      return current;
+    }
     return next;
   }
   int32_t at = cl_b_open(b, CL_KIND_TUPLE);

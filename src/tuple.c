@@ -554,9 +554,13 @@ void cl_b_prefix_product(cl_builder *b, const cl_node *a, int64_t init) {
   int64_t current = init;
   CL_FOR_EACH_CHILD(c, a) {
     cl_b_prefix_product(b, c, current);
-    cl_status s = cl_mul(current, product_or_fail(b, c), &current);
-    if (s != CL_OK)
+    int64_t next;
+    cl_status s = cl_mul(current, product_or_fail(b, c), &next);
+    if (s != CL_OK) { /* next holds the wrapped product: keep current */
       cl_b_set_error(b, s);
+      break;
+    }
+    current = next;
   }
   cl_b_close(b, at);
 }
