@@ -165,6 +165,107 @@ if [ -x /usr/bin/time ] && [ -z "${CUTE_LAYOUT_TOOL_WRAPPER:-}" ] && ! grep -q _
   fi
 fi
 
+# ---------------------------------------------------------------- near INT64_MAX
+# Answers that just fit are exact; one step further is an overflow error, never
+# a wrapped value (README "Limits").
+expect_output "near INT64_MAX" 1 "9223372030926249001
+error: integer overflow in 3037000500 * 3037000500
+error: integer overflow in 4294967296 * 4294967296
+-9223372036854775808
+error: integer overflow in -2 * -4611686018427387904
+-9223372036854775808
+error: column 1: integer does not fit in 64 bits
+error: column 6: integer does not fit in 64 bits
+9223372036854775807
+error: integer overflow in 9223372036854775807 + 1
+9223372036854775807
+error: integer overflow in 2 + 9223372036854775806
+(1,4611686018427387903)
+error: integer overflow in 4611686018427387904 * 2
+(1,2)
+error: integer overflow in 2 * 4611686018427387904
+error: integer overflow in 9223372036854775807 + 2
+error: integer overflow in 4294967296 * 4294967296
+(2147483648,2147483648):(1,2147483648)
+error: integer overflow in 2 * 4611686018427387904
+9223372036854775807
+((4):(1),-9223372036854775807)
+0 9223372036854775807
+error: integer overflow in 1 + 9223372036854775807" -- eval \
+  'size((3037000499,3037000499))' 'size((3037000500,3037000500))' 'size((4294967296,4294967296))' \
+  'product((2,-4611686018427387904))' 'product((-2,-4611686018427387904))' '-9223372036854775808' \
+  '9223372036854775808' 'size(-9223372036854775809)' 'cosize(2:9223372036854775806)' 'cosize(2:9223372036854775807)' \
+  'crd2idx(3,(2,2):(1,9223372036854775806))' 'crd2idx(3,(2,2):(2,9223372036854775806))' \
+  'idx2crd(9223372036854775807,(2,4611686018427387904))' 'crd2idx((1,4611686018427387904),(2,4611686018427387904))' \
+  'compact_col_major((2,2305843009213693952))' 'compact_col_major((2,4611686018427387904,2))' \
+  'complement(2:1,9223372036854775807)' 'logical_product(4294967296:1,4294967296:1)' \
+  'logical_product(2147483648:1,2147483648:1)' 'left_inverse(4611686018427387904:2)' \
+  'max_common_vector(9223372036854775807:1,9223372036854775807:1)' \
+  'slice_and_offset((1,_),(2,4):(-9223372036854775807,1))' 'print1D(2:9223372036854775807)' \
+  'print1D((2,2):(1,9223372036854775807))'
+
+# ---------------------------------------------------------------- limits
+# Pictures of more than CL_PICTURE_MAX_CELLS entries are refused at once (they
+# used to be printed entry by entry, for hours).
+for e in 'print1D(1099511627776:1)' 'print_layout((1048576,1048576):(1,1048576))' \
+    'print_layout((0,4611686018427387904):(1,1))' 'print1D(composition(Sw<3,3,3>,0,1099511627776:1))'; do
+  got=$(timeout 10 "$exe" eval "$e" 2>&1)
+  rc=$?
+  [ "$rc" = 1 ] && [ "${got#error: }" != "$got" ] && [ "${got#*more than the 1048576 a picture shows}" != "$got" ] ||
+    fail "picture limit: $e gave status $rc and '$(printf '%s' "$got" | head -c 200)'"
+done
+got=$(timeout 10 "$exe" draw '(1048576,1048576):(1,1048576)' --format txt 2>&1 >/dev/null)
+rc=$?
+[ "$rc" = 1 ] && [ "${got#*a picture shows}" != "$got" ] || fail "draw limit: status $rc, '$(printf '%s' "$got" | head -c 200)'"
+
+# Deep nesting: an argument (100,000 parentheses or calls; an argument is at
+# most 128 KiB on Linux) and a line of a million, each an error line at once.
+deep_arg=$(head -c 100000 /dev/zero | tr '\0' '(')
+calls_arg=$(for i in $(seq 1 20000); do printf 'size('; done)
+expect_output "deep arguments" 1 "error: column 257: expression nested deeper than 256 levels
+error: column 1281: expression nested deeper than 256 levels" -- eval "$deep_arg" "$calls_arg"
+
+# Lines of 100 MB through one batch: a million-element tuple, a run of digits,
+# a line of spaces (an empty line), a million parentheses; each answered in
+# bounded time and memory, and the batch goes on.  The time is CPU seconds of
+# the tool (the generators may be slow); the memory bound is checked where
+# GNU time is present and not under AddressSanitizer (its shadow and
+# quarantine).
+{
+  printf '('
+  yes '1,' | head -c 150000000 | tr -d '\n'
+  printf '1)\n'
+  head -c 100000000 /dev/zero | tr '\0' '9'
+  echo
+  head -c 100000000 /dev/zero | tr '\0' ' '
+  echo
+  head -c 1000000 /dev/zero | tr '\0' '('
+  echo
+  echo 'size((2,3))'
+} > "$work/huge"
+if [ -x /usr/bin/time ]; then
+  /usr/bin/time -f '%U %S %M' -o "$work/huge.time" "$exe" eval - < "$work/huge" > "$work/huge.out" 2> "$work/huge.err"
+else
+  "$exe" eval - < "$work/huge" > "$work/huge.out" 2> "$work/huge.err"
+fi
+rc=$?
+want="error: column 130: more than 64 elements in one list
+error: column 1: integer does not fit in 64 bits
+
+error: column 257: expression nested deeper than 256 levels
+6"
+[ "$rc" = 1 ] || fail "100 MB lines: exit status $rc ($(head -c 300 "$work/huge.err"))"
+[ "$(cat "$work/huge.out")" = "$want" ] || fail "100 MB lines: output $(head -c 400 "$work/huge.out")"
+if [ -s "$work/huge.time" ]; then
+  read -r user sys rss < <(tail -1 "$work/huge.time") # after GNU time's exit status line
+  awk -v u="$user" -v s="$sys" 'BEGIN { exit !(u + s < 10) }' ||
+    fail "100 MB lines: ${user}s user + ${sys}s system, more than 10 s"
+  if ! grep -q __asan_init "$exe" 2>/dev/null && [ "$rss" -gt 307200 ]; then
+    fail "100 MB lines: peak memory ${rss} KiB, more than 300 MiB"
+  fi
+fi
+rm -f "$work/huge" "$work/huge.out"
+
 # ---------------------------------------------------------------- CuTe's answers
 # All but print_layout in one batch; each print_layout on its own.
 grep -v '^#' "$cases" | grep -v '^$' > "$work/cases"
