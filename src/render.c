@@ -678,13 +678,6 @@ static int64_t render_layout(const cl_layout_t *layout, const cl_picture_options
   /* The table of a plain rank-2 layout is print_layout's, to the byte. */
   if (opt.format == CL_PICTURE_TXT && opt.map == NULL && opt.title == NULL && cl_is_tuple(shape) &&
       shape->rank == 2) {
-    int64_t size, rows, cols;
-    CL_TRY(cl_layout_size_checked(layout, &size));
-    if (size > CL_PICTURE_MAX_CELLS) {
-      CL_TRY(extent_of(cl_child(shape, 0), &rows));
-      CL_TRY(extent_of(cl_child(shape, 1), &cols));
-      return check_cells(rows, cols, "the layout");
-    }
     if (o->f == NULL)
       return cl_print_layout(layout, o->buf, o->cap);
     int64_t n = cl_print_layout(layout, NULL, 0);

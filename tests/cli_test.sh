@@ -90,7 +90,7 @@ expect_output "empty input" 0 "" -- eval -
 
 # Pictures are built in memory: a huge one is refused at once, not after
 # minutes (tests/fuzz/regressions/eval/print-huge-layout).
-expect_output "huge picture" 1 "error: print1D: the layout has 100000000000 elements; the tool prints at most 1048576" \
+expect_output "huge picture" 1 "error: print1D: the layout has 1 x 100000000000 entries, more than the 1048576 a picture shows (CL_PICTURE_MAX_CELLS)" \
   -- eval 'print1D(100000000000:1)'
 
 # ---------------------------------------------------------------- exit statuses

@@ -544,7 +544,7 @@ static void test_errors(void **state) {
   cl_picture_options o = CL_PICTURE_OPTIONS_INIT;
   o.format = CL_PICTURE_TXT;
   assert_int_equal(cl_render_layout(huge, &o, buf, sizeof buf), CL_E_LIMIT);
-  assert_non_null(strstr(cl_last_error(), "has 1024 x 1025 cells"));
+  assert_non_null(strstr(cl_last_error(), "has 1024 x 1025 entries"));
   assert_int_equal(cl_render_tv(huge, 1, 1, NULL, buf, sizeof buf), CL_E_LIMIT);
   assert_int_equal(cl_render_tv(l, 2048, 1024, NULL, buf, sizeof buf), CL_E_LIMIT);
   assert_int_equal(cl_render_tv(l, INT64_MAX, 2, NULL, buf, sizeof buf), CL_E_LIMIT);

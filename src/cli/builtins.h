@@ -24,12 +24,6 @@ extern const builtin cli_builtins_print[];
 extern const builtin cli_builtins_algebra[];
 extern const builtin cli_builtins_swizzle[];
 
-/* Pictures (print_layout, print1D) are built in memory, one number per
- * element: beyond this many elements they would take minutes and
- * gigabytes, so the tool refuses them (CL_E_LIMIT). */
-#define CLI_MAX_PICTURE_ELEMENTS (INT64_C(1) << 20)
-cl_status cli_check_picture_size(const char *name, int64_t size);
-
 /* Looks a name up in every table; NULL if unknown. */
 const builtin *builtin_find(const char *name);
 /* Calls fn for every builtin (for --help's list). */

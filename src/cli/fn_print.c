@@ -4,22 +4,12 @@
 #include <cutelayout/render.h>
 #include "builtins.h"
 
-cl_status cli_check_picture_size(const char *name, int64_t size) {
-  if (size > CLI_MAX_PICTURE_ELEMENTS)
-    return cli_fail(CL_E_LIMIT, "%s: the layout has %lld elements; the tool prints at most %lld", name,
-                    (long long)size, (long long)CLI_MAX_PICTURE_ELEMENTS);
-  return CL_OK;
-}
-
 typedef int64_t (*printer)(const cl_layout_t *, char *, size_t);
 
 /* Runs a snprintf-style printer twice: once to size, once to fill. */
 static cl_status picture(const char *name, const value *a, printer f, bool strip_newline, value *out) {
   const cl_layout_t *l;
   TRY(arg_layout(name, a, 0, &l));
-  int64_t size;
-  TRY(cl_layout_size_checked(l, &size));
-  TRY(cli_check_picture_size(name, size));
   int64_t n = f(l, NULL, 0);
   if (n < 0)
     return (cl_status)n;

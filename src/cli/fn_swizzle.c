@@ -618,9 +618,6 @@ static cl_status picture(const char *name, const value *a, int n, composed_print
   if (!is_composed(&a[0]))
     return delegate(name, a, n, out);
   const cl_composed_t *c = composed_of(&a[0]);
-  int64_t size;
-  if (cl_composed_size(c, &size) == CL_OK)
-    TRY(cli_check_picture_size(name, size));
   int64_t len = f(c, NULL, 0);
   if (len < 0)
     return (cl_status)len;
