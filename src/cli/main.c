@@ -1,5 +1,5 @@
 /* main.c: the `cute-layout` command. */
-#define _POSIX_C_SOURCE 200809L /* getline */
+#define _POSIX_C_SOURCE 200809L /* getc_unlocked */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,23 +30,79 @@ static const char usage_text[] =
   "\n"
   "exit status: 0 if every expression succeeded, 1 if any failed, 2 for a usage error.\n";
 
-/* Reads lines of any length; memory is bounded by the longest line. */
+/* The longest line `eval -` evaluates.  A longer one is an error line,
+ * skipped to its end without being held, so that memory stays bounded
+ * whatever the input (a legitimate expression is far shorter: a tuple has at
+ * most CL_MAX_RANK elements and CL_MAX_DEPTH levels). */
+#define MAX_LINE_BYTES ((size_t)1 << 24)
+
+typedef enum line_status { LINE_OK, LINE_END, LINE_TOO_LONG, LINE_NOMEM } line_status;
+
+typedef struct line_buf {
+  char *text; /* NUL-terminated after LINE_OK */
+  size_t len, cap;
+} line_buf;
+
+/* Makes room for one more byte and the NUL after it, up to MAX_LINE_BYTES. */
+static line_status line_reserve(line_buf *line) {
+  if (line->len + 1 < line->cap)
+    return LINE_OK;
+  if (line->cap >= MAX_LINE_BYTES)
+    return LINE_TOO_LONG;
+  size_t cap = line->cap < 256 ? 256 : line->cap * 2;
+  char *text = realloc(line->text, cap < MAX_LINE_BYTES ? cap : MAX_LINE_BYTES);
+  if (text == NULL)
+    return LINE_NOMEM;
+  line->text = text;
+  line->cap = cap < MAX_LINE_BYTES ? cap : MAX_LINE_BYTES;
+  return LINE_OK;
+}
+
+/* Reads one line, without its '\n'.  After a failure the rest of the line
+ * is read and dropped, so the next call starts at the next line. */
+static line_status read_line(FILE *in, line_buf *line) {
+  line->len = 0;
+  line_status status = line_reserve(line);
+  int c = getc_unlocked(in);
+  if (c == EOF)
+    return LINE_END;
+  for (; c != EOF && c != '\n'; c = getc_unlocked(in)) {
+    if (status == LINE_OK)
+      status = line_reserve(line);
+    if (status == LINE_OK)
+      line->text[line->len++] = (char)c;
+  }
+  if (status == LINE_OK)
+    line->text[line->len] = '\0';
+  return status;
+}
+
+/* One expression per line, one answer line each; memory is bounded by the
+ * longest line, and by MAX_LINE_BYTES whatever the input. */
 static int eval_stream(FILE *in) {
   int status = 0;
-  char *line = NULL;
-  size_t cap = 0;
-  ssize_t len;
-  while ((len = getline(&line, &cap, in)) >= 0) {
-    while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-      line[--len] = '\0';
+  line_buf line = {NULL, 0, 0};
+  line_status read;
+  while ((read = read_line(in, &line)) != LINE_END) {
+    if (read == LINE_TOO_LONG || read == LINE_NOMEM) {
+      if (read == LINE_TOO_LONG)
+        printf("error: the line is longer than %zu bytes, the longest expression 'eval -' reads\n", MAX_LINE_BYTES - 1);
+      else
+        printf("error: out of memory reading the line\n");
+      status = 1;
+      continue;
+    }
+    size_t len = line.len;
+    while (len > 0 && line.text[len - 1] == '\r')
+      line.text[--len] = '\0';
     /* A NUL byte would silently cut the expression short: refuse the line. */
-    size_t nul = strlen(line);
-    if ((ssize_t)nul < len) {
+    size_t nul = strlen(line.text);
+    if (nul < len) {
       printf("error: column %zu: a NUL byte cannot be part of an expression\n", nul + 1);
       status = 1;
       continue;
     }
-    const char *text = line;
+    const char *text = line.text;
     while (*text == ' ' || *text == '\t')
       text++;
     if (*text == '\0' || *text == '#') {
@@ -55,7 +111,7 @@ static int eval_stream(FILE *in) {
     }
     status |= eval_and_print(text, stdout);
   }
-  free(line);
+  free(line.text);
   return status;
 }
 
