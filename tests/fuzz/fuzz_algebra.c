@@ -384,10 +384,16 @@ static void op_filter(const cl_layout_t *a) {
 static bool divisible_leaf(const fnvals *coalesced, int64_t s, int64_t d) {
   if (d <= 0)
     return false;
-  int64_t boundary = 1;
+  /* In 128 bits: s * d and the boundaries below it may not fit in 64. */
+  wide extent = (wide)s * d, boundary = 1;
   for (int m = 0; m + 1 < coalesced->n; m++) {
-    boundary *= coalesced->shape[m];
-    if (boundary >= s * d)
+    int64_t shape = coalesced->shape[m];
+    if (shape <= 0)
+      return false;
+    if (boundary > extent / shape)
+      break;
+    boundary *= shape;
+    if (boundary >= extent)
       break;
     bool ok = (boundary % d == 0 && s % (boundary / d) == 0) || d % boundary == 0;
     if (!ok)
