@@ -35,6 +35,21 @@ typedef struct shared {
   int64_t expected_eval[NLAYOUTS][64];
 } shared;
 
+/* Runs THREADS threads of fn(arg) at once; the sum of the failures they
+ * return. */
+static intptr_t run_threads(void *(*fn)(void *), void *arg) {
+  pthread_t threads[THREADS];
+  for (int t = 0; t < THREADS; t++)
+    assert_int_equal(pthread_create(&threads[t], NULL, fn, arg), 0);
+  intptr_t failures = 0;
+  for (int t = 0; t < THREADS; t++) {
+    void *result;
+    assert_int_equal(pthread_join(threads[t], &result), 0);
+    failures += (intptr_t)result;
+  }
+  return failures;
+}
+
 /* The answers one thread computes; compared against the expected ones. */
 static int check_once(const shared *s, size_t k) {
   char text[256];
@@ -84,16 +99,7 @@ static void test_shared_handles(void **state) {
     cl_layout_free(divided);
     cl_layout_free(reference);
   }
-  pthread_t threads[THREADS];
-  for (int t = 0; t < THREADS; t++)
-    assert_int_equal(pthread_create(&threads[t], NULL, worker, &s), 0);
-  intptr_t failures = 0;
-  for (int t = 0; t < THREADS; t++) {
-    void *result;
-    assert_int_equal(pthread_join(threads[t], &result), 0);
-    failures += (intptr_t)result;
-  }
-  assert_int_equal(failures, 0);
+  assert_int_equal(run_threads(worker, &s), 0);
   for (size_t k = 0; k < NLAYOUTS; k++)
     cl_layout_free(s.layouts[k]);
   cl_layout_free(s.tile);
@@ -244,16 +250,7 @@ static void test_shared_composed_tensors_pictures(void **state) {
   for (size_t k = 0; k < NJOBS; k++)
     assert_true(jobs[k](&reference, expected[k], sizeof expected[k]));
   job_run run = {&fresh, expected};
-  pthread_t threads[THREADS];
-  for (int t = 0; t < THREADS; t++)
-    assert_int_equal(pthread_create(&threads[t], NULL, job_worker, &run), 0);
-  intptr_t failures = 0;
-  for (int t = 0; t < THREADS; t++) {
-    void *result;
-    assert_int_equal(pthread_join(threads[t], &result), 0);
-    failures += (intptr_t)result;
-  }
-  assert_int_equal(failures, 0);
+  assert_int_equal(run_threads(job_worker, &run), 0);
   handles_free(&reference);
   handles_free(&fresh);
 }

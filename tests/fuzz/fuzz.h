@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -22,5 +23,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
       abort();                                                                     \
     }                                                                              \
   } while (0)
+
+/* The input as a C string in a fresh buffer (free it), or NULL when it is
+ * longer than max_len or memory is short.  A NUL byte inside ends the text
+ * there, as it would for any C caller. */
+static inline char *fuzz_cstring(const uint8_t *data, size_t size, size_t max_len) {
+  if (size > max_len)
+    return NULL;
+  char *text = malloc(size + 1);
+  if (text == NULL)
+    return NULL;
+  memcpy(text, data, size);
+  text[size] = '\0';
+  return text;
+}
 
 #endif

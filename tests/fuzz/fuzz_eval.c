@@ -54,13 +54,11 @@ static void fuzz_expression(const char *text) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   /* The tool refuses NUL bytes in an expression (main.c). */
-  if (size > MAX_TEXT || memchr(data, '\0', size) != NULL)
+  if (memchr(data, '\0', size) != NULL)
     return 0;
-  char *text = malloc(size + 1);
+  char *text = fuzz_cstring(data, size, MAX_TEXT);
   if (text == NULL)
     return 0;
-  memcpy(text, data, size);
-  text[size] = '\0';
   if (strchr(text, '\n') == NULL) {
     fuzz_expression(text);
   } else {

@@ -162,14 +162,10 @@ static void fuzz_composed(const char *text) {
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  if (size > MAX_TEXT)
-    return 0;
   /* The parsers take C strings: a NUL byte ends the text. */
-  char *text = malloc(size + 1);
+  char *text = fuzz_cstring(data, size, MAX_TEXT);
   if (text == NULL)
     return 0;
-  memcpy(text, data, size);
-  text[size] = '\0';
   fuzz_tuple(text);
   fuzz_layout(text);
   fuzz_swizzle(text);
