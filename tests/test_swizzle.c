@@ -1087,6 +1087,238 @@ static void test_products_and_divides(void **state) {
   }
 }
 
+/* Every tiler operation on a composed layout is composition(A, offset, f(B))
+ * with f algebra.h's: its status is f's, and its value at every i is
+ * A(offset + f(B)(i)).  An identity swizzle at offset 0 leaves f(B) itself. */
+typedef cl_status (*composed_tiler_fn)(const cl_composed_t *, const cl_tuple_t *, cl_layout_t **, cl_composed_t **);
+typedef cl_status (*layout_tiler_fn)(const cl_layout_t *, const cl_tuple_t *, cl_layout_t **);
+
+static const struct {
+  const char *name;
+  composed_tiler_fn on_composed;
+  layout_tiler_fn on_layout;
+} tiler_ops[] = {
+  {"composition", cl_composed_composition, cl_composition_tiler},
+  {"logical_divide", cl_composed_logical_divide, cl_logical_divide_tiler},
+  {"zipped_divide", cl_composed_zipped_divide, cl_zipped_divide_tiler},
+  {"tiled_divide", cl_composed_tiled_divide, cl_tiled_divide_tiler},
+  {"flat_divide", cl_composed_flat_divide, cl_flat_divide_tiler},
+  {"logical_product", cl_composed_logical_product, cl_logical_product_tiler},
+  {"zipped_product", cl_composed_zipped_product, cl_zipped_product_tiler},
+  {"tiled_product", cl_composed_tiled_product, cl_tiled_product_tiler},
+  {"flat_product", cl_composed_flat_product, cl_flat_product_tiler},
+};
+#define COUNT_OF_OPS (sizeof tiler_ops / sizeof *tiler_ops)
+
+/* outer(offset + x) for a composed layout's outer function. */
+static int64_t outer_at(const cl_composed_t *c, int64_t x) {
+  cl_fn outer;
+  int64_t offset, v = 0;
+  assert_int_equal(cl_composed_parts(c, &outer, &offset, NULL), CL_OK);
+  if (outer.kind == CL_FN_SWIZZLE)
+    assert_int_equal(cl_swizzle_apply(outer.swizzle, offset + x, &v), CL_OK);
+  else
+    assert_int_equal(cl_layout_eval(outer.layout, offset + x, &v), CL_OK);
+  return v;
+}
+
+/* The result of an operation on c against f(B) = fb, computed by the layout
+ * function: the same status, and A(offset + fb(i)) at every i. */
+static void assert_lifted(const char *what, const cl_composed_t *c, cl_status s, const cl_layout_t *rl,
+                          const cl_composed_t *rc, cl_status expected_status, const cl_layout_t *fb) {
+  if (s != expected_status)
+    fail_msg("%s: status %d, the layout function's %d (%s)", what, s, expected_status, cl_last_error());
+  if (s != CL_OK) {
+    assert_null(rl);
+    assert_null(rc);
+    return;
+  }
+  cl_fn outer;
+  int64_t offset;
+  assert_int_equal(cl_composed_parts(c, &outer, &offset, NULL), CL_OK);
+  bool identity = outer.kind == CL_FN_SWIZZLE && outer.swizzle.bits == 0 && offset == 0;
+  assert_true(identity ? rl != NULL && rc == NULL : rl == NULL && rc != NULL);
+  if (identity) {
+    assert_true(cl_layout_equal(rl, fb));
+    return;
+  }
+  int64_t size = either_size(rl, rc), fb_size;
+  assert_int_equal(cl_layout_size_checked(fb, &fb_size), CL_OK);
+  assert_int_equal(size, fb_size);
+  for (int64_t i = 0; i < size; i++) {
+    int64_t fbi;
+    assert_int_equal(cl_layout_eval(fb, i, &fbi), CL_OK);
+    assert_int_equal(either_eval(rl, rc, i), outer_at(c, fbi));
+  }
+}
+
+static void test_tiler_operations(void **state) {
+  (void)state;
+  static const char *const composeds[] = {"Sw<3,3,3> o 0 o (8,8):(8,1)", "Sw<2,0,-3> o 5 o (4,(2,4)):(8,(1,2))",
+                                          "(16,16):(1,16) o 3 o (8,8):(8,1)", "Sw<0,2,3> o 0 o (6,4):(4,1)"};
+  static const char *const tilers[] = {"(2,4)", "4", "(2:2,_)", "(_,(2,2))", "(3,2)", "(4:1,2:4)"};
+  int checked = 0;
+  for (size_t o = 0; o < COUNT_OF_OPS; o++) {
+    for (size_t k = 0; k < sizeof composeds / sizeof *composeds; k++) {
+      cl_composed_t *c = composed(composeds[k]);
+      cl_fn inner;
+      assert_int_equal(cl_composed_parts(c, NULL, NULL, &inner), CL_OK);
+      for (size_t t = 0; t < sizeof tilers / sizeof *tilers; t++) {
+        cl_tuple_t *tiler = tuple(tilers[t]);
+        cl_layout_t *fb = NULL, *rl = NULL;
+        cl_composed_t *rc = NULL;
+        cl_status expected = tiler_ops[o].on_layout(inner.layout, tiler, &fb);
+        cl_status s = tiler_ops[o].on_composed(c, tiler, &rl, &rc);
+        char what[128];
+        snprintf(what, sizeof what, "%s(%s, %s)", tiler_ops[o].name, composeds[k], tilers[t]);
+        assert_lifted(what, c, s, rl, rc, expected, fb);
+        checked += s == CL_OK;
+        cl_layout_free(fb);
+        cl_layout_free(rl);
+        cl_composed_free(rc);
+        cl_tuple_free(tiler);
+      }
+      cl_composed_free(c);
+    }
+  }
+  assert_true(checked > 100);
+}
+
+/* blocked_product / raked_product take a layout tiler; the same lifting. */
+static void test_layout_tiler_products(void **state) {
+  (void)state;
+  typedef cl_status (*composed_fn)(const cl_composed_t *, const cl_layout_t *, cl_layout_t **, cl_composed_t **);
+  typedef cl_status (*layout_fn)(const cl_layout_t *, const cl_layout_t *, cl_layout_t **);
+  static const struct {
+    const char *name;
+    composed_fn on_composed;
+    layout_fn on_layout;
+  } ops[] = {{"blocked_product", cl_composed_blocked_product, cl_blocked_product},
+             {"raked_product", cl_composed_raked_product, cl_raked_product}};
+  static const char *const composeds[] = {"Sw<3,3,3> o 0 o (8,8):(8,1)", "Sw<1,1,-2> o 2 o (2,4):(1,2)",
+                                          "Sw<0,4,3> o 0 o (2,2):(2,1)"};
+  static const char *const tilers[] = {"(2,2):(1,2)", "(3,2):(2,1)", "4:1", "(2,2,2):(1,2,4)"};
+  for (size_t o = 0; o < sizeof ops / sizeof *ops; o++)
+    for (size_t k = 0; k < sizeof composeds / sizeof *composeds; k++) {
+      cl_composed_t *c = composed(composeds[k]);
+      cl_fn inner;
+      assert_int_equal(cl_composed_parts(c, NULL, NULL, &inner), CL_OK);
+      for (size_t t = 0; t < sizeof tilers / sizeof *tilers; t++) {
+        cl_layout_t *tiler = layout(tilers[t]), *fb = NULL, *rl = NULL;
+        cl_composed_t *rc = NULL;
+        cl_status expected = ops[o].on_layout(inner.layout, tiler, &fb);
+        cl_status s = ops[o].on_composed(c, tiler, &rl, &rc);
+        char what[128];
+        snprintf(what, sizeof what, "%s(%s, %s)", ops[o].name, composeds[k], tilers[t]);
+        assert_lifted(what, c, s, rl, rc, expected, fb);
+        cl_layout_free(fb);
+        cl_layout_free(rl);
+        cl_composed_free(rc);
+        cl_layout_free(tiler);
+      }
+      cl_composed_free(c);
+    }
+  /* raked_product(B, T) puts T's mode before B's in each mode of
+   * logical_product(B, T) = ((8,8),(2,2)):((8,1),(64,128)) (the tile copies
+   * at 64 = cosize(B) and 128), under the same swizzle. */
+  cl_composed_t *c = composed("Sw<3,3,3> o 0 o (8,8):(8,1)"), *rc = NULL;
+  cl_layout_t *tiler = layout("(2,2):(1,2)"), *rl = NULL;
+  assert_int_equal(cl_composed_raked_product(c, tiler, &rl, &rc), CL_OK);
+  assert_either_text(rl, rc, "Sw<3,3,3> o 0 o ((2,8),(2,8)):((64,8),(128,1))");
+  cl_composed_free(rc);
+  cl_layout_free(tiler);
+  cl_composed_free(c);
+}
+
+/* The errors of every tiler operation: NULL arguments, a swizzle inside (no
+ * domain), and the layout function's own errors, both results NULL. */
+static void test_tiler_operation_errors(void **state) {
+  (void)state;
+  cl_composed_t *c = composed("Sw<3,3,3> o 0 o (8,8):(8,1)"), *inner_swizzle = composed("(8,8):(8,1) o 0 o Sw<3,3,3>");
+  cl_tuple_t *tiler = tuple("(2,4)"), *bad_tiler = tuple("(2,2,2)");
+  cl_layout_t *layout_tiler = layout("(2,2):(1,2)");
+  for (size_t o = 0; o < COUNT_OF_OPS; o++) {
+    cl_layout_t *rl = (cl_layout_t *)layout_tiler;
+    cl_composed_t *rc = c;
+    assert_int_equal(tiler_ops[o].on_composed(NULL, tiler, &rl, &rc), CL_E_NULL);
+    assert_null(rl);
+    assert_null(rc);
+    assert_int_equal(tiler_ops[o].on_composed(c, NULL, &rl, &rc), CL_E_NULL);
+    assert_int_equal(tiler_ops[o].on_composed(c, tiler, NULL, &rc), CL_E_NULL);
+    assert_int_equal(tiler_ops[o].on_composed(c, tiler, &rl, NULL), CL_E_NULL);
+    rc = c;
+    assert_int_equal(tiler_ops[o].on_composed(inner_swizzle, tiler, &rl, &rc), CL_E_UNSUPPORTED);
+    assert_null(rl);
+    assert_null(rc);
+    assert_non_null(strstr(cl_last_error(), tiler_ops[o].name));
+    assert_non_null(strstr(cl_last_error(), "inner function is a swizzle"));
+  }
+  /* the layout function's errors come through: a tiler of rank 3 for B of rank 2 */
+  cl_layout_t *rl = NULL;
+  cl_composed_t *rc = NULL;
+  assert_int_equal(cl_composed_logical_divide(c, bad_tiler, &rl, &rc), CL_E_RANK);
+  assert_non_null(strstr(cl_last_error(), "too many modes in the tiler"));
+  assert_null(rl);
+  assert_null(rc);
+  cl_status (*const layout_ops[])(const cl_composed_t *, const cl_layout_t *, cl_layout_t **, cl_composed_t **) = {cl_composed_blocked_product, cl_composed_raked_product};
+  for (size_t o = 0; o < sizeof layout_ops / sizeof *layout_ops; o++) {
+    assert_int_equal(layout_ops[o](NULL, layout_tiler, &rl, &rc), CL_E_NULL);
+    assert_int_equal(layout_ops[o](c, NULL, &rl, &rc), CL_E_NULL);
+    assert_int_equal(layout_ops[o](c, layout_tiler, NULL, &rc), CL_E_NULL);
+    assert_int_equal(layout_ops[o](c, layout_tiler, &rl, NULL), CL_E_NULL);
+    assert_int_equal(layout_ops[o](inner_swizzle, layout_tiler, &rl, &rc), CL_E_UNSUPPORTED);
+    assert_null(rl);
+    assert_null(rc);
+  }
+  cl_layout_free(layout_tiler);
+  cl_tuple_free(bad_tiler);
+  cl_tuple_free(tiler);
+  cl_composed_free(inner_swizzle);
+  cl_composed_free(c);
+}
+
+/* zipped_product(L, Sw o 0 o B) is logical_product(L, C) with its modes
+ * zipped: the same function of the same size, shape ((L's), (B's)). */
+static void test_zipped_product_with_composed(void **state) {
+  (void)state;
+  cl_layout_t *a = layout("(2,2):(1,2)"), *ll = NULL, *zl = NULL;
+  cl_composed_t *c = composed("Sw<1,0,1> o 0 o (4,2):(1,4)"), *lc = NULL, *zc = NULL;
+  assert_int_equal(cl_logical_product_with_composed(a, c, &ll, &lc), CL_OK);
+  assert_int_equal(cl_zipped_product_with_composed(a, c, &zl, &zc), CL_OK);
+  assert_either_text(zl, zc, "Sw<1,2,1> o 0 o ((2,2),(4,2)):((1,2),(4,16))");
+  int64_t size = either_size(ll, lc);
+  assert_int_equal(either_size(zl, zc), size);
+  for (int64_t i = 0; i < size; i++)
+    assert_int_equal(either_eval(zl, zc, i), either_eval(ll, lc, i));
+  cl_composed_free(zc);
+  cl_composed_free(lc);
+  /* the errors: NULL arguments, a nonzero offset, an outer layout */
+  zl = a;
+  zc = c;
+  assert_int_equal(cl_zipped_product_with_composed(NULL, c, &zl, &zc), CL_E_NULL);
+  assert_null(zl);
+  assert_null(zc);
+  assert_int_equal(cl_zipped_product_with_composed(a, NULL, &zl, &zc), CL_E_NULL);
+  assert_int_equal(cl_zipped_product_with_composed(a, c, NULL, &zc), CL_E_NULL);
+  assert_int_equal(cl_zipped_product_with_composed(a, c, &zl, NULL), CL_E_NULL);
+  cl_composed_free(c);
+  c = composed("Sw<1,0,1> o 4 o (4):(1)");
+  assert_int_equal(cl_zipped_product_with_composed(a, c, &zl, &zc), CL_E_DOMAIN);
+  assert_non_null(strstr(cl_last_error(), "offset to be 0, not 4"));
+  assert_null(zl);
+  assert_null(zc);
+  cl_composed_free(c);
+  c = composed("(4):(1) o 0 o (4):(1)");
+  assert_int_equal(cl_zipped_product_with_composed(a, c, &zl, &zc), CL_E_UNSUPPORTED);
+  assert_non_null(strstr(cl_last_error(), "swizzled composed layout only"));
+  cl_composed_free(c);
+  c = composed("(4):(1) o 0 o Sw<1,1,1>");
+  assert_int_equal(cl_zipped_product_with_composed(a, c, &zl, &zc), CL_E_UNSUPPORTED);
+  assert_non_null(strstr(cl_last_error(), "inner function is a swizzle"));
+  cl_composed_free(c);
+  cl_layout_free(a);
+}
+
 static void test_common_vectors(void **state) {
   (void)state;
   cl_composed_t *c = composed("Sw<3,2,3> o 0 o (64):(1)"), *d = composed("Sw<3,3,3> o 0 o (64):(1)");
@@ -1271,6 +1503,10 @@ int main(void) {
     cmocka_unit_test(test_inverses),
     cmocka_unit_test(test_casts),
     cmocka_unit_test(test_products_and_divides),
+    cmocka_unit_test(test_tiler_operations),
+    cmocka_unit_test(test_layout_tiler_products),
+    cmocka_unit_test(test_tiler_operation_errors),
+    cmocka_unit_test(test_zipped_product_with_composed),
     cmocka_unit_test(test_common_vectors),
     cmocka_unit_test(test_allocation_failures),
     cmocka_unit_test(test_overflow),
