@@ -45,6 +45,7 @@ static void test_versions(void **state) {
   assert_int_equal(cl_version_number(), CL_VERSION_NUMBER);
   assert_int_equal(cl_version_number(), CL_VERSION_MAJOR * 10000 + CL_VERSION_MINOR * 100 + CL_VERSION_PATCH);
   assert_int_equal(cl_abi_version(), CL_ABI_VERSION);
+  assert_int_equal(cl_abi_minor(), CL_ABI_MINOR);
   assert_true(cl_abi_compatible());
 }
 

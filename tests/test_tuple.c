@@ -1211,6 +1211,14 @@ static void test_strided_and_crd2crd(void **state) {
   assert_int_equal(cl_idx2crd_strided(i, one, zero, &r), CL_OK);
   assert_tuple_is(r, "(0,(1,1))");
   cl_tuple_free(r);
+  /* INT64_MIN / -1 does not fit: an overflow, not a trap or a wrapped coordinate */
+  cl_tuple_t *min = tup("-9223372036854775808"), *minus_one = tup("(-1,(1,2))");
+  r = (cl_tuple_t *)1;
+  assert_int_equal(cl_idx2crd_strided(min, s, minus_one, &r), CL_E_OVERFLOW);
+  assert_null(r);
+  assert_string_equal(cl_last_error(), "integer overflow in -9223372036854775808 / -1");
+  cl_tuple_free(minus_one);
+  cl_tuple_free(min);
   assert_int_equal(cl_idx2crd_strided(NULL, s, d, &r), CL_E_NULL);
   assert_int_equal(cl_idx2crd_strided(i, NULL, d, &r), CL_E_NULL);
   assert_int_equal(cl_idx2crd_strided(i, s, NULL, &r), CL_E_NULL);
