@@ -125,16 +125,6 @@ void cl_b_copy_children(cl_builder *b, const cl_node *n) {
   CL_FOR_EACH_CHILD(c, n) cl_b_copy(b, c);
 }
 
-void cl_b_repeat_like(cl_builder *b, const cl_node *like, int64_t value) {
-  if (!cl_is_tuple(like)) {
-    cl_b_int(b, value);
-    return;
-  }
-  int32_t at = cl_b_open(b, CL_KIND_TUPLE);
-  CL_FOR_EACH_CHILD(c, like) cl_b_repeat_like(b, c, value);
-  cl_b_close(b, at);
-}
-
 static cl_status finish(cl_builder *b, struct cl_tuple **out) {
   *out = NULL;
   if (b->status != CL_OK) {
@@ -200,13 +190,6 @@ void cl_lb_copy(cl_lbuilder *lb, const cl_node *shape, const cl_node *stride) {
 
 cl_status cl_lb_status(const cl_lbuilder *lb) {
   return lb->shape.status != CL_OK ? lb->shape.status : lb->stride.status;
-}
-
-void cl_b_layout(cl_builder *b, const cl_node *shape, const cl_node *stride) {
-  int32_t at = cl_b_open(b, CL_KIND_LAYOUT);
-  cl_b_copy(b, shape);
-  cl_b_copy(b, stride);
-  cl_b_close(b, at);
 }
 
 cl_status cl_lb_finish(cl_lbuilder *lb, cl_layout_t **out) {
@@ -333,18 +316,6 @@ cl_status cl_tree_product(const cl_node *n, int64_t *out) {
       return cl_fail(CL_E_TYPE, "product of a value that is not an int tuple");
   }
   *out = p;
-  return CL_OK;
-}
-
-cl_status cl_tree_sum(const cl_node *n, int64_t *out) {
-  int64_t s = 0;
-  for (int32_t i = 0; i < n->span; i++) {
-    if (n[i].kind == CL_KIND_INT)
-      CL_TRY(cl_add(s, n[i].value, &s));
-    else if (n[i].kind != CL_KIND_TUPLE)
-      return cl_fail(CL_E_TYPE, "sum of a value that is not an int tuple");
-  }
-  *out = s;
   return CL_OK;
 }
 

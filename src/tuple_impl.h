@@ -130,8 +130,6 @@ void cl_b_close(cl_builder *b, int32_t at);
 void cl_b_copy(cl_builder *b, const cl_node *subtree);
 /* Appends a copy of each child of n (its elements, spliced in). */
 void cl_b_copy_children(cl_builder *b, const cl_node *n);
-/* Appends a subtree congruent with `like` whose every leaf is value. */
-void cl_b_repeat_like(cl_builder *b, const cl_node *like, int64_t value);
 /* The built tree, copied into a fresh handle (one allocation). */
 cl_status cl_b_finish_tuple(cl_builder *b, cl_tuple_t **out);
 cl_status cl_b_finish_layout(cl_builder *b, cl_layout_t **out);
@@ -154,8 +152,6 @@ void cl_lb_leaf(cl_lbuilder *lb, int64_t shape, int64_t stride);
 void cl_lb_copy(cl_lbuilder *lb, const cl_node *shape, const cl_node *stride);
 cl_status cl_lb_status(const cl_lbuilder *lb);
 cl_status cl_lb_finish(cl_lbuilder *lb, cl_layout_t **out);
-/* Appends the layout (shape, stride) as one layout-node subtree to b. */
-void cl_b_layout(cl_builder *b, const cl_node *shape, const cl_node *stride);
 
 /* ---- handles from trees ---- */
 cl_status cl_tuple_from_tree(const cl_node *root, cl_tuple_t **out);
@@ -172,7 +168,6 @@ bool cl_tree_weakly_congruent(const cl_node *a, const cl_node *b);
 /* Requires an int tuple: CL_E_TYPE naming `what` otherwise. */
 cl_status cl_require_int_tuple(const cl_node *n, const char *what);
 cl_status cl_tree_product(const cl_node *n, int64_t *out);
-cl_status cl_tree_sum(const cl_node *n, int64_t *out);
 /* CuTe's depth; CL_E_DOMAIN when the tree holds an empty tuple. */
 cl_status cl_tree_depth(const cl_node *n, int64_t *out);
 cl_status cl_tree_inner_product(const cl_node *a, const cl_node *b, int64_t *out);
