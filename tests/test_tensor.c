@@ -91,6 +91,10 @@ static void test_create(void **state) {
   assert_int_equal(back.elem_size, 4);
   assert_ptr_equal(back.extent_base, buf);
   assert_int_equal(back.extent_bytes, sizeof buf);
+  cl_tensor_desc tiny = {8, 0, 0, 0, 0, 0}; /* older than any cl_tensor_desc */
+  assert_int_equal(cl_tensor_describe(t, &tiny), CL_E_ABI);
+  assert_int_equal(cl_tensor_describe(NULL, &back), CL_E_NULL);
+  assert_int_equal(cl_tensor_describe(t, NULL), CL_E_NULL);
   int64_t lo, hi;
   assert_int_equal(cl_tensor_offset_range(t, &lo, &hi), CL_OK);
   assert_int_equal(lo, 0);
@@ -112,6 +116,9 @@ static void test_create(void **state) {
   small.struct_size = 8;
   assert_int_equal(cl_tensor_create(&small, l, &t), CL_E_ABI);
   assert_int_equal(cl_tensor_new(buf, 0, l, &t), CL_E_DOMAIN);      /* no size, no type */
+  assert_int_equal(cl_tensor_new(buf, (size_t)INT32_MAX + 1, l, &t), CL_E_DOMAIN); /* offsets * size must fit */
+  assert_non_null(strstr(cl_last_error(), "too large"));
+  assert_null(t);
   cl_tensor_desc wrong = d;
   wrong.elem_size = 8;                                                /* float32 is 4 bytes */
   assert_int_equal(cl_tensor_create(&wrong, l, &t), CL_E_DOMAIN);
@@ -410,15 +417,18 @@ static void test_flatten_group(void **state) {
 
 /* CuTe's answers (layout, and data offset in elements, or in bytes for
  * recast), from a CuTe C++ program with static integers. */
-typedef enum view_op { V_LOCAL_TILE, V_INNER, V_OUTER, V_LOCAL_PARTITION, V_COMPOSE, V_ZIPPED, V_RECAST } view_op;
+typedef enum view_op {
+  V_LOCAL_TILE, V_INNER, V_OUTER, V_LOCAL_PARTITION, V_COMPOSE, V_COMPOSE_LAYOUT, V_LOGICAL, V_ZIPPED, V_RECAST
+} view_op;
 
 static void check_view(const char *tensor_layout, view_op op, const char *arg1, const char *arg2, int64_t index,
                        const char *expect_layout, int64_t expect_offset) {
   static int32_t buf[4096];
   int32_t *base = buf + 2048;
   cl_tensor_t *t = tensor(base, CL_DTYPE_INT32, tensor_layout), *v = NULL;
-  cl_tuple_t *a = arg1 && op != V_LOCAL_PARTITION ? tup(arg1) : NULL, *b = arg2 ? tup(arg2) : NULL;
-  cl_layout_t *thr = op == V_LOCAL_PARTITION ? lay(arg1) : NULL;
+  bool layout_arg = op == V_LOCAL_PARTITION || op == V_COMPOSE_LAYOUT;
+  cl_tuple_t *a = arg1 && !layout_arg ? tup(arg1) : NULL, *b = arg2 ? tup(arg2) : NULL;
+  cl_layout_t *thr = layout_arg ? lay(arg1) : NULL;
   cl_status s = CL_E_UNSUPPORTED;
   switch (op) {
   case V_LOCAL_TILE: s = cl_local_tile(t, a, b, &v); break;
@@ -426,6 +436,8 @@ static void check_view(const char *tensor_layout, view_op op, const char *arg1, 
   case V_OUTER: s = cl_outer_partition(t, a, b, &v); break;
   case V_LOCAL_PARTITION: s = cl_local_partition(t, thr, index, &v); break;
   case V_COMPOSE: s = cl_tensor_compose(t, a, &v); break;
+  case V_COMPOSE_LAYOUT: s = cl_tensor_compose_layout(t, thr, &v); break;
+  case V_LOGICAL: s = cl_tensor_logical_divide(t, a, &v); break;
   case V_ZIPPED: s = cl_tensor_zipped_divide(t, a, &v); break;
   case V_RECAST: s = cl_tensor_recast(t, (size_t)index, CL_DTYPE_NONE, &v); break;
   }
@@ -464,6 +476,11 @@ static void test_algebra_views(void **state) {
   check_view("(8,12):(1,8)", V_LOCAL_TILE, "(4:2,3:1)", "(1,1)", 0, "(4,3):(2,8)", 25);
   check_view("(8,12):(1,8)", V_COMPOSE, "(4:2,3:4)", NULL, 0, "(4,3):(2,32)", 0);
   check_view("(8,12):(1,8)", V_ZIPPED, "(4,3)", NULL, 0, "((4,3),(2,4)):((1,8),(4,24))", 0);
+  /* logical_divide keeps each mode's (tile, rest) where zipped_divide
+   * gathers the tiles; the column-major (8,12) is the identity on [0,96), so
+   * composing it with a layout gives that layout. */
+  check_view("(8,12):(1,8)", V_LOGICAL, "(4,3)", NULL, 0, "((4,2),(3,4)):((1,4),(8,24))", 0);
+  check_view("(8,12):(1,8)", V_COMPOSE_LAYOUT, "(4,3):(2,8)", NULL, 0, "(4,3):(2,8)", 0);
   /* recast: the offset is in bytes. */
   check_view("(4,8):(1,4)", V_RECAST, NULL, NULL, 8, "(2,8):(1,2)", 0);
   check_view("(4,8):(1,4)", V_RECAST, NULL, NULL, 2, "(8,8):(1,8)", 0);
@@ -534,6 +551,11 @@ static void test_algebra_views(void **state) {
   assert_int_equal(cl_local_tile(t, tiler, out_of_range, &v), CL_E_DOMAIN);
   assert_int_equal(cl_tensor_recast(t, 5, CL_DTYPE_NONE, &v), CL_E_DIVISIBILITY); /* 4 -> 5 bytes: upcast<5> of stride 12 */
   assert_int_equal(cl_tensor_recast(t, 4, CL_DTYPE_INT64, &v), CL_E_DOMAIN);
+  assert_int_equal(cl_tensor_recast(t, 0, (cl_dtype)77, &v), CL_E_DOMAIN);
+  assert_non_null(strstr(cl_last_error(), "unknown element type 77"));
+  assert_int_equal(cl_tensor_recast(t, (size_t)INT32_MAX + 1, CL_DTYPE_NONE, &v), CL_E_DOMAIN);
+  assert_non_null(strstr(cl_last_error(), "too large"));
+  assert_null(v);
   assert_int_equal(cl_tensor_compose(NULL, tiler, &v), CL_E_NULL);
   /* Bounds: a view past the extent of an owning tensor. */
   cl_layout_t *small = lay("(4,4):(1,4)");
@@ -542,6 +564,26 @@ static void test_algebra_views(void **state) {
   cl_tuple_t *wide = tup("(4:1,4:8)");
   assert_int_equal(cl_tensor_compose(owned, wide, &v), CL_E_BOUNDS);
   cl_tuple_free(wide);
+  /* 4 rows divided by 3 is (3,2):(1,3) in CuTe, reaching row 5 of 4 */
+  cl_tuple_t *by_three = tup("(3,_)"), *rank3 = tup("(2,2,2)");
+  v = owned;
+  assert_int_equal(cl_tensor_logical_divide(owned, by_three, &v), CL_E_BOUNDS);
+  assert_null(v);
+  assert_int_equal(cl_tensor_logical_divide(owned, rank3, &v), CL_E_RANK);
+  assert_non_null(strstr(cl_last_error(), "too many modes in the tiler"));
+  assert_int_equal(cl_tensor_logical_divide(NULL, by_three, &v), CL_E_NULL);
+  assert_int_equal(cl_tensor_logical_divide(owned, NULL, &v), CL_E_NULL);
+  assert_int_equal(cl_tensor_logical_divide(owned, by_three, NULL), CL_E_NULL);
+  cl_tuple_free(rank3);
+  cl_tuple_free(by_three);
+  cl_layout_t *far = lay("4:8");
+  v = owned;
+  assert_int_equal(cl_tensor_compose_layout(owned, far, &v), CL_E_BOUNDS);
+  assert_null(v);
+  assert_int_equal(cl_tensor_compose_layout(NULL, far, &v), CL_E_NULL);
+  assert_int_equal(cl_tensor_compose_layout(owned, NULL, &v), CL_E_NULL);
+  assert_int_equal(cl_tensor_compose_layout(owned, far, NULL), CL_E_NULL);
+  cl_layout_free(far);
   cl_tensor_free(owned);
   cl_layout_free(small);
   cl_tuple_free(out_of_range);
@@ -1212,6 +1254,13 @@ static void test_dlpack_import(void **state) {
   noshape.shape = NULL;
   assert_int_equal(cl_tensor_from_dlpack(&noshape, &t), CL_E_NULL);
   assert_int_equal(cl_tensor_from_dlpack(NULL, &t), CL_E_NULL);
+  cl_dltensor_t deep = dl;
+  deep.ndim = CL_MAX_RANK + 1; /* refused before the shape is read */
+  assert_int_equal(cl_tensor_from_dlpack(&deep, &t), CL_E_LIMIT);
+  cl_dltensor_t far = dl;
+  far.byte_offset = (uint64_t)INT64_MAX + 1;
+  assert_int_equal(cl_tensor_from_dlpack(&far, &t), CL_E_OVERFLOW);
+  assert_null(t);
   free(buf);
 }
 
@@ -1273,6 +1322,26 @@ static void test_dlpack_export(void **state) {
   assert_int_equal(cl_tensor_from_dlpack(&dl, &back), CL_OK);
   assert_int_equal(cl_tensor_elem_size(back), 40);
   cl_tensor_free(back);
+  cl_tensor_free(t);
+
+  /* DLPack's type codes: kDLUInt 1 and kDLBfloat 4, each read back as the
+   * same type; elements of 64 KiB have no DLDataType (bits is 16-bit). */
+  const struct {
+    cl_dtype dtype;
+    uint8_t code, bits;
+  } codes[] = {{CL_DTYPE_UINT8, 1, 8}, {CL_DTYPE_UINT64, 1, 64}, {CL_DTYPE_BFLOAT16, 4, 16}, {CL_DTYPE_INT16, 0, 16}};
+  for (size_t k = 0; k < COUNT_OF(codes); k++) {
+    t = tensor(buf, codes[k].dtype, "4:1");
+    assert_int_equal(cl_tensor_to_dlpack(t, &dl, shape, strides, 4), CL_OK);
+    assert_int_equal(dl.dtype.code, codes[k].code);
+    assert_int_equal(dl.dtype.bits, codes[k].bits);
+    assert_int_equal(cl_tensor_from_dlpack(&dl, &back), CL_OK);
+    assert_int_equal(cl_tensor_dtype(back), codes[k].dtype);
+    cl_tensor_free(back);
+    cl_tensor_free(t);
+  }
+  t = raw_tensor(buf, 65536, "1:1");
+  assert_int_equal(cl_tensor_to_dlpack(t, &dl, shape, strides, 4), CL_E_UNSUPPORTED);
   cl_tensor_free(t);
 
   /* Not one extent and stride per mode; too little room; NULLs. */
