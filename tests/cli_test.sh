@@ -105,6 +105,107 @@ grep -q "cute-layout eval" "$work/help" || fail "--help does not describe eval"
 "$exe" --version > "$work/version" 2>&1 || fail "--version exits with $?"
 grep -q "cute-layout [0-9]" "$work/version" || fail "--version prints no version"
 
+# ---------------------------------------------------------------- algebra builtins
+# Values from CuTe's documentation (02_layout_algebra.md: complement(4:1,24) is
+# 6:4, complement(4:2,24) is (2,3):(1,8)) or from the definitions, one line each.
+expect_output "algebra builtins" 1 "6:4
+(2,3):(1,8)
+2:1
+(2,3):(1,8)
+3:1
+(3,1,1):(1,5,0)
+(3,1,4):(1,0,0)
+((2,3),(2,2)):((1,2),(2,1))
+((2,2),(3,2)):((1,2),(2,1))
+((2,2),3,2):((1,2),2,1)
+(2,2,3,2):(1,2,2,1)
+((2,2),(2,3)):((1,4),(2,8))
+((2,2),(2,3)):((1,12),(2,4))
+((2,2),(2,3)):((1,12),(2,4))
+32:1
+1:0
+(1,2,6)
+(12,1,3)
+Sw<2,1,-3>
+Sw<2,1,3>
+error: make_swizzle<6,49>: number of bits in Y and Z don't match" -- eval \
+  'complement(4:1,24)' 'complement(4:2,24)' \
+  'complement(4:2)' \
+  'complement(4:2,(4,6))' \
+  'filter((3,1,4):(1,5,0))' 'filter_zeros((3,1,4):(1,5,0))' \
+  'filter((3,1,4):(1,5,0),(_,_))' \
+  'logical_product((2,2):(1,2),(3,2))' 'zipped_product((2,2):(1,2),(3,2))' \
+  'tiled_product((2,2):(1,2),(3,2))' 'flat_product((2,2):(1,2),(3,2))' \
+  'tile_to_shape((2,2):(1,2),(4,6),LayoutLeft)' 'tile_to_shape((2,2):(1,2),(4,6),LayoutRight)' \
+  'tile_to_shape((2,2):(1,2),(4,6),(1,0))' \
+  'max_common_layout((4,8):(1,4),(4,8):(1,4))' 'max_common_layout((4,8):(1,4),(4,8):(8,1))' \
+  'prefix_product((2,3,4))' 'compact_order((2,3,4),(2,0,1))' \
+  'make_swizzle(6,48)' 'make_swizzle(48,6)' 'make_swizzle(6,49)'
+# complement(4:2) takes cosize 7 as the cotarget: 2 holes, nothing past 8.
+# A shape cotarget counts by its size.  filter drops stride-0 and size-1
+# modes; filter_zeros makes stride-0 modes size 1; with a profile, modes past
+# it are kept (CuTe's transform_layout).  The zipped, tiled and flat products
+# regroup the modes of logical_product.  LayoutRight is the order (1,0).  Two
+# equal column-major layouts share all 32 elements, a transpose none.
+# prefix_product is exclusive; compact_order gives stride 1 to order 0.
+# make_swizzle<Y,Z>: Y = 0b110 below Z = 0b110000 is a negative shift.
+
+expect_output "argument errors" 1 "error: ceil_div: argument 1 must be an integer or a tuple, not a boolean
+error: ceil_div: argument 1 must be an integer or a tuple, not a layout tag
+error: ceil_div: argument 1 must be an integer or a tuple, not a swizzle
+error: ceil_div: argument 1 must be an integer or a tuple, not a composed layout
+error: ceil_div: argument 1 must be an integer or a tuple, not a picture
+error: get: argument 2 must be an integer, not '_'
+error: make_swizzle: argument 1 must be an integer, not a boolean
+error: complement: argument 2 must be an integer or a tuple, not a boolean
+8:1
+8:2" -- eval 'ceil_div(true,2)' 'ceil_div(LayoutLeft,2)' 'ceil_div(Sw<1,1,1>,2)' \
+  'ceil_div(composition(Sw<1,1,1>,0,4:1),2)' 'ceil_div(print1D(2:1),2)' 'get((1,2),_)' 'make_swizzle(true,1)' \
+  'complement(4:2,true)' 'get((8:1,2),0)' 'get((3,(8:2,4)),1,0)'
+
+# `cute-layout functions` lists each builtin once, and each listed name is one
+# the evaluator knows (called without arguments it complains about those).
+"$exe" functions > "$work/functions" || fail "functions: exit status $?"
+sed 's/^  //; s/(.*//' "$work/functions" > "$work/names"
+[ "$(wc -l < "$work/names")" -gt 40 ] || fail "functions: only $(wc -l < "$work/names") listed"
+[ -z "$(sort "$work/names" | uniq -d)" ] || fail "functions: listed twice: $(sort "$work/names" | uniq -d | head -3)"
+grep -qx complement "$work/names" || fail "functions: complement not listed"
+sed 's/$/()/' "$work/names" | "$exe" eval - > "$work/names.out"
+if grep -q "unknown function" "$work/names.out"; then
+  fail "functions lists a name eval does not know: $(paste "$work/names" "$work/names.out" | grep 'unknown function' | head -3)"
+fi
+
+# ---------------------------------------------------------------- draw: usage and output
+# Usage errors exit 2 with a message; a value that is no layout, or an output
+# that cannot be written, exits 1 and leaves no file behind -- but a device
+# named by -o (through a link here) is never removed.
+draw_status() { # NAME STATUS STDERR_PATTERN -- ARGS...
+  local name=$1 status=$2 pattern=$3 err rc
+  shift 4
+  err=$("$exe" draw "$@" 2>&1 >/dev/null)
+  rc=$?
+  [ "$rc" = "$status" ] || fail "draw $name: exit status $rc, expected $status ($err)"
+  case "$err" in *"$pattern"*) ;; *) fail "draw $name: stderr '$err' lacks '$pattern'" ;; esac
+}
+draw_status "-o without a file" 2 "-o needs a file name" -- 8:1 -o
+draw_status "--output= empty" 2 "-o needs a file name" -- 8:1 --output=
+draw_status "unknown option" 2 "unknown option '--bogus'" -- 8:1 --bogus
+draw_status "boolean" 1 "'true' is a boolean, not a layout" -- true
+draw_status "tag" 1 "is a tag (LayoutLeft/LayoutRight), not a layout" -- LayoutRight
+draw_status "swizzle" 1 "draw composition(Sw, L) instead" -- 'Sw<3,3,3>'
+draw_status "text" 1 "is text, not a layout" -- 'print1D(8:1)'
+draw_status "swizzle inside" 1 "inner function is a swizzle, which has no grid" -- 'composition((8,8):(8,1),0,Sw<1,1,1>)'
+draw_status "unwritable" 1 "cannot write '$work/no/such/dir.svg'" -- 8:1 -o "$work/no/such/dir.svg"
+"$exe" draw --help | grep -q "usage: cute-layout draw EXPR" || fail "draw --help"
+"$exe" draw -- 8:1 --format=svg > /dev/null 2>&1 && fail "draw --: options after it are expressions"
+"$exe" draw --format=txt -o "$work/row.txt" 8:2 || fail "draw --format= -o: exit status $?"
+grep -q '| 12 | 14 |$' "$work/row.txt" || fail "draw -o: the txt picture of 8:2 does not end with L(6)=12, L(7)=14"
+if [ -c /dev/full ]; then
+  ln -s /dev/full "$work/full"
+  draw_status "full device" 1 "writing the picture failed" -- 8:1 --format txt -o "$work/full"
+  [ -L "$work/full" ] || fail "draw: a failed write removed the link -o named"
+fi
+
 # ---------------------------------------------------------------- bad input
 # Every line is an error line, in order, and nothing crashes.
 deep_parens=$(printf '(%.0s' $(seq 1 5000))

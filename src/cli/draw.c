@@ -6,10 +6,12 @@
  * cell showing A(offset + B(crd)): render.h's index map.  The txt format of a
  * rank-2 layout or composed layout is exactly what `eval print_layout(EXPR)`
  * prints. */
+#define _POSIX_C_SOURCE 200809L /* fileno, fstat */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "draw.h"
 #include "eval.h"
@@ -219,6 +221,10 @@ int command_draw(int argc, char **argv) {
     value_free(&v);
     return 1;
   }
+  /* Only a regular file holds a partial picture to clean up: -o may name a
+   * device or a link to one (/dev/stdout, /dev/full), which must survive. */
+  struct stat st;
+  bool regular_file = a.output && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
   cli_clear_error();
   int64_t n = render(&v, &a, f);
   value_free(&v);
@@ -230,7 +236,7 @@ int command_draw(int argc, char **argv) {
       fprintf(stderr, "error: %s\n", eval_error_message((cl_status)n));
     else
       fprintf(stderr, "error: writing the picture failed: %s\n", strerror(errno));
-    if (a.output)
+    if (regular_file)
       remove(a.output); /* no partial picture left behind */
     return 1;
   }
