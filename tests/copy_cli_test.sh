@@ -82,6 +82,22 @@ plan: kernel strided, vector 1 x 8 bytes, modes (4:2<--1)" -- '4:-1' '4:2' --typ
 got=$("$exe" copy '(8,8):(1,8)' '(8,8):(8,1)' | tail -1)
 case "$got" in "plan: kernel transpose,"*) ;; *) fail "transpose plan: '$got'" ;; esac
 
+# Every element type: the source holds its offsets 0..7 in that type, so the
+# transpose's destination memory reads 0 2 4 6 1 3 5 7 whatever the type (a
+# wrong conversion, element size or printed width would change the numbers).
+for t in int8 int16 int64 uint8 uint16 uint32 uint64 float16 bfloat16 float32 float64; do
+  got=$("$exe" copy '(2,4):(1,2)' '(2,4):(4,1)' --type "$t" | sed -n 8p | awk '{ for (i = 1; i <= NF; i++) printf "%s%d", (i > 1 ? " " : ""), $i + 0 }')
+  [ "$got" = "0 2 4 6 1 3 5 7" ] || fail "--type $t: destination memory '$got'"
+done
+# float16: 65504 is the largest finite half; 65536 is past it, so infinity.
+got=$("$exe" copy '2:65504' '2:1' --type float16 | sed -n 3p)
+[ "$got" = "65504.00" ] || fail "float16 65504: '$got'"
+got=$("$exe" copy '2:65536' '2:1' --type float16 | sed -n 3p)
+[ "$got" = "     inf" ] || fail "float16 65536: '$got'"
+
+# Tensors whose byte offsets overflow cannot be allocated, either side.
+expect_status src-overflow 1 "SRC: integer overflow" -- '2:4611686018427387904' '2:1'
+expect_status dst-overflow 1 "DST: integer overflow" -- '2:1' '2:4611686018427387904'
 expect_status sizes 1 "SRC has 8 elements, DST 4" -- '8:1' '4:1'
 expect_status overlap-dst 1 "not injective" -- '(2,2):(1,2)' '(2,2):(1,0)'
 expect_status bad-expression 1 "SRC: error: column" -- 'make_layout((2,' '4:1'
