@@ -205,6 +205,10 @@ if [ -c /dev/full ]; then
   draw_status "full device" 1 "writing the picture failed" -- 8:1 --format txt -o "$work/full"
   [ -L "$work/full" ] || fail "draw: a failed write removed the link -o named"
 fi
+# A picture that cannot be made leaves the file -o names as it was.
+echo keep > "$work/kept.svg"
+draw_status "too large for -o" 1 "a picture shows" -- '(2048,2048):(1,2048)' -o "$work/kept.svg"
+[ "$(cat "$work/kept.svg" 2>/dev/null)" = keep ] || fail "draw: a failed picture changed the file -o names"
 
 # ---------------------------------------------------------------- bad input
 # Every line is an error line, in order, and nothing crashes.

@@ -6,7 +6,7 @@
  * cell showing A(offset + B(crd)): render.h's index map.  The txt format of a
  * rank-2 layout or composed layout is exactly what `eval print_layout(EXPR)`
  * prints. */
-#define _POSIX_C_SOURCE 200809L /* fileno, fstat */
+#define _POSIX_C_SOURCE 200809L /* fileno, fstat, open_memstream */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -198,6 +198,30 @@ static const char *kind_name(value_kind k) {
   }
 }
 
+/* Writes the picture to the file named output (standard output when NULL);
+ * 0, or 1 after a message.  A failed write removes what it left, but only
+ * from a regular file: output may name a device or a link to one
+ * (/dev/stdout, /dev/full), which must survive. */
+static int write_picture(const char *output, const char *picture, size_t len) {
+  FILE *f = output ? fopen(output, "wb") : stdout;
+  if (f == NULL) {
+    fprintf(stderr, "error: cannot write '%s': %s\n", output, strerror(errno));
+    return 1;
+  }
+  struct stat st;
+  bool regular_file = output && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
+  bool failed = fwrite(picture, 1, len, f) != len || fflush(f) != 0 || ferror(f);
+  if (output && fclose(f) != 0)
+    failed = true;
+  if (failed) {
+    fprintf(stderr, "error: writing the picture failed: %s\n", strerror(errno));
+    if (regular_file)
+      remove(output); /* no partial picture left behind */
+    return 1;
+  }
+  return 0;
+}
+
 int command_draw(int argc, char **argv) {
   draw_args a = {NULL, NULL, CL_PICTURE_SVG, 0, 0};
   int status = parse_args(argc, argv, &a);
@@ -215,30 +239,23 @@ int command_draw(int argc, char **argv) {
     value_free(&v);
     return 1;
   }
-  FILE *f = a.output ? fopen(a.output, "wb") : stdout;
-  if (f == NULL) {
-    fprintf(stderr, "error: cannot write '%s': %s\n", a.output, strerror(errno));
-    value_free(&v);
-    return 1;
-  }
-  /* Only a regular file holds a partial picture to clean up: -o may name a
-   * device or a link to one (/dev/stdout, /dev/full), which must survive. */
-  struct stat st;
-  bool regular_file = a.output && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
+  /* The picture is made in memory first: a layout too large to draw, or any
+   * other failure to make it, leaves the file -o names untouched. */
+  char *picture = NULL;
+  size_t picture_len = 0;
+  FILE *mem = open_memstream(&picture, &picture_len);
   cli_clear_error();
-  int64_t n = render(&v, &a, f);
+  int64_t n = mem != NULL ? render(&v, &a, mem) : cli_fail(CL_E_NOMEM, "draw: out of memory");
   value_free(&v);
-  bool failed = n < 0 || fflush(f) != 0 || ferror(f);
-  if (a.output && fclose(f) != 0)
-    failed = true;
-  if (failed) {
-    if (n < 0)
-      fprintf(stderr, "error: %s\n", eval_error_message((cl_status)n));
-    else
-      fprintf(stderr, "error: writing the picture failed: %s\n", strerror(errno));
-    if (regular_file)
-      remove(a.output); /* no partial picture left behind */
+  if (mem != NULL && fclose(mem) != 0 && n >= 0)
+    n = cli_fail(CL_E_NOMEM, "draw: out of memory");
+  if (n < 0) {
+    fprintf(stderr, "error: %s\n", eval_error_message((cl_status)n));
+    free(picture);
     return 1;
   }
-  return 0;
+  status = write_picture(a.output, picture, picture_len);
+  free(picture);
+  return status;
 }
+
