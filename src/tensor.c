@@ -108,6 +108,19 @@ static cl_status check_extent(const tensor_fields *f, int64_t lo, int64_t hi) {
   return CL_OK;
 }
 
+/* Do the elements [lo, hi] have addresses, i.e. do data + lo*elem_size and
+ * data + (hi+1)*elem_size stay inside the address space?  Byte offsets that
+ * fit in int64_t may still carry the pointer past 0 or past the top, where
+ * no memory lies and pointer arithmetic is undefined. */
+static cl_status check_addresses(const tensor_fields *f, int64_t lo, int64_t hi) {
+  uintptr_t base = (uintptr_t)f->data;
+  int64_t first = lo * (int64_t)f->elem_size, last = (hi + 1) * (int64_t)f->elem_size; /* checked by the caller */
+  if ((first < 0 && (uintptr_t)0 - (uintptr_t)first > base) || (last > 0 && (uintptr_t)last > UINTPTR_MAX - base))
+    return cl_fail(CL_E_OVERFLOW, "tensor: elements at offsets [%lld, %lld] of %zu bytes lie outside the address space",
+                   (long long)lo, (long long)hi, f->elem_size);
+  return CL_OK;
+}
+
 static cl_status validate(const tensor_fields *f, const cl_layout_t *layout, int64_t *size, int64_t *lo, int64_t *hi) {
   if (f->elem_size == 0)
     return cl_fail(CL_E_DOMAIN, "tensor: the element size is 0");
@@ -134,8 +147,10 @@ static cl_status validate(const tensor_fields *f, const cl_layout_t *layout, int
   CL_TRY(cl_mul(bytes, (int64_t)f->elem_size, &bytes));
   if (n > 0 && f->data == NULL)
     return cl_fail(CL_E_NULL, "tensor: the data pointer is NULL");
-  if (n > 0)
+  if (n > 0) {
     CL_TRY(check_extent(f, *lo, *hi));
+    CL_TRY(check_addresses(f, *lo, *hi));
+  }
   return CL_OK;
 }
 

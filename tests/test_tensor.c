@@ -1446,9 +1446,8 @@ static void test_overflow_and_limits(void **state) {
   cl_tensor_free(t);
   assert_int_equal(cl_tensor_new(buf, 2, far, &t), CL_E_OVERFLOW);
   cl_layout_free(far);
-  far = lay("2:-4611686018427387904");
-  assert_int_equal(cl_tensor_new(buf, 2, far, &t), CL_OK); /* down to byte -2^63 */
-  cl_tensor_free(t);
+  far = lay("2:-4611686018427387904"); /* down to byte -2^63: below address 0 (test_address_space) */
+  assert_int_equal(cl_tensor_new(buf, 2, far, &t), CL_E_OVERFLOW);
   cl_layout_free(far);
 
   /* print_tensor: a stride-0 view of 2^61 elements used to size its table of
@@ -1486,6 +1485,46 @@ static void test_overflow_and_limits(void **state) {
   cl_layout_free(data);
 }
 
+/* A view whose elements would lie below address 0 or past the top of the
+ * address space has no memory to view: CL_E_OVERFLOW when it is made, never
+ * a pointer that wraps.  (fuzz_tensor: composing a tensor with 3:-2^56+...
+ * made a view whose cl_tensor_ptr computed such a pointer, which is
+ * undefined behaviour; regressions/tensor/address-wraps-00a40175.) */
+static void test_address_space(void **state) {
+  (void)state;
+  static char buf[64];
+  cl_tensor_t *t = (cl_tensor_t *)1, *v = (cl_tensor_t *)1;
+  cl_layout_t *src = lay("(6,1):(12,1)"), *down = lay("3:-72057594031414429");
+  assert_int_equal(cl_tensor_new(buf, 1, src, &t), CL_OK);
+  assert_int_equal(cl_tensor_compose_layout(t, down, &v), CL_E_OVERFLOW);
+  assert_null(v);
+  assert_non_null(strstr(cl_last_error(), "address space"));
+  cl_tensor_free(t);
+  t = (cl_tensor_t *)1;
+  assert_int_equal(cl_tensor_new(buf, 1, down, &t), CL_E_OVERFLOW);
+  assert_null(t);
+
+  /* Just inside and just outside, at both ends: data 16 reaches down to
+   * address 0 and not below; 16 bytes below the top reach up to it. */
+  cl_layout_t *below = lay("2:-16"), *under = lay("2:-17"), *up = lay("16:1"), *over = lay("17:1");
+  void *low = (void *)(uintptr_t)16, *high = (void *)(UINTPTR_MAX - 15);
+  assert_int_equal(cl_tensor_new(low, 1, below, &t), CL_OK);
+  cl_tensor_free(t);
+  assert_int_equal(cl_tensor_new(low, 1, under, &t), CL_E_OVERFLOW);
+  assert_int_equal(cl_tensor_new(high, 1, up, &t), CL_E_OVERFLOW); /* one past the last byte: UINTPTR_MAX + 1 */
+  cl_layout_t *fits = lay("15:1");
+  assert_int_equal(cl_tensor_new(high, 1, fits, &t), CL_OK);
+  cl_tensor_free(t);
+  assert_int_equal(cl_tensor_new(high, 1, over, &t), CL_E_OVERFLOW);
+  cl_layout_free(fits);
+  cl_layout_free(over);
+  cl_layout_free(up);
+  cl_layout_free(under);
+  cl_layout_free(below);
+  cl_layout_free(down);
+  cl_layout_free(src);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_dtype),
@@ -1511,6 +1550,7 @@ int main(void) {
     cmocka_unit_test(test_dlpack_import),
     cmocka_unit_test(test_dlpack_export),
     cmocka_unit_test(test_overflow_and_limits),
+    cmocka_unit_test(test_address_space),
     cmocka_unit_test(test_allocation_failure),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

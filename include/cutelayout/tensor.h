@@ -89,8 +89,9 @@ typedef struct cl_tensor_desc {
  * layout, out, or data with a non-empty layout); CL_E_DOMAIN (elem_size 0 with
  * no dtype, or an elem_size that disagrees with dtype); CL_E_ABI (struct_size
  * smaller than the first version of the struct); CL_E_OVERFLOW (a byte offset
- * of an element does not fit in ptrdiff_t); CL_E_BOUNDS (an element outside
- * the extent, when one is given). */
+ * of an element does not fit in ptrdiff_t, or the element's address would
+ * leave the address space); CL_E_BOUNDS (an element outside the extent, when
+ * one is given). */
 CL_API cl_status cl_tensor_create(const cl_tensor_desc *desc, const cl_layout_t *layout, cl_tensor_t **out);
 /* Shorthands for cl_tensor_create without an extent. */
 CL_API cl_status cl_tensor_new(void *data, size_t elem_size, const cl_layout_t *layout, cl_tensor_t **out);

@@ -753,8 +753,8 @@ static void op_local_partition(const side *s, const cl_layout_t *thr, reader *r)
   text_buf t = {{0}, 0};
   int64_t rank = cl_layout_rank(thr);
   bool bare = cl_layout_depth(thr) == 0;
-  if (!bare)
-    put(&t, "(");
+  /* A tuple even for an integer shape: CuTe's product_each wraps it. */
+  put(&t, "(");
   for (int64_t k = 0; k < rank; k++) {
     cl_layout_t *mode = NULL;
     int64_t extent = 0;
@@ -768,8 +768,7 @@ static void op_local_partition(const side *s, const cl_layout_t *thr, reader *r)
       put(&t, ",");
     put_int(&t, extent);
   }
-  if (!bare)
-    put(&t, ")");
+  put(&t, ")");
   cl_tuple_t *tiler = NULL;
   if (cl_tuple_parse(t.buf, &tiler) != CL_OK)
     tiler = NULL;
