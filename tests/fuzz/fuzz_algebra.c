@@ -48,7 +48,7 @@
 
 __extension__ typedef __int128 wide;
 
-#define MAX_MODES 16
+#define MAX_MODES 64
 /* Results with up to this many elements are checked exhaustively. */
 #define MAX_VALUES 65536
 /* Injectivity is checked on a bitmap of the values below this bound. */
