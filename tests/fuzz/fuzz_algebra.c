@@ -200,25 +200,6 @@ static bool injective(const fnvals *f) {
   return ok;
 }
 
-static void check_failure(cl_status s, const void *out) {
-  FUZZ_CHECK(s < 0 && s >= CL_E_ABI);
-  FUZZ_CHECK(out == NULL);
-  FUZZ_CHECK(cl_last_error()[0] != '\0');
-}
-
-/* Whether an operation succeeded, after checking that a failure is clean. */
-static bool succeeded(cl_status s, const void *out) {
-  if (s == CL_OK) {
-    FUZZ_CHECK(out != NULL);
-    return true;
-  }
-  check_failure(s, out);
-  return false;
-}
-/* SUCCEEDED(call, out): succeeded() with the call sequenced before out is
- * read. */
-static cl_status call_status;
-#define SUCCEEDED(call, out) (call_status = (call), succeeded(call_status, (out)))
 
 static void check_same_function(const cl_layout_t *a, const cl_layout_t *b) {
   fnvals *fa = &slot[2], *fb = &slot[3];

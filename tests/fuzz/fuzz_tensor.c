@@ -173,24 +173,6 @@ typedef struct side {
 
 static side sides[2];
 
-static void check_failure(cl_status s, const void *out) {
-  FUZZ_CHECK(s < 0 && s >= CL_E_ABI);
-  FUZZ_CHECK(out == NULL);
-  FUZZ_CHECK(cl_last_error()[0] != '\0');
-}
-
-static bool succeeded(cl_status s, const void *out) {
-  if (s == CL_OK) {
-    FUZZ_CHECK(out != NULL);
-    return true;
-  }
-  check_failure(s, out);
-  return false;
-}
-/* SUCCEEDED(call, out): succeeded() with the call sequenced before out is
- * read. */
-static cl_status call_status;
-#define SUCCEEDED(call, out) (call_status = (call), succeeded(call_status, (out)))
 
 static bool tuple_int(const cl_tuple_t *t, int64_t k, int64_t *out) {
   cl_tuple_t *e = NULL;
