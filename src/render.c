@@ -31,7 +31,6 @@ static void emit(out *o, const char *fmt, ...) {
     o->len += (size_t)n;
 }
 
-
 static int num_digits(int64_t x) {
   int d = 1;
   while (x >= 10 && d < 10) {
