@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bench.c: cute-layout-bench [GROUP...] -- CONTRACT.md's benchmark program.
  *
  * Each group is one function `void bench_<group>(void)` in its own file

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bench_algebra.c: the `algebra` group of cute-layout-bench: ns per call of
  * the layout algebra on the examples of CuTe's documentation (layout algebra
  * chapter, 02_layout_algebra.md) and on GEMM tiles.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bench_copy.c: the `copy` group of cute-layout-bench: cl_tensor_copy on
  * float32 tensors of 16 Mi elements (64 MiB each side).
  *

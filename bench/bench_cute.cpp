@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // bench_cute.cpp: the eval workloads of bench_eval.c through CuTe C++, with
 // run-time integers (int64_t extents and strides that the compiler cannot
 // see), for the ratio cute-layout / CuTe.  Built only with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bench_cute.h: the optional comparison with CuTe C++ (bench_cute.cpp), built
  * only when meson is given -Dcute_dir=/path/to/cutlass (which defines
  * CL_BENCH_CUTE).  No CUTLASS code is part of this project: bench_cute.cpp

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bench_eval.c: the `eval` group of cute-layout-bench: CuTe's layout(i).
  *
  * Per call (ns per index, throughput over i = 0, 1, ..., size-1, repeated):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bench_util.c: median timing and CONTRACT.md's report line. */
 #define _POSIX_C_SOURCE 200809L
 #include "bench_util.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bench_util.h: timing and reporting shared by every benchmark group.
  *
  * A workload is a function that runs `iters` repetitions of the operation

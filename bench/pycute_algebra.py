@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """The `algebra` workloads of cute-layout-bench, timed with pycute.
 
 pycute is the Python reference implementation that ships with CUTLASS

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* algebra.c: CuTe's layout algebra on layouts (layout.hpp): coalesce and
  * filter, composition, complement, the inverses, and the utilities built on
  * them (max_common_vector/layout, nullspace, upcast, downcast).  The divides

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* algebra_impl.h: the steps that the layout algebra (algebra.c) and its
  * divides and products (algebra_products.c) share.
  *

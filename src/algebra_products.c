@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* algebra_products.c: CuTe's divides and products (layout.hpp): logical,
  * zipped, tiled and flat divides and products, blocked and raked products,
  * and tile_to_shape.  They are compositions and complements (algebra.c)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* common.c: status messages, the per-thread error detail, versions, and the
  * allocator hook that every allocation of the library goes through. */
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* eval_plan.c: compiled evaluation, CuTe's layout(i) without a tree walk or a
  * hardware division (cl_layout_eval), and whole ranges of it by an odometer
  * (cl_layout_eval_range).

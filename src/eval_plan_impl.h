@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* eval_plan_impl.h: the compiled evaluation plan that every layout handle
  * carries after its nodes (eval_plan.c compiles and uses it; tuple.c's
  * finish() and cl_layout_from_trees(), where layout handles are allocated,

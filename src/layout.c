@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* layout.c: the cl_layout_t handle: construction, queries, evaluation,
  * slicing and rearranging of modes (CuTe's layout.hpp outside the algebra). */
 #include "tuple_impl.h"

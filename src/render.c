@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* render.c: pictures of layouts: CuTe's print_layout table and print1D, and
  * the pictures of render.h (the SVG and TikZ writers are render_svg.c and
  * render_tex.c). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* render_font.c: a small stroke font, so that an SVG can show its title,
  * margin coordinates and notes as paths.  CONTRACT.md wants exactly one
  * <text> element per cell of the grid, and a picture should still read

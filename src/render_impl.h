@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* render_impl.h: what the picture writers (render_svg.c, render_tex.c) share
  * with render.c, which turns a layout into a `picture`: a grid of cells whose
  * contents are all computed before any byte is written. */

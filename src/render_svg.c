@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* render_svg.c: a cl_picture as a standalone SVG document.
  *
  * What the document holds, in drawing order:

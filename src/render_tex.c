@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* render_tex.c: a cl_picture as a standalone LaTeX document with one TikZ
  * picture: the same cells, colours, labels, tile lines, margin coordinates,
  * title and notes as the SVG of render_svg.c.  One unit of the picture is one

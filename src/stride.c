@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* stride.c: coordinates and indices (CuTe's stride.hpp): crd2idx, idx2crd,
  * crd2crd and the compact strides. */
 #include "tuple_impl.h"

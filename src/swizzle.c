@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* swizzle.c: swizzle functions and composed layouts (CuTe's swizzle.hpp,
  * swizzle_layout.hpp and layout_composed.hpp).
  *

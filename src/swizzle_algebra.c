@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* swizzle_algebra.c: CuTe's operations on composed layouts
  * (layout_composed.hpp, swizzle_layout.hpp): slicing, the layout algebra on
  * the inner layout, inverses, casts, and the products and common vectors of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* swizzle_impl.h: what swizzle.c (swizzles and the composed-layout handle)
  * shares with swizzle_algebra.c (CuTe's operations on composed layouts). */
 #ifndef CUTELAYOUT_SWIZZLE_IMPL_H

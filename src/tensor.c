@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tensor.c: the cl_tensor_t handle (a base pointer plus a layout): making,
  * querying, element access, and the views that need no algebra (slice,
  * flatten, group); those through the algebra are in tensor_algebra.c. */

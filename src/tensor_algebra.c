@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tensor_algebra.c: the tensor views CuTe builds from the layout algebra
  * (tensor_impl.hpp): composition with a tiler, the divides, inner and outer
  * partitions (local_tile, local_partition) and recast.  Each is the layout

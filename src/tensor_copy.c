@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tensor_copy.c: algorithms on tensor views: copy, fill, apply, transform,
  * and the odometer that walks a layout's offsets without division.
  *

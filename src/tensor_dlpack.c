@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tensor_dlpack.c: DLPack interchange.  A DLTensor is a pointer, a flat
  * shape and flat strides in elements: exactly a tensor view whose layout has
  * depth 1, with dimension k as mode k. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tensor_impl.h: the tensor handle and the flat views of layouts shared by
  * tensor.c (handles, access, views), tensor_copy.c (copy, fill, apply,
  * odometer), tensor_print.c and tensor_dlpack.c. */

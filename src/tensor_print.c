@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tensor_print.c: CuTe's print_tensor (util/print_tensor.hpp) for tensor
  * views, to a buffer or a stream, and the element-to-number conversions it
  * shares with cl_tensor_load_f64. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* text.c: the canonical text form of CONTRACT.md, parsed and formatted.
  *
  *   value := term [':' term]        a layout when ':' is present

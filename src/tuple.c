@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tuple.c: the IntTuple arena (builder, handles) and CuTe's int_tuple.hpp
  * operations on it. */
 #include <stdlib.h>

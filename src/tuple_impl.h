@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tuple_impl.h: the IntTuple arena shared by every module of the library.
  *
  * A tree is stored as its nodes in pre-order in one array.  Each node records

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # cli_test.sh: end-to-end tests of the `cute-layout` tool (CONTRACT.md's
 # `cute-layout eval`): answers, batch mode, error lines, exit statuses, bad
 # input of every kind, a 100,000-line batch, and CuTe's answers for the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # copy_cli_test.sh: end-to-end tests of `cute-layout copy` (copy_demo.c): the
 # printed tensors, the destination's memory, the plan line, --type, and the
 # exit statuses of failures and usage errors.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # swizzle_cli_test.sh: `cute-layout eval` against CuTe's answers for swizzles
 # and composed layouts (cute_swizzle.tsv: EXPR<TAB>EXPECTED, made by compiling
 # each EXPR with CUTLASS include/cute, every integer static; EXPECTED "error"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_algebra.c: the layout algebra (algebra.h): CuTe's documented
  * examples and answers of CuTe C++ itself, every error status, and the
  * algebra's post-conditions checked exhaustively on generated small layouts. */

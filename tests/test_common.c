@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_common.c: common.h: status messages, the per-thread error detail,
  * versions, and the allocator hook, including a failure-injection run that
  * makes every allocation fail in turn. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_eval_plan.c: the compiled evaluation plan (cl_layout_eval) and the
  * odometer (cl_layout_eval_range) against CuTe's evaluation on the trees.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_layout.c: layout handles (layout.h): construction, queries,
  * evaluation, slicing and rearranging modes; CuTe's answers for each, error
  * paths, and properties checked exhaustively on generated small layouts. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_nomem.c: allocation failure, call by call.
  *
  * For a representative call of every module, check_call() first runs it with

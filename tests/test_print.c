@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_print.c: pictures of layouts (render.h): CuTe's print_layout table
  * character for character, print1D, snprintf-style buffers, and errors. */
 #include "test_util.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_render.c: the pictures of render.h (cl_render_layout, cl_render_tv).
  *
  * Properties, checked on every layout of a generated family: the SVG has

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_swizzle.c: swizzle functions and composed layouts (swizzle.h).
  *
  * The swizzle is checked against its bit-level definition for every small

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_tensor.c: tensor views: making, access, views, copy/fill/apply/
  * transform, the odometer, print_tensor and DLPack.
  *

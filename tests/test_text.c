@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_text.c: the canonical text form (CONTRACT.md): parsing, formatting,
  * round trips, white space, error columns and limits. */
 #include "test_util.h"

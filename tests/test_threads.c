@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_threads.c: handles are immutable, so many threads may read one at
  * once.  Threads evaluate, compose, divide and format the same shared handles
  * (including the first evaluation, which compiles a layout's plan), and use

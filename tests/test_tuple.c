@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_tuple.c: IntTuples (tuple.h): making and inspecting them, CuTe's
  * int_tuple.hpp and stride.hpp operations, their error paths, and properties
  * checked exhaustively on generated small shapes. */

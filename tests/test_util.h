@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_util.h: helpers shared by the cmocka tests: values from text, and
  * checks that compare results with their canonical text.
  *

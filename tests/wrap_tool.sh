@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Sourced by the tool's test scripts.  When CUTE_LAYOUT_TOOL_WRAPPER is set
 # (e.g. to a valgrind command line, as .ci/run does), every run of the tool in
 # the script goes through it, so a memory error or leak in the tool changes

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Regenerates the picture gallery, docs/gallery/*.svg and docs/gallery.md,
 # with `cute-layout draw`.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Generates the colour tables of src/render.c (run: python3 tools/palette.py).
 
 Both palettes are designed in OKLab/OKLCH (Björn Ottosson, 2020), whose

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """cutelayout: NVIDIA CuTe's layout algebra from Python, through ctypes on the
 C library libcutelayout.so (no compilation, no dependencies).
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Tests of the ctypes binding (python3 test_cutelayout.py; meson test runs it
 with CUTELAYOUT_LIBRARY pointing at the freshly built library).  The Rust
 tests (bindings/rust) and the Julia example (bindings/julia) mirror these."""

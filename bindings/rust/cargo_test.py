@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Builds and tests the Rust crates offline against the freshly built library
 (meson test runs this; by hand: python3 cargo_test.py --lib-dir BUILD/src --work BUILD/rust).
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* algebra.h: CuTe's layout algebra (layout.hpp) on run-time layouts.
  *
  * Every function gives the layout CuTe computes when all of its integers are

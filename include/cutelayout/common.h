@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cute-layout: NVIDIA CuTe's layout algebra as a C library.
  *
  * common.h: the export macro, version numbers, and the status codes that every

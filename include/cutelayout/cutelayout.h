@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cutelayout.h: the umbrella header of cute-layout, NVIDIA CuTe's layout
  * algebra as a C library.  Include this one header. */
 #ifndef CUTELAYOUT_CUTELAYOUT_H

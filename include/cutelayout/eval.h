@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* eval.h: fast evaluation of layouts, one index or a whole range of them.
  *
  * cl_layout_eval() (layout.h) is CuTe's `layout(i)`.  Every layout handle

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* layout.h: the layout handle, CuTe's Layout<Shape,Stride>.
  *
  * A layout is a function from coordinates to indices: a shape and a stride

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* render.h: pictures of layouts.
  *
  * Two kinds of picture, each as SVG, LaTeX/TikZ or a console table:

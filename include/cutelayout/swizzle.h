@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* swizzle.h: CuTe's Swizzle<B,M,S> functions on indices and its
  * ComposedLayout<A,Offset,B> (swizzle.hpp, swizzle_layout.hpp,
  * layout_composed.hpp).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tensor.h: tensor views, CuTe's Tensor<Engine,Layout> on the host.
  *
  * A tensor is a base pointer plus a layout: element i of tensor T lives at

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* text.h: allocating conversions to CONTRACT.md's canonical text.
  *
  * cl_tuple_parse/cl_tuple_format and cl_layout_parse/cl_layout_format (in

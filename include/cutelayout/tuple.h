@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tuple.h: IntTuples, CuTe's hierarchical integers.
  *
  * A cl_tuple_t is an immutable tree whose leaves are integers, underscores

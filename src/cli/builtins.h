@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* builtins.h: the functions of the `cute-layout eval` language.
  *
  * Each group of functions lives in its own fn_*.c file and exports a table

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* copy_demo.c: `cute-layout copy SRC DST [--type T]`: cl_tensor_copy between
  * two layouts on a small generated array, printing both tensors.
  *

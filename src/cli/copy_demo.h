@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* copy_demo.h: the `cute-layout copy` command (copy_demo.c). */
 #ifndef CLI_COPY_DEMO_H
 #define CLI_COPY_DEMO_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* draw.c: `cute-layout draw EXPR [--format svg|tex|txt] [--tv M,N] [-o FILE]`
  * (CONTRACT.md): evaluates EXPR with the eval language and draws the layout
  * it gives with render.h.

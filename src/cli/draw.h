@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* draw.h: the `cute-layout draw` command (draw.c). */
 #ifndef CLI_DRAW_H
 #define CLI_DRAW_H

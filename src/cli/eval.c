@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* eval.c: the expression language of `cute-layout eval` (CONTRACT.md).
  *
  *   expr    := layout ('o' layout)*          a composed layout when 'o' appears

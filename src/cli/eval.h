@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* eval.h: evaluation of one expression of the `cute-layout eval` language. */
 #ifndef CLI_EVAL_H
 #define CLI_EVAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fn_algebra.c: the "layout algebra" functions of the eval language
  * (CONTRACT.md), each a call of algebra.h.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fn_layout.c: the "layout basics" functions of the eval language. */
 #include "builtins.h"
 

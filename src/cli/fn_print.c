@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fn_print.c: pictures in the eval language: print_layout and print1D. */
 #include <stdlib.h>
 

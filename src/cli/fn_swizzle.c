@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fn_swizzle.c: swizzles and composed layouts in the eval language.
  *
  * `Swizzle(b,m,s)` (and the literal `Sw<b,m,s>`) makes a swizzle value;

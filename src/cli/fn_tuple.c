@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fn_tuple.c: the "int tuple" functions of the eval language, and the
  * queries shared by int tuples and layouts (size, rank, depth, get, flatten,
  * crd2idx), which dispatch on their argument. */

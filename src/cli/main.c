@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* main.c: the `cute-layout` command. */
 #define _POSIX_C_SOURCE 200809L /* getc_unlocked */
 #include <stdio.h>

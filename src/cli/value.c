@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* value.c: values of the eval language and argument access for builtins. */
 #include <stdarg.h>
 #include <stdio.h>

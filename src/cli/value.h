@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* value.h: the values of the `cute-layout eval` expression language.
  *
  * The tool is a client of the public API only: every value is a public

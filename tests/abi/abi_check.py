@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """The ABI check: compare the freshly built libcutelayout.so with the committed
 baseline abi/libcutelayout.abi.xml (libabigail's abidw XML), or regenerate it.
 

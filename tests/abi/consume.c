@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* consume.c: a C11 program that knows the library only through
  * `pkg-config --cflags --libs cute-layout` on an installed tree (consume.py
  * builds it dynamically and statically).  It uses the fixed entry points of

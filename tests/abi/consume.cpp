@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // consume.cpp: a C++17 program against the installed library, through
 // `pkg-config --cflags --libs cute-layout` only.  The headers must compile as
 // C++ (extern "C", no C-only constructs); the handles fit std::unique_ptr.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Install and consume: `meson install --destdir` into a temporary root, then
 build and run programs against the installed tree, knowing the library only
 through `pkg-config --cflags --libs cute-layout`.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """The release check: `meson dist` makes the tarball from the committed tree,
 then configures, builds, tests and installs that tarball on its own.
 

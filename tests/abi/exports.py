@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """What libcutelayout.so exports, checked against the public headers.
 
     exports.py --library LIB --headers DIR --abi-major N

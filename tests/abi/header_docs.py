@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Every public function has a doc comment in its header (STYLE.md: what it
 computes in CuTe terms, preconditions, error statuses, ownership).
 

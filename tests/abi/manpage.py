@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """The man page keeps up with the tool: every command that `cute-layout --help`
 lists under "commands:" is described in doc/cute-layout.1.
 

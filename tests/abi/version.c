@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* version.c: the version numbers in common.h, the library and meson.build
  * agree.  meson.build passes its own numbers as EXPECTED_*; a mismatch means
  * someone bumped one place and forgot another. */

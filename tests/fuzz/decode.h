@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* decode.h: layouts from fuzz input bytes, shared by fuzz_algebra.c and
  * fuzz_tensor.c.
  *

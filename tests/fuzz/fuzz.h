@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz.h: what the fuzz targets share.
  *
  * Each target defines LLVMFuzzerTestOneInput.  Built with clang and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_algebra.c: the layout algebra on layouts decoded from arbitrary bytes.
  *
  * The input is an operation selector, two layouts A and B (at most 8 leaves,

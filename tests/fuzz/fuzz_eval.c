@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_eval.c: the `cute-layout eval` expression language on arbitrary
  * bytes, through the tool's own code (src/cli, all but main.c).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_parse.c: the text parsers (tuples, layouts, swizzles, composed
  * layouts) on arbitrary bytes.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_tensor.c: tensor views and the copy engine on inputs decoded from
  * arbitrary bytes.
  *

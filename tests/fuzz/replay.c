@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* replay.c: runs a fuzz target once on each input file, for builds without
  * libFuzzer (gcc, the default build): the committed corpora and crash
  * regressions are then ordinary tests.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # run_fuzzer.sh FUZZER RUNS MAX_LEN DICT INPUT_DIR...
 #
 # A short libFuzzer run for the test suite: a fixed seed and number of runs,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Writes the seed corpus of fuzz_tensor (tests/fuzz/corpus/tensor/).
 
 Each seed is spelled in the input format fuzz_tensor.c decodes: an operation,

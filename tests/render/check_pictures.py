@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """`cute-layout draw` end to end (meson tests 'pictures', 'pictures-png',
 'pictures-pdf').
 

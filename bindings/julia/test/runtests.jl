@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Tests of CuteLayout.jl, mirroring bindings/python/test_cutelayout.py:
 #   CUTELAYOUT_LIBRARY=build/src/libcutelayout.so julia bindings/julia/test/runtests.jl
 using Test

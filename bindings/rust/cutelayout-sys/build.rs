@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 //! Finds libcutelayout for the linker, without any build-dependency crate:
 //!   CUTELAYOUT_LIB_DIR  a directory holding libcutelayout.so (or .a)
 //!   CUTELAYOUT_STATIC   set to 1 to link libcutelayout.a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 //! Raw declarations of libcutelayout's C API (`<cutelayout/cutelayout.h>`):
 //! the functions the safe `cutelayout` crate and most programs need.  Every
 //! function is `unsafe` to call; the rules are the C header's: results come

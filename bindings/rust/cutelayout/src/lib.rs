@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 //! A thin safe wrapper of libcutelayout: NVIDIA CuTe's layout algebra.
 //!
 //! ```

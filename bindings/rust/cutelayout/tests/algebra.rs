@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 //! Mirrors the algebra tests of bindings/python/test_cutelayout.py.
 use cutelayout::{composition, sys, Layout};
 

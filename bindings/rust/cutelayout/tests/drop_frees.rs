@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 //! Drop frees the handle: count the library's live allocations through its
 //! allocator hook.  A test binary of its own, because the hook is process-wide
 //! and must be set before any other library call.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 //! Mirrors bindings/python/test_cutelayout.py.
 use cutelayout::{sys, Layout};
 
