@@ -42,8 +42,8 @@ void cl_clear_error(void) { last_error[0] = '\0'; }
 
 const char *cl_last_error(void) { return last_error; }
 
-const char *cl_version(void) { return CL_VERSION_STRING; }
-int cl_version_number(void) { return CL_VERSION_NUMBER; }
+const char *cl_version_string(void) { return CUTELAYOUT_VERSION_STRING; }
+int cl_version_number(void) { return CUTELAYOUT_VERSION_NUMBER; }
 int cl_abi_version(void) { return CL_ABI_VERSION; }
 int cl_abi_minor(void) { return CL_ABI_MINOR; }
 

@@ -40,11 +40,13 @@ static void test_last_error(void **state) {
 static void test_versions(void **state) {
   (void)state;
   char expected[32];
-  snprintf(expected, sizeof expected, "%d.%d.%d", CL_VERSION_MAJOR, CL_VERSION_MINOR, CL_VERSION_PATCH);
-  assert_string_equal(cl_version(), expected);
-  assert_string_equal(cl_version(), CL_VERSION_STRING);
-  assert_int_equal(cl_version_number(), CL_VERSION_NUMBER);
-  assert_int_equal(cl_version_number(), CL_VERSION_MAJOR * 10000 + CL_VERSION_MINOR * 100 + CL_VERSION_PATCH);
+  snprintf(expected, sizeof expected, "%d.%d.%d", CUTELAYOUT_VERSION_MAJOR, CUTELAYOUT_VERSION_MINOR,
+           CUTELAYOUT_VERSION_PATCH);
+  assert_string_equal(cl_version_string(), expected);
+  assert_string_equal(cl_version_string(), CUTELAYOUT_VERSION_STRING);
+  assert_int_equal(cl_version_number(), CUTELAYOUT_VERSION_NUMBER);
+  assert_int_equal(cl_version_number(),
+                   CUTELAYOUT_VERSION_MAJOR * 10000 + CUTELAYOUT_VERSION_MINOR * 100 + CUTELAYOUT_VERSION_PATCH);
   assert_int_equal(cl_abi_version(), CL_ABI_VERSION);
   assert_int_equal(cl_abi_minor(), CL_ABI_MINOR);
   assert_true(cl_abi_compatible());

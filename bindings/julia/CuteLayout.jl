@@ -124,7 +124,7 @@ function complement(a::Layout, cotarget::Integer)
 end
 
 """The library's version string, e.g. "0.1.0"."""
-version() = unsafe_string(ccall((:cl_version, libcutelayout), Cstring, ()))
+version() = unsafe_string(ccall((:cl_version_string, libcutelayout), Cstring, ()))
 
 function __init__()
     major = ccall((:cl_abi_version, libcutelayout), Cint, ())

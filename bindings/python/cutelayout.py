@@ -75,7 +75,7 @@ if _c.cl_abi_version() != ABI_VERSION or _c.cl_abi_minor() < ABI_MINOR:
 
 _bind('cl_status_string', ctypes.c_char_p, ctypes.c_int)
 _bind('cl_last_error', ctypes.c_char_p)
-_bind('cl_version', ctypes.c_char_p)
+_bind('cl_version_string', ctypes.c_char_p)
 _bind('cl_layout_parse', _status, ctypes.c_char_p, _out_handle)
 _bind('cl_layout_format', _i64, _handle, ctypes.c_char_p, ctypes.c_size_t)
 _bind('cl_layout_free', None, _handle)
@@ -320,7 +320,7 @@ def depth(layout):
 
 def version():
     """The library's version string, e.g. '0.1.0'."""
-    return _c.cl_version().decode()
+    return _c.cl_version_string().decode()
 
 
 def _as_layout(x):

@@ -25,17 +25,20 @@ extern "C" {
 #define CL_API
 #endif
 
-#define CL_VERSION_MAJOR 0
-#define CL_VERSION_MINOR 1
-#define CL_VERSION_PATCH 0
-#define CL_VERSION_NUMBER (CL_VERSION_MAJOR * 10000 + CL_VERSION_MINOR * 100 + CL_VERSION_PATCH)
-#define CL_VERSION_STRING "0.1.0"
+/* The package version.  Not CL_VERSION_*: OpenCL owns those names (and
+ * cl_version), and a program may include its headers and ours together. */
+#define CUTELAYOUT_VERSION_MAJOR 0
+#define CUTELAYOUT_VERSION_MINOR 1
+#define CUTELAYOUT_VERSION_PATCH 0
+#define CUTELAYOUT_VERSION_NUMBER \
+  (CUTELAYOUT_VERSION_MAJOR * 10000 + CUTELAYOUT_VERSION_MINOR * 100 + CUTELAYOUT_VERSION_PATCH)
+#define CUTELAYOUT_VERSION_STRING "0.1.0"
 
 /* The ABI this header describes.  CL_ABI_VERSION is the ABI major, the N of
  * the SONAME libcutelayout.so.N: it changes only with an incompatible change.
  * CL_ABI_MINOR counts compatible additions within that major (each one a new
  * symbol version node CUTELAYOUT_N.MINOR).  The package version
- * (CL_VERSION_*) is independent of both.  See cl_abi_compatible(). */
+ * (CUTELAYOUT_VERSION_*) is independent of both.  See cl_abi_compatible(). */
 #define CL_ABI_VERSION 1
 #define CL_ABI_MINOR 0
 
@@ -89,8 +92,8 @@ CL_API const char *cl_status_string(int status);
  * call into it. */
 CL_API const char *cl_last_error(void);
 
-/* The library's version as "MAJOR.MINOR.PATCH", and as CL_VERSION_NUMBER. */
-CL_API const char *cl_version(void);
+/* The library's version as "MAJOR.MINOR.PATCH", and as CUTELAYOUT_VERSION_NUMBER. */
+CL_API const char *cl_version_string(void);
 CL_API int cl_version_number(void);
 
 /* The ABI major (CL_ABI_VERSION) and minor (CL_ABI_MINOR) of the library

@@ -147,7 +147,8 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (strcmp(cmd, "--version") == 0) {
-    printf("cute-layout %s (library %s, ABI %d)\n", CL_VERSION_STRING, cl_version(), cl_abi_version());
+    printf("cute-layout %s (library %s, ABI %d)\n", CUTELAYOUT_VERSION_STRING, cl_version_string(),
+           cl_abi_version());
     return 0;
   }
   if (strcmp(cmd, "eval") == 0)

@@ -24,7 +24,7 @@ int main(void) {
             cl_abi_version(), cl_abi_minor());
     return 1;
   }
-  CHECK(strcmp(cl_version(), CL_VERSION_STRING) == 0);
+  CHECK(strcmp(cl_version_string(), CUTELAYOUT_VERSION_STRING) == 0);
 
   /* CuTe's (2,(2,2)):(4,(2,1)): coordinates split colexicographically. */
   cl_layout_t *layout = NULL;
@@ -59,6 +59,6 @@ int main(void) {
   cl_layout_free(NULL);
 
   if (failures == 0)
-    printf("C11 consumer: ok (cute-layout %s)\n", cl_version());
+    printf("C11 consumer: ok (cute-layout %s)\n", cl_version_string());
   return failures != 0;
 }

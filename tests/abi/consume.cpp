@@ -56,6 +56,6 @@ int main() {
     check(std::string(e.what()).find("malformed") != std::string::npos, e.what());
   }
   if (failures == 0)
-    std::printf("C++17 consumer: ok (cute-layout %s)\n", cl_version());
+    std::printf("C++17 consumer: ok (cute-layout %s)\n", cl_version_string());
   return failures != 0;
 }

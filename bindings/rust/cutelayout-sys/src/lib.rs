@@ -48,7 +48,7 @@ extern "C" {
     // ---- common.h
     pub fn cl_status_string(status: c_int) -> *const c_char;
     pub fn cl_last_error() -> *const c_char;
-    pub fn cl_version() -> *const c_char;
+    pub fn cl_version_string() -> *const c_char;
     pub fn cl_version_number() -> c_int;
     pub fn cl_abi_version() -> c_int;
     pub fn cl_abi_minor() -> c_int;

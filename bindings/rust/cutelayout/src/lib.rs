@@ -80,7 +80,7 @@ fn text_arg(text: &str) -> Result<CString> {
 
 /// The library's version ("MAJOR.MINOR.PATCH").
 pub fn version() -> String {
-    unsafe { c_string(sys::cl_version()) }
+    unsafe { c_string(sys::cl_version_string()) }
 }
 
 /// True when the loaded library implements the ABI these bindings were written for.
