@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* layout.c: the cl_layout_t handle: construction, queries, evaluation,
  * slicing and rearranging of modes (CuTe's layout.hpp outside the algebra). */
+#include "map_impl.h"
 #include "tuple_impl.h"
 #include "cutelayout/layout.h"
 
@@ -572,3 +573,14 @@ static void zip_map(cl_builder *b, const cl_node *t, const void *arg) {
 }
 
 cl_status cl_layout_zip(const cl_layout_t *layout, cl_layout_t **out) { return map_layout(layout, out, zip_map, NULL); }
+
+/* ---- the layout as a map (map_impl.h) ---- */
+
+static cl_status layout_at(const void *self, int64_t i, int64_t *value) { return cl_layout_eval(self, i, value); }
+static void layout_text(const void *self, cl_sink *o) { cl_sink_tree(o, cl_lroot(self)); }
+static cl_status layout_cosize(const void *self, int64_t *out) { return cl_layout_cosize_checked(self, out); }
+
+cl_fnmap cl_fnmap_of_layout(const cl_layout_t *layout) {
+  cl_fnmap m = {cl_lshape(cl_lroot(layout)), layout, layout_at, layout_text, layout_cosize, false};
+  return m;
+}

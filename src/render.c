@@ -2,36 +2,17 @@
 /* render.c: pictures of layouts: CuTe's print_layout table and print1D, and
  * the pictures of render.h (the SVG and TikZ writers are render_svg.c and
  * render_tex.c). */
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 
 #include "tuple_impl.h"
 #include "cutelayout/layout.h"
 #include "cutelayout/render.h"
+#include "map_impl.h"
 #include "render_impl.h"
 
-typedef struct out {
-  char *buf;
-  size_t cap, len;
-} out;
-
-static void emit(out *o, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-
-#include <stdarg.h>
-static void emit(out *o, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  size_t room = o->len < o->cap ? o->cap - o->len : 0;
-  int n = vsnprintf(room ? o->buf + o->len : NULL, room, fmt, ap);
-  va_end(ap);
-  if (n > 0)
-    o->len += (size_t)n;
-}
-
+/* CuTe's num_digits: decimal digits of a non-negative int, at most 10. */
 static int num_digits(int64_t x) {
   int d = 1;
   while (x >= 10 && d < 10) {
@@ -41,79 +22,102 @@ static int num_digits(int64_t x) {
   return d;
 }
 
-static int64_t finish(out *o) {
-  if (o->cap > 0)
-    o->buf[o->len < o->cap ? o->len : o->cap - 1] = '\0';
-  return (int64_t)o->len;
+char *cl_fnmap_text(const cl_fnmap *m) {
+  cl_sink count = cl_sink_buffer(NULL, 0);
+  m->text(m->self, &count);
+  char *text = cl_alloc(count.len + 1);
+  if (text == NULL)
+    return NULL;
+  cl_sink o = cl_sink_buffer(text, count.len + 1);
+  m->text(m->self, &o);
+  cl_sink_finish(&o, "text");
+  return text;
 }
 
 /* Border line between rows: "    +----+----+\n".  One segment per column, not
  * one call per character: a table may be 2^20 cells wide. */
-static void emit_rule(out *o, int64_t columns, int width) {
+static void emit_rule(cl_sink *o, int64_t columns, int width) {
   char segment[16] = "+"; /* width <= 12: num_digits is at most 10 */
   memset(segment + 1, '-', (size_t)width);
-  segment[width + 1] = '\0';
-  emit(o, "    ");
+  cl_sink_puts(o, "    ");
   for (int64_t n = 0; n < columns; n++)
-    emit(o, "%s", segment);
-  emit(o, "+\n");
+    cl_sink_write(o, segment, (size_t)width + 1);
+  cl_sink_puts(o, "+\n");
 }
 
-int64_t cl_print_layout(const cl_layout_t *layout, char *buf, size_t cap) {
-  if (layout == NULL || (buf == NULL && cap > 0))
-    return cl_fail(CL_E_NULL, "print_layout: NULL argument");
-  const cl_node *l = cl_lroot(layout), *shape = cl_lshape(l), *stride = cl_lstride(l);
+/* The entry of print_layout's table at (m,n): the map at the linear
+ * coordinate that splits into m for mode 0 and n for mode 1. */
+static cl_status table_entry(const cl_fnmap *m, int64_t rows, int64_t r, int64_t c, int64_t *value) {
+  CL_TRY(m->at(m->self, r + rows * c, value));
+  if (m->int_cells)
+    *value = (int32_t)*value;
+  return CL_OK;
+}
+
+int64_t cl_print_layout_map(const cl_fnmap *m, cl_sink *o) {
+  const cl_node *shape = m->shape;
   if (cl_rank_of(shape) != 2 || !cl_is_tuple(shape))
     return cl_fail(CL_E_RANK, "print_layout: the layout must have rank 2, not %lld", (long long)cl_rank_of(shape));
-  int64_t rows, cols, cosize;
+  int64_t rows, cols, cosize, value;
   CL_TRY(cl_tree_product(cl_child(shape, 0), &rows));
   CL_TRY(cl_tree_product(cl_child(shape, 1), &cols));
   CL_TRY(cl_check_picture(rows, cols, "print_layout: the layout"));
-  /* |L(m,n)| < cosize, so once the cosize fits no entry can overflow and no
-   * failure can leave a partial table. */
-  CL_TRY(cl_layout_cosize_checked(layout, &cosize));
+  CL_TRY(m->cosize(m->self, &cosize));
+  /* Every entry is computed before anything is written, so that a failure
+   * leaves no partial table. */
+  for (int64_t r = 0; r < rows; r++)
+    for (int64_t c = 0; c < cols; c++)
+      CL_TRY(table_entry(m, rows, r, c, &value));
   int width = num_digits(cosize) + 2;
-  out o = {buf, cap, 0};
-  o.len = (size_t)cl_format_tree(l, buf, cap);
-  emit(&o, "\n    ");
-  for (int64_t n = 0; n < cols; n++)
-    emit(&o, "  %*lld ", width - 2, (long long)n);
-  emit(&o, "\n");
-  for (int64_t m = 0; m < rows; m++) {
-    emit_rule(&o, cols, width);
-    emit(&o, "%2lld  ", (long long)m);
-    for (int64_t n = 0; n < cols; n++) {
-      int64_t im = 0, in = 0, idx;
-      CL_TRY(cl_tree_eval(cl_child(shape, 0), cl_child(stride, 0), m, &im));
-      CL_TRY(cl_tree_eval(cl_child(shape, 1), cl_child(stride, 1), n, &in));
-      CL_TRY(cl_add(im, in, &idx));
-      emit(&o, "| %*lld ", width - 2, (long long)idx);
+  m->text(m->self, o);
+  cl_sink_puts(o, "\n    ");
+  for (int64_t c = 0; c < cols; c++)
+    cl_sink_printf(o, "  %*lld ", width - 2, (long long)c);
+  cl_sink_puts(o, "\n");
+  for (int64_t r = 0; r < rows; r++) {
+    emit_rule(o, cols, width);
+    cl_sink_printf(o, "%2lld  ", (long long)r);
+    for (int64_t c = 0; c < cols; c++) {
+      table_entry(m, rows, r, c, &value);
+      cl_sink_printf(o, "| %*lld ", width - 2, (long long)value);
     }
-    emit(&o, "|\n");
+    cl_sink_puts(o, "|\n");
   }
-  emit_rule(&o, cols, width);
-  return finish(&o);
+  emit_rule(o, cols, width);
+  return cl_sink_finish(o, "print_layout");
+}
+
+int64_t cl_print_1d_map(const cl_fnmap *m, cl_sink *o) {
+  int64_t size, value;
+  CL_TRY(cl_tree_product(m->shape, &size));
+  CL_TRY(cl_check_picture(1, size, "print1D: the layout"));
+  for (int64_t i = 0; i < size; i++)
+    CL_TRY(m->at(m->self, i, &value));
+  for (int64_t i = 0; i < size; i++) {
+    m->at(m->self, i, &value);
+    if (i > 0)
+      cl_sink_write(o, " ", 1);
+    cl_sink_int(o, value);
+  }
+  return cl_sink_finish(o, "print1D");
+}
+
+typedef int64_t (*map_printer)(const cl_fnmap *m, cl_sink *o);
+
+static int64_t print_layout_by(map_printer print, const char *what, const cl_layout_t *layout, char *buf, size_t cap) {
+  if (layout == NULL || (buf == NULL && cap > 0))
+    return cl_fail(CL_E_NULL, "%s: NULL argument", what);
+  cl_fnmap m = cl_fnmap_of_layout(layout);
+  cl_sink o = cl_sink_buffer(buf, cap);
+  return print(&m, &o);
+}
+
+int64_t cl_print_layout(const cl_layout_t *layout, char *buf, size_t cap) {
+  return print_layout_by(cl_print_layout_map, "print_layout", layout, buf, cap);
 }
 
 int64_t cl_print_1d(const cl_layout_t *layout, char *buf, size_t cap) {
-  if (layout == NULL || (buf == NULL && cap > 0))
-    return cl_fail(CL_E_NULL, "print1D: NULL argument");
-  int64_t size;
-  CL_TRY(cl_layout_size_checked(layout, &size));
-  CL_TRY(cl_check_picture(1, size, "print1D: the layout"));
-  /* Every entry is computed before anything is written, so that a failure
-   * leaves no partial list. */
-  for (int64_t i = 0; i < size; i++) {
-    int64_t idx;
-    CL_TRY(cl_layout_eval(layout, i, &idx));
-  }
-  out o = {buf, cap, 0};
-  for (int64_t i = 0; i < size; i++) {
-    int64_t idx = 0;
-    cl_layout_eval(layout, i, &idx);
-    emit(&o, i ? " %lld" : "%lld", (long long)idx);
-  }
-  return finish(&o);
+  return print_layout_by(cl_print_1d_map, "print1D", layout, buf, cap);
 }
 
 /* ======================================================================
@@ -122,26 +126,7 @@ int64_t cl_print_1d(const cl_layout_t *layout, char *buf, size_t cap) {
  * of render_svg.c, render_tex.c or write_txt below emit a byte.
  * ==================================================================== */
 
-/* ---- sinks ---- */
-
-void cl_sink_printf(cl_sink *o, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  int n;
-  if (o->f != NULL) {
-    n = vfprintf(o->f, fmt, ap);
-    if (n < 0)
-      o->failed = true;
-  } else {
-    size_t room = o->len < o->cap ? o->cap - o->len : 0;
-    n = vsnprintf(room ? o->buf + o->len : NULL, room, fmt, ap);
-  }
-  va_end(ap);
-  if (n > 0)
-    o->len += (size_t)n;
-}
-
-void cl_sink_puts(cl_sink *o, const char *s) { cl_sink_printf(o, "%s", s); }
+/* ---- text ---- */
 
 void cl_sink_xml(cl_sink *o, const char *s) {
   for (; *s; s++) {
@@ -288,18 +273,16 @@ static void add_note(cl_picture *p, const char *fmt, ...) {
   va_end(ap);
 }
 
-static cl_status set_title(cl_picture *p, const cl_layout_t *layout, const char *title) {
-  int64_t n = title ? (int64_t)strlen(title) : cl_format_tree(cl_lroot(layout), NULL, 0);
-  if (n < 0)
-    return (cl_status)n;
-  p->title = cl_alloc((size_t)n + 1);
-  if (p->title == NULL)
-    return cl_fail(CL_E_NOMEM, "picture: out of memory");
-  if (title)
-    memcpy(p->title, title, (size_t)n + 1);
-  else
-    cl_format_tree(cl_lroot(layout), p->title, (size_t)n + 1);
-  return CL_OK;
+static cl_status set_title(cl_picture *p, const char *title) {
+  if (title == NULL) {
+    p->title = cl_fnmap_text(&p->fn);
+  } else {
+    size_t n = strlen(title);
+    p->title = cl_alloc(n + 1);
+    if (p->title != NULL)
+      memcpy(p->title, title, n + 1);
+  }
+  return p->title != NULL ? CL_OK : cl_fail(CL_E_NOMEM, "picture: out of memory");
 }
 
 /* The two axes of a picture: a layout of rank r is read as (mode 0, rest),
@@ -406,12 +389,12 @@ int cl_tv_line_width(const cl_picture *p) {
 }
 
 static cl_status mapped(const cl_picture *p, int64_t i, int64_t *index) {
-  const cl_node *l = cl_lroot(p->layout);
+  const cl_node *shape = p->fn.shape;
   /* A rank-0 layout ():() is the empty sum, 0, at its one coordinate. */
-  if (cl_is_tuple(cl_lshape(l)) && cl_lshape(l)->rank == 0)
+  if (cl_is_tuple(shape) && shape->rank == 0)
     *index = 0;
   else
-    CL_TRY(cl_tree_eval(cl_lshape(l), cl_lstride(l), i, index));
+    CL_TRY(p->fn.at(p->fn.self, i, index));
   if (p->map != NULL) {
     int64_t raw = *index;
     cl_clear_error();
@@ -455,13 +438,13 @@ static void finish_labels(cl_picture *p) {
 }
 
 /* The grid picture of cl_render_layout. */
-static cl_status build_layout_picture(cl_picture *p, const cl_layout_t *layout, const cl_picture_options *opt) {
-  const cl_node *shape = cl_lshape(cl_lroot(layout));
+static cl_status build_layout_picture(cl_picture *p, const cl_fnmap *fn, const cl_picture_options *opt) {
+  const cl_node *shape = fn->shape;
   int64_t rank = cl_rank_of(shape);
-  p->layout = layout;
+  p->fn = *fn;
   p->map = opt->map;
   p->map_ctx = opt->map_ctx;
-  CL_TRY(set_title(p, layout, opt->title));
+  CL_TRY(set_title(p, opt->title));
   CL_TRY(split_modes(p, shape, &p->row_shape, &p->col_shape));
   CL_TRY(extent_of(p->row_shape, &p->rows));
   CL_TRY(extent_of(p->col_shape, &p->cols));
@@ -492,12 +475,12 @@ static cl_status build_layout_picture(cl_picture *p, const cl_layout_t *layout, 
 }
 
 /* The tile picture of cl_render_tv. */
-static cl_status build_tv_picture(cl_picture *p, const cl_layout_t *layout, int64_t tile_rows, int64_t tile_cols,
+static cl_status build_tv_picture(cl_picture *p, const cl_fnmap *fn, int64_t tile_rows, int64_t tile_cols,
                                   const cl_picture_options *opt) {
-  const cl_node *shape = cl_lshape(cl_lroot(layout));
+  const cl_node *shape = fn->shape;
   int64_t rank = cl_rank_of(shape);
   p->tv = true;
-  p->layout = layout;
+  p->fn = *fn;
   p->map = opt->map;
   p->map_ctx = opt->map_ctx;
   if (tile_rows < 1 || tile_cols < 1)
@@ -505,7 +488,7 @@ static cl_status build_tv_picture(cl_picture *p, const cl_layout_t *layout, int6
   p->rows = tile_rows;
   p->cols = tile_cols;
   CL_TRY(check_cells(p->rows, p->cols, "the tile"));
-  CL_TRY(set_title(p, layout, opt->title));
+  CL_TRY(set_title(p, opt->title));
   /* Threads are mode 0 and values the rest; a rank-1 layout is all threads. */
   const cl_node *thr_shape, *val_shape;
   int64_t threads, values;
@@ -650,80 +633,75 @@ static void write_txt(cl_sink *o, const cl_picture *p) {
 
 /* ---- entry points ---- */
 
-static int64_t finish_sink(cl_sink *o) {
-  if (o->f == NULL && o->cap > 0)
-    o->buf[o->len < o->cap ? o->len : o->cap - 1] = '\0';
-  if (o->failed)
-    return cl_fail(CL_E_DOMAIN, "picture: writing to the stream failed");
-  if (o->len > INT64_MAX)
-    return cl_fail(CL_E_OVERFLOW, "picture: longer than INT64_MAX bytes");
-  return (int64_t)o->len;
-}
-
 static int64_t write_picture(cl_sink *o, const cl_picture *p, cl_picture_format format) {
   switch (format) {
   case CL_PICTURE_SVG: cl_picture_write_svg(o, p); break;
   case CL_PICTURE_TEX: cl_picture_write_tex(o, p); break;
   case CL_PICTURE_TXT: write_txt(o, p); break;
   }
-  return finish_sink(o);
+  return cl_sink_finish(o, "picture");
 }
 
-static int64_t render_layout(const cl_layout_t *layout, const cl_picture_options *options, cl_sink *o) {
+int64_t cl_render_map(const cl_fnmap *fn, const cl_picture_options *options, cl_sink *o) {
   cl_picture_options opt;
   CL_TRY(read_options(options, &opt));
-  if (layout == NULL)
-    return cl_fail(CL_E_NULL, "render: the layout is NULL");
-  const cl_node *shape = cl_lshape(cl_lroot(layout));
-  /* The table of a plain rank-2 layout is print_layout's, to the byte. */
-  if (opt.format == CL_PICTURE_TXT && opt.map == NULL && opt.title == NULL && cl_is_tuple(shape) &&
-      shape->rank == 2) {
-    if (o->f == NULL)
-      return cl_print_layout(layout, o->buf, o->cap);
-    int64_t n = cl_print_layout(layout, NULL, 0);
-    if (n < 0)
-      return n;
-    char *text = cl_alloc((size_t)n + 1);
-    if (text == NULL)
-      return cl_fail(CL_E_NOMEM, "picture: out of memory");
-    cl_print_layout(layout, text, (size_t)n + 1);
-    cl_sink_puts(o, text);
-    cl_dealloc(text);
-    return finish_sink(o);
-  }
+  const cl_node *shape = fn->shape;
+  /* The table of a rank-2 function without map or title is print_layout's,
+   * to the byte. */
+  if (opt.format == CL_PICTURE_TXT && opt.map == NULL && opt.title == NULL && cl_is_tuple(shape) && shape->rank == 2)
+    return cl_print_layout_map(fn, o);
   cl_picture p = {0};
   cl_b_init(&p.rest);
-  cl_status s = build_layout_picture(&p, layout, &opt);
+  cl_status s = build_layout_picture(&p, fn, &opt);
   int64_t n = s == CL_OK ? write_picture(o, &p, opt.format) : s;
   picture_release(&p);
   return n;
+}
+
+int64_t cl_render_map_tv(const cl_fnmap *fn, int64_t tile_rows, int64_t tile_cols, const cl_picture_options *options,
+                         cl_sink *o) {
+  cl_picture_options opt;
+  CL_TRY(read_options(options, &opt));
+  cl_picture p = {0};
+  cl_b_init(&p.rest);
+  cl_status s = build_tv_picture(&p, fn, tile_rows, tile_cols, &opt);
+  int64_t n = s == CL_OK ? write_picture(o, &p, opt.format) : s;
+  picture_release(&p);
+  return n;
+}
+
+static int64_t render_layout(const cl_layout_t *layout, const cl_picture_options *options, cl_sink *o) {
+  if (layout == NULL) {
+    cl_picture_options opt;
+    CL_TRY(read_options(options, &opt));
+    return cl_fail(CL_E_NULL, "render: the layout is NULL");
+  }
+  cl_fnmap fn = cl_fnmap_of_layout(layout);
+  return cl_render_map(&fn, options, o);
 }
 
 static int64_t render_tv(const cl_layout_t *layout, int64_t rows, int64_t cols, const cl_picture_options *options,
                          cl_sink *o) {
-  cl_picture_options opt;
-  CL_TRY(read_options(options, &opt));
-  if (layout == NULL)
+  if (layout == NULL) {
+    cl_picture_options opt;
+    CL_TRY(read_options(options, &opt));
     return cl_fail(CL_E_NULL, "render: the layout is NULL");
-  cl_picture p = {0};
-  cl_b_init(&p.rest);
-  cl_status s = build_tv_picture(&p, layout, rows, cols, &opt);
-  int64_t n = s == CL_OK ? write_picture(o, &p, opt.format) : s;
-  picture_release(&p);
-  return n;
+  }
+  cl_fnmap fn = cl_fnmap_of_layout(layout);
+  return cl_render_map_tv(&fn, rows, cols, options, o);
 }
 
 int64_t cl_render_layout(const cl_layout_t *layout, const cl_picture_options *options, char *buf, size_t cap) {
   if (buf == NULL && cap > 0)
     return cl_fail(CL_E_NULL, "render: buf is NULL");
-  cl_sink o = {buf, cap, 0, NULL, false};
+  cl_sink o = cl_sink_buffer(buf, cap);
   return render_layout(layout, options, &o);
 }
 
 int64_t cl_render_layout_file(const cl_layout_t *layout, const cl_picture_options *options, FILE *f) {
   if (f == NULL)
     return cl_fail(CL_E_NULL, "render: the stream is NULL");
-  cl_sink o = {NULL, 0, 0, f, false};
+  cl_sink o = cl_sink_stream(f);
   return render_layout(layout, options, &o);
 }
 
@@ -731,7 +709,7 @@ int64_t cl_render_tv(const cl_layout_t *layout_tv, int64_t tile_rows, int64_t ti
                      const cl_picture_options *options, char *buf, size_t cap) {
   if (buf == NULL && cap > 0)
     return cl_fail(CL_E_NULL, "render: buf is NULL");
-  cl_sink o = {buf, cap, 0, NULL, false};
+  cl_sink o = cl_sink_buffer(buf, cap);
   return render_tv(layout_tv, tile_rows, tile_cols, options, &o);
 }
 
@@ -739,6 +717,6 @@ int64_t cl_render_tv_file(const cl_layout_t *layout_tv, int64_t tile_rows, int64
                           const cl_picture_options *options, FILE *f) {
   if (f == NULL)
     return cl_fail(CL_E_NULL, "render: the stream is NULL");
-  cl_sink o = {NULL, 0, 0, f, false};
+  cl_sink o = cl_sink_stream(f);
   return render_tv(layout_tv, tile_rows, tile_cols, options, &o);
 }

@@ -8,24 +8,12 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "map_impl.h"
+#include "sink_impl.h"
 #include "tuple_impl.h"
 #include "cutelayout/render.h"
 
-/* ---- output: a caller's buffer (snprintf-style) or a stream ---- */
-typedef struct cl_sink {
-  char *buf;
-  size_t cap, len;
-  FILE *f;
-  bool failed; /* the stream refused a write */
-} cl_sink;
-
-void cl_sink_printf(cl_sink *o, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-void cl_sink_puts(cl_sink *o, const char *s);
-/* s with XML's five special characters escaped. */
+/* ---- output (sink_impl.h) ---- */
 void cl_sink_xml(cl_sink *o, const char *s);
 
 /* ---- colours ---- */
@@ -59,9 +47,8 @@ typedef struct cl_picture {
    * (NULL: a plain coordinate), for the natural coordinates of tooltips. */
   const cl_node *row_shape, *col_shape;
   cl_builder rest;     /* (mode 1, ..., mode r-1) of a rank r > 2 layout */
-  const cl_layout_t *layout;
+  cl_fnmap fn;         /* what is drawn: a layout, a composed layout, ... */
   int64_t threads;     /* TV: size of the thread mode, for the tooltips */
-  const cl_layout_t *tv_layout;
   cl_index_map_fn map;
   void *map_ctx;
   char *title;         /* owned */
@@ -81,6 +68,12 @@ cl_rgb cl_cell_colour(const cl_picture *p, const cl_cell *c);
 int cl_tv_line_width(const cl_picture *p);
 /* The cell's natural coordinate and contents, for a tooltip. */
 void cl_cell_describe(cl_sink *o, const cl_picture *p, int64_t m, int64_t n, bool xml);
+
+/* The pictures of render.h, of any map (map_impl.h): cl_render_layout and
+ * cl_render_tv are these for the map of a layout. */
+int64_t cl_render_map(const cl_fnmap *fn, const cl_picture_options *options, cl_sink *o);
+int64_t cl_render_map_tv(const cl_fnmap *fn, int64_t tile_rows, int64_t tile_cols, const cl_picture_options *options,
+                         cl_sink *o);
 
 void cl_picture_write_svg(cl_sink *o, const cl_picture *p);
 void cl_picture_write_tex(cl_sink *o, const cl_picture *p);

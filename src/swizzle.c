@@ -14,6 +14,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "map_impl.h"
+#include "render_impl.h"
 #include "swizzle_impl.h"
 #include "cutelayout/layout.h"
 #include "cutelayout/text.h"
@@ -323,26 +325,26 @@ int cl_composed_equal(const cl_composed_t *a, const cl_composed_t *b) {
 
 /* ---- text ---- */
 
-/* Formats one side into buf (snprintf-style, from position len). */
-static int64_t format_fn(const cl_sw_part *f, char *buf, size_t cap, int64_t len) {
-  size_t at = (size_t)len < cap ? (size_t)len : cap;
-  char *dst = cap > 0 ? buf + at : NULL;
-  size_t room = cap - at;
-  int64_t n = f->kind == CL_FN_SWIZZLE ? cl_swizzle_format(f->swizzle, dst, room) : cl_layout_format(f->layout, dst, room);
-  return n < 0 ? n : len + n;
+static void format_part(const cl_sw_part *f, cl_sink *o) {
+  if (f->kind == CL_FN_SWIZZLE)
+    cl_sink_printf(o, "Sw<%d,%d,%d>", f->swizzle.bits, f->swizzle.base, f->swizzle.shift);
+  else
+    cl_sink_tree(o, cl_lroot(f->layout));
+}
+
+/* CuTe's print: A, " o ", the offset, " o ", B. */
+static void format_composed(const cl_composed_t *c, cl_sink *o) {
+  format_part(&c->outer, o);
+  cl_sink_printf(o, " o %lld o ", (long long)c->offset);
+  format_part(&c->inner, o);
 }
 
 int64_t cl_composed_format(const cl_composed_t *composed, char *buf, size_t cap) {
   if (composed == NULL || (buf == NULL && cap > 0))
     return cl_fail(CL_E_NULL, "cl_composed_format: NULL argument");
-  int64_t len = format_fn(&composed->outer, buf, cap, 0);
-  if (len < 0)
-    return len;
-  char middle[48];
-  int n = snprintf(middle, sizeof middle, " o %lld o ", (long long)composed->offset);
-  if ((size_t)len < cap)
-    snprintf(buf + len, cap - (size_t)len, "%s", middle);
-  return format_fn(&composed->inner, buf, cap, len + n);
+  cl_sink o = cl_sink_buffer(buf, cap);
+  format_composed(composed, &o);
+  return cl_sink_finish(&o, "cl_composed_format");
 }
 
 cl_status cl_composed_to_string(const cl_composed_t *composed, char **out) {
@@ -613,127 +615,85 @@ cl_status cl_make_layout_from_swizzle(cl_swizzle_t swizzle, cl_layout_t **layout
   return cl_sw_rewrap(cl_fn_swizzle(swizzle), 0, NULL, identity, layout, composed);
 }
 
-/* ---- pictures ---- */
+/* ---- the composed layout as a map (map_impl.h) ---- */
 
-typedef struct text_out {
-  char *buf;
-  size_t cap, len;
-} text_out;
+static cl_status composed_at(const void *self, int64_t i, int64_t *value) { return cl_composed_eval(self, i, value); }
+static void composed_text(const void *self, cl_sink *o) { format_composed(self, o); }
+static cl_status composed_cosize(const void *self, int64_t *out) { return cl_composed_cosize(self, out); }
 
-static void emit(text_out *o, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-
-static void emit(text_out *o, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  size_t room = o->len < o->cap ? o->cap - o->len : 0;
-  int n = vsnprintf(room ? o->buf + o->len : NULL, room, fmt, ap);
-  va_end(ap);
-  if (n > 0)
-    o->len += (size_t)n;
-}
-
-static int64_t finish_text(text_out *o) {
-  if (o->cap > 0)
-    o->buf[o->len < o->cap ? o->len : o->cap - 1] = '\0';
-  return (int64_t)o->len;
-}
-
-/* CuTe's num_digits: decimal digits of a non-negative int, at most 10. */
-static int num_digits(int64_t x) {
-  int d = 1;
-  for (int64_t p = 10; d < 10 && x >= p; p *= 10)
-    d++;
-  return d;
-}
-
-static void emit_rule(text_out *o, int64_t columns, int width) {
-  char segment[16] = "+"; /* width <= 12: num_digits is at most 10 */
-  memset(segment + 1, '-', (size_t)width);
-  segment[width + 1] = '\0';
-  emit(o, "    ");
-  for (int64_t n = 0; n < columns; n++)
-    emit(o, "%s", segment);
-  emit(o, "+\n");
-}
-
-/* composed((m,n)) for the rank-2 inner layout: each integer coordinate is
- * split within its own mode, as CuTe's layout(m,n) does. */
-static cl_status eval_2d(const cl_composed_t *c, int64_t m, int64_t n, int64_t *out) {
-  const cl_node *l = cl_lroot(c->inner.layout), *shape = cl_lshape(l), *stride = cl_lstride(l);
-  int64_t im, in, b;
-  CL_TRY(cl_tree_eval(cl_child(shape, 0), cl_child(stride, 0), m, &im));
-  CL_TRY(cl_tree_eval(cl_child(shape, 1), cl_child(stride, 1), n, &in));
-  CL_TRY(cl_add(im, in, &b));
-  CL_TRY(apply_outer(c, b, out));
-  if (c->unsigned_offset)
-    *out = (int32_t)*out; /* CuTe prints int(C(m,n)) */
+/* Its domain is the inner layout's shape (CL_E_UNSUPPORTED for a swizzle). */
+cl_status cl_fnmap_of_composed(const cl_composed_t *c, const char *what, cl_fnmap *out) {
+  const cl_layout_t *b = NULL;
+  CL_TRY(cl_sw_inner_layout(c, what, &b));
+  *out = (cl_fnmap){cl_lshape(cl_lroot(b)), c, composed_at, composed_text, composed_cosize, c->unsigned_offset};
   return CL_OK;
 }
+
+/* ---- pictures ---- */
 
 int64_t cl_composed_print_layout(const cl_composed_t *composed, char *buf, size_t cap) {
   if (composed == NULL || (buf == NULL && cap > 0))
     return cl_fail(CL_E_NULL, "print_layout: NULL argument");
-  const cl_layout_t *b = NULL;
-  CL_TRY(cl_sw_inner_layout(composed, "print_layout", &b));
-  const cl_node *shape = cl_lshape(cl_lroot(b));
-  if (!cl_is_tuple(shape) || shape->rank != 2)
-    return cl_fail(CL_E_RANK, "print_layout: the layout must have rank 2, not %lld", (long long)cl_rank_of(shape));
-  int64_t rows, cols, cosize;
-  CL_TRY(cl_tree_product(cl_child(shape, 0), &rows));
-  CL_TRY(cl_tree_product(cl_child(shape, 1), &cols));
-  CL_TRY(cl_check_picture(rows, cols, "print_layout: the layout"));
-  CL_TRY(cl_layout_cosize_checked(b, &cosize));
-  /* Every entry is computed before anything is written, so that a failure
-   * leaves no partial table. */
-  for (int64_t m = 0; m < rows; m++)
-    for (int64_t n = 0; n < cols; n++) {
-      int64_t idx;
-      CL_TRY(eval_2d(composed, m, n, &idx));
-    }
-  int width = num_digits(cosize) + 2;
-  text_out o = {buf, cap, 0};
-  int64_t head = cl_composed_format(composed, buf, cap);
-  if (head < 0)
-    return head;
-  o.len = (size_t)head;
-  emit(&o, "\n    ");
-  for (int64_t n = 0; n < cols; n++)
-    emit(&o, "  %*lld ", width - 2, (long long)n);
-  emit(&o, "\n");
-  for (int64_t m = 0; m < rows; m++) {
-    emit_rule(&o, cols, width);
-    emit(&o, "%2lld  ", (long long)m);
-    for (int64_t n = 0; n < cols; n++) {
-      int64_t idx = 0;
-      eval_2d(composed, m, n, &idx);
-      emit(&o, "| %*lld ", width - 2, (long long)idx);
-    }
-    emit(&o, "|\n");
-  }
-  emit_rule(&o, cols, width);
-  return finish_text(&o);
+  cl_fnmap m;
+  CL_TRY(cl_fnmap_of_composed(composed, "print_layout", &m));
+  cl_sink o = cl_sink_buffer(buf, cap);
+  return cl_print_layout_map(&m, &o);
 }
 
 int64_t cl_composed_print_1d(const cl_composed_t *composed, char *buf, size_t cap) {
   if (composed == NULL || (buf == NULL && cap > 0))
     return cl_fail(CL_E_NULL, "print1D: NULL argument");
-  int64_t size;
-  CL_TRY(cl_composed_size(composed, &size));
-  CL_TRY(cl_check_picture(1, size, "print1D: the layout"));
-  for (int64_t i = 0; i < size; i++) {
-    int64_t idx;
-    CL_TRY(cl_composed_eval(composed, i, &idx));
-  }
-  text_out o = {buf, cap, 0};
-  for (int64_t i = 0; i < size; i++) {
-    int64_t idx = 0;
-    cl_composed_eval(composed, i, &idx);
-    emit(&o, i ? " %lld" : "%lld", (long long)idx);
-  }
-  return finish_text(&o);
+  cl_fnmap m;
+  CL_TRY(cl_fnmap_of_composed(composed, "print1D", &m));
+  cl_sink o = cl_sink_buffer(buf, cap);
+  return cl_print_1d_map(&m, &o);
 }
 
+static int64_t render_composed(const cl_composed_t *c, int64_t tile_rows, int64_t tile_cols,
+                               const cl_picture_options *options, cl_sink *o) {
+  if (c == NULL)
+    return cl_fail(CL_E_NULL, "render: the composed layout is NULL");
+  cl_fnmap m;
+  if (cl_fnmap_of_composed(c, "render", &m) != CL_OK)
+    return cl_fail(CL_E_UNSUPPORTED, "render: the composed layout's inner function is a swizzle, which has no grid");
+  return tile_rows == 0 ? cl_render_map(&m, options, o) : cl_render_map_tv(&m, tile_rows, tile_cols, options, o);
+}
+
+int64_t cl_render_composed(const cl_composed_t *composed, const cl_picture_options *options, char *buf, size_t cap) {
+  if (buf == NULL && cap > 0)
+    return cl_fail(CL_E_NULL, "render: buf is NULL");
+  cl_sink o = cl_sink_buffer(buf, cap);
+  return render_composed(composed, 0, 0, options, &o);
+}
+
+int64_t cl_render_composed_file(const cl_composed_t *composed, const cl_picture_options *options, FILE *f) {
+  if (f == NULL)
+    return cl_fail(CL_E_NULL, "render: the stream is NULL");
+  cl_sink o = cl_sink_stream(f);
+  return render_composed(composed, 0, 0, options, &o);
+}
+
+/* A TV tile of 0 rows is refused here, not taken for the grid picture. */
+static cl_status check_tile(int64_t tile_rows, int64_t tile_cols) {
+  if (tile_rows < 1 || tile_cols < 1)
+    return cl_fail(CL_E_DOMAIN, "TV picture: the tile %lldx%lld is empty", (long long)tile_rows, (long long)tile_cols);
+  return CL_OK;
+}
+
+int64_t cl_render_composed_tv(const cl_composed_t *composed, int64_t tile_rows, int64_t tile_cols,
+                              const cl_picture_options *options, char *buf, size_t cap) {
+  if (buf == NULL && cap > 0)
+    return cl_fail(CL_E_NULL, "render: buf is NULL");
+  CL_TRY(check_tile(tile_rows, tile_cols));
+  cl_sink o = cl_sink_buffer(buf, cap);
+  return render_composed(composed, tile_rows, tile_cols, options, &o);
+}
+
+int64_t cl_render_composed_tv_file(const cl_composed_t *composed, int64_t tile_rows, int64_t tile_cols,
+                                   const cl_picture_options *options, FILE *f) {
+  if (f == NULL)
+    return cl_fail(CL_E_NULL, "render: the stream is NULL");
+  CL_TRY(check_tile(tile_rows, tile_cols));
+  cl_sink o = cl_sink_stream(f);
+  return render_composed(composed, tile_rows, tile_cols, options, &o);
+}

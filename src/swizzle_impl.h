@@ -55,6 +55,11 @@ cl_status cl_sw_rewrap(cl_fn outer, int64_t offset, const cl_composed_t *from, c
 cl_status cl_sw_offset_plus(const cl_composed_t *c, int64_t x, int64_t *out);
 int64_t cl_sw_wrap32(int64_t v);
 
+/* The composed layout as a map (map_impl.h), on the inner layout's domain;
+ * CL_E_UNSUPPORTED (naming `what`) for an inner swizzle. */
+struct cl_fnmap;
+cl_status cl_fnmap_of_composed(const cl_composed_t *c, const char *what, struct cl_fnmap *out);
+
 /* ---- errors and either-or results ---- */
 /* Puts a context in front of the detail message of a failure. */
 cl_status cl_sw_fail_context(cl_status status, const char *fmt, ...)

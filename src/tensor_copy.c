@@ -24,6 +24,7 @@
  * each layout is walked by its own odometer. */
 #include <stdlib.h>
 
+#include "sink_impl.h"
 #include "tensor_impl.h"
 
 #if defined(__SSE2__)
@@ -844,62 +845,37 @@ cl_status cl_tensor_copy(const cl_tensor_t *dst, const cl_tensor_t *src) {
   return CL_OK;
 }
 
-/* snprintf into a running buffer. */
-typedef struct text {
-  char *buf;
-  size_t cap, len;
-} text;
-
-#include <stdarg.h>
-#include <stdio.h>
-static void put(text *t, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-static void put(text *t, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  size_t room = t->len < t->cap ? t->cap - t->len : 0;
-  int n = vsnprintf(room ? t->buf + t->len : NULL, room, fmt, ap);
-  va_end(ap);
-  if (n > 0)
-    t->len += (size_t)n;
-}
-
 int64_t cl_tensor_copy_explain(const cl_tensor_t *dst, const cl_tensor_t *src, char *buf, size_t cap) {
   if (dst == NULL || src == NULL || (buf == NULL && cap > 0))
     return cl_fail(CL_E_NULL, "cl_tensor_copy_explain: NULL argument");
   cl_leaves fd, fs;
   copy_plan p;
   CL_TRY(prepare_copy(dst, src, &fd, &fs, &p));
-  text t = {buf, cap, 0};
+  cl_sink t = cl_sink_buffer(buf, cap);
   if (dst->size == 0) {
-    put(&t, "nothing to copy (size 0)");
+    cl_sink_printf(&t, "nothing to copy (size 0)");
   } else {
     int64_t e = (int64_t)dst->elem_size;
-    put(&t, "kernel %s, vector %lld x %zu bytes, modes (", kernel_names[p.kind], (long long)p.vector, dst->elem_size);
+    cl_sink_printf(&t, "kernel %s, vector %lld x %zu bytes, modes (", kernel_names[p.kind], (long long)p.vector, dst->elem_size);
     for (int64_t k = 0; k < p.r; k++)
-      put(&t, "%s%lld:%lld<-%lld", k ? "," : "", (long long)p.m[k].n, (long long)(p.m[k].d / e),
+      cl_sink_printf(&t, "%s%lld:%lld<-%lld", k ? "," : "", (long long)p.m[k].n, (long long)(p.m[k].d / e),
           (long long)(p.m[k].s % e == 0 ? p.m[k].s / e : p.m[k].s));
-    put(&t, ")");
+    cl_sink_printf(&t, ")");
     if (p.kind == K_TRANSPOSE)
-      put(&t, ", %lld dst-contiguous steps (%lld mode%s) by %lld src-contiguous steps (%lld mode%s), ", (long long)p.in,
+      cl_sink_printf(&t, ", %lld dst-contiguous steps (%lld mode%s) by %lld src-contiguous steps (%lld mode%s), ", (long long)p.in,
           (long long)p.ichain, p.ichain == 1 ? "" : "s", (long long)p.jn, (long long)p.jchain, p.jchain == 1 ? "" : "s");
     if (p.kind == K_TRANSPOSE && p.rows)
-      put(&t, "in rows of %lld%s", (long long)p.block, p.nontemporal ? ", non-temporal stores" : "");
+      cl_sink_printf(&t, "in rows of %lld%s", (long long)p.block, p.nontemporal ? ", non-temporal stores" : "");
     else if (p.kind == K_TRANSPOSE)
-      put(&t, "in strips of %lld sweeping %lld%s", (long long)p.block, (long long)p.jblock,
+      cl_sink_printf(&t, "in strips of %lld sweeping %lld%s", (long long)p.block, (long long)p.jblock,
           p.nontemporal ? ", non-temporal stores" : "");
     if (p.tn_d > 0)
-      put(&t, ", unrefined tails of %lld and %lld modes", (long long)p.tn_d, (long long)p.tn_s);
+      cl_sink_printf(&t, ", unrefined tails of %lld and %lld modes", (long long)p.tn_d, (long long)p.tn_s);
     plan_release(&p);
   }
   cl_leaves_release(&fd);
   cl_leaves_release(&fs);
-  if (cap > 0)
-    buf[t.len < cap ? t.len : cap - 1] = '\0';
-  return (int64_t)t.len;
+  return cl_sink_finish(&t, "cl_tensor_copy_explain");
 }
 
 /* ------------------------------------------------------------ fill */

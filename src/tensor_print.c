@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "sink_impl.h"
 #include "tensor_impl.h"
 
 /* ------------------------------------------------------------ numbers */
@@ -77,68 +78,38 @@ cl_status cl_tensor_load_f64(const cl_tensor_t *t, int64_t i, double *value) {
   return CL_OK;
 }
 
-/* ------------------------------------------------------------ output sink */
-
-/* Either a caller's buffer (snprintf-style) or a stream. */
-typedef struct sink {
-  char *buf;
-  size_t cap, len;
-  FILE *f;
-  bool failed;
-} sink;
-
-static void emit(sink *o, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-static void emit(sink *o, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  int n;
-  if (o->f != NULL) {
-    n = vfprintf(o->f, fmt, ap);
-    if (n < 0)
-      o->failed = true;
-  } else {
-    size_t room = o->len < o->cap ? o->cap - o->len : 0;
-    n = vsnprintf(room ? o->buf + o->len : NULL, room, fmt, ap);
-  }
-  va_end(ap);
-  if (n > 0)
-    o->len += (size_t)n;
-}
+/* ------------------------------------------------------------ output */
 
 /* CuTe's pretty_print for each element type. */
-static void emit_element(sink *o, const cl_tensor_t *t, int64_t offset) {
+static void emit_element(cl_sink *o, const cl_tensor_t *t, int64_t offset) {
   const unsigned char *p = (const unsigned char *)t->data + offset * (int64_t)t->elem_size;
   switch (t->dtype) {
 #define LOAD(T, v) \
   T v;             \
   memcpy(&v, p, sizeof v)
-  case CL_DTYPE_INT8: { LOAD(int8_t, v); emit(o, "  %d", (int)v); return; }
-  case CL_DTYPE_INT16: { LOAD(int16_t, v); emit(o, "  %d", (int)v); return; }
-  case CL_DTYPE_UINT8: { LOAD(uint8_t, v); emit(o, "  %u", (unsigned)v); return; }
-  case CL_DTYPE_UINT16: { LOAD(uint16_t, v); emit(o, "  %u", (unsigned)v); return; }
-  case CL_DTYPE_INT32: { LOAD(int32_t, v); emit(o, "%5d", (int)v); return; }
-  case CL_DTYPE_UINT32: { LOAD(uint32_t, v); emit(o, "%5u", (unsigned)v); return; }
-  case CL_DTYPE_INT64: { LOAD(int64_t, v); emit(o, "%5lld", (long long)v); return; }
-  case CL_DTYPE_UINT64: { LOAD(uint64_t, v); emit(o, "%5llu", (unsigned long long)v); return; }
-  case CL_DTYPE_FLOAT32: { LOAD(float, v); emit(o, "%10.2e", (double)v); return; }
-  case CL_DTYPE_FLOAT64: { LOAD(double, v); emit(o, "%11.3e", v); return; }
+  case CL_DTYPE_INT8: { LOAD(int8_t, v); cl_sink_printf(o, "  %d", (int)v); return; }
+  case CL_DTYPE_INT16: { LOAD(int16_t, v); cl_sink_printf(o, "  %d", (int)v); return; }
+  case CL_DTYPE_UINT8: { LOAD(uint8_t, v); cl_sink_printf(o, "  %u", (unsigned)v); return; }
+  case CL_DTYPE_UINT16: { LOAD(uint16_t, v); cl_sink_printf(o, "  %u", (unsigned)v); return; }
+  case CL_DTYPE_INT32: { LOAD(int32_t, v); cl_sink_printf(o, "%5d", (int)v); return; }
+  case CL_DTYPE_UINT32: { LOAD(uint32_t, v); cl_sink_printf(o, "%5u", (unsigned)v); return; }
+  case CL_DTYPE_INT64: { LOAD(int64_t, v); cl_sink_printf(o, "%5lld", (long long)v); return; }
+  case CL_DTYPE_UINT64: { LOAD(uint64_t, v); cl_sink_printf(o, "%5llu", (unsigned long long)v); return; }
+  case CL_DTYPE_FLOAT32: { LOAD(float, v); cl_sink_printf(o, "%10.2e", (double)v); return; }
+  case CL_DTYPE_FLOAT64: { LOAD(double, v); cl_sink_printf(o, "%11.3e", v); return; }
 #undef LOAD
   case CL_DTYPE_FLOAT16:
   case CL_DTYPE_BFLOAT16: {
     double v = 0;
     element_value(t->dtype, p, &v);
-    emit(o, "%8.2f", v);
+    cl_sink_printf(o, "%8.2f", v);
     return;
   }
   default:
     /* Untyped: the bytes in memory order. */
-    emit(o, "  0x");
+    cl_sink_printf(o, "  0x");
     for (size_t k = 0; k < t->elem_size; k++)
-      emit(o, "%02x", p[k]);
+      cl_sink_printf(o, "%02x", p[k]);
     return;
   }
 }
@@ -195,11 +166,11 @@ static cl_status mode_offsets_init(mode_offsets *mo, const cl_layout_t *layout) 
 /* Prints the sub-tensor over modes [0, level) at offset base, CuTe's
  * recursion: rank 1 a column, rank 2 a table, higher ranks slices of the
  * last mode between separator lines. */
-static void print_level(sink *o, const cl_tensor_t *t, const mode_offsets *mo, int64_t level, int64_t base) {
+static void print_level(cl_sink *o, const cl_tensor_t *t, const mode_offsets *mo, int64_t level, int64_t base) {
   if (level == 1) {
     for (int64_t m = 0; m < mo->size[0]; m++) {
       emit_element(o, t, base + mo->off[0][m]);
-      emit(o, "\n");
+      cl_sink_printf(o, "\n");
     }
     return;
   }
@@ -207,63 +178,53 @@ static void print_level(sink *o, const cl_tensor_t *t, const mode_offsets *mo, i
     for (int64_t m = 0; m < mo->size[0]; m++) {
       for (int64_t n = 0; n < mo->size[1]; n++)
         emit_element(o, t, base + mo->off[0][m] + mo->off[1][n]);
-      emit(o, "\n");
+      cl_sink_printf(o, "\n");
     }
     return;
   }
   char rule = level == 3 ? '-' : level == 4 ? '=' : '#';
   for (int64_t k = 0; k < mo->size[level - 1]; k++) {
     if (k > 0) {
-      for (int64_t i = 0; i < 5 * mo->size[1]; i++)
-        emit(o, "%c", rule);
-      emit(o, "\n");
+      cl_sink_repeat(o, rule, 5 * mo->size[1]);
+      cl_sink_printf(o, "\n");
     }
     print_level(o, t, mo, level - 1, base + mo->off[level - 1][k]);
   }
 }
 
-static int64_t print_tensor(const cl_tensor_t *t, unsigned flags, sink *o) {
+static int64_t print_tensor(const cl_tensor_t *t, unsigned flags, cl_sink *o) {
   mode_offsets mo;
   CL_TRY(mode_offsets_init(&mo, t->layout));
   if (!(flags & CL_PRINT_NO_HEADER)) {
     /* CuTe: print(tensor) is "ptr[32b](0x...) o LAYOUT", then ":\n". */
-    int64_t n = cl_format_tree(cl_lroot(t->layout), NULL, 0);
-    char small[256], *text = n >= 0 && (size_t)n < sizeof small ? small : cl_alloc((size_t)(n < 0 ? 1 : n + 1));
-    if (text == NULL) {
-      cl_dealloc(mo.mem);
-      return cl_fail(CL_E_NOMEM, "out of memory");
-    }
-    cl_format_tree(cl_lroot(t->layout), text, (size_t)n + 1);
-    emit(o, "ptr[%zub](%p) o %s:\n", t->elem_size * 8, (void *)t->data, text);
-    if (text != small)
-      cl_dealloc(text);
+    cl_sink_printf(o, "ptr[%zub](%p) o ", t->elem_size * 8, (void *)t->data);
+    cl_sink_tree(o, cl_lroot(t->layout));
+    cl_sink_puts(o, ":\n");
   }
   const cl_node *shape = cl_lshape(cl_lroot(t->layout));
   if (cl_is_tuple(shape) && shape->rank == 0) {
     emit_element(o, t, 0); /* rank 0: the one element */
-    emit(o, "\n");
+    cl_sink_printf(o, "\n");
   } else {
     print_level(o, t, &mo, mo.rank, 0);
   }
   cl_dealloc(mo.mem);
-  if (o->failed)
-    return cl_fail(CL_E_DOMAIN, "print_tensor: writing to the stream failed");
-  return (int64_t)o->len;
+  return cl_sink_finish(o, "print_tensor");
 }
 
 int64_t cl_print_tensor(const cl_tensor_t *t, unsigned flags, char *buf, size_t cap) {
   if (t == NULL || (buf == NULL && cap > 0))
     return cl_fail(CL_E_NULL, "print_tensor: NULL argument");
-  sink o = {buf, cap, 0, NULL, false};
+  cl_sink o = cl_sink_buffer(buf, cap);
   int64_t n = print_tensor(t, flags, &o);
-  if (cap > 0)
-    buf[n >= 0 && (size_t)n < cap ? (size_t)n : (n >= 0 ? cap - 1 : 0)] = '\0';
+  if (n < 0 && cap > 0)
+    buf[0] = '\0';
   return n;
 }
 
 int64_t cl_print_tensor_file(const cl_tensor_t *t, unsigned flags, FILE *f) {
   if (t == NULL || f == NULL)
     return cl_fail(CL_E_NULL, "print_tensor: NULL argument");
-  sink o = {NULL, 0, 0, f, false};
+  cl_sink o = cl_sink_stream(f);
   return print_tensor(t, flags, &o);
 }

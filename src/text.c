@@ -9,6 +9,7 @@
 #include <ctype.h>
 #include <stdio.h>
 
+#include "sink_impl.h"
 #include "tuple_impl.h"
 #include "cutelayout/layout.h"
 #include "cutelayout/text.h"
@@ -178,52 +179,33 @@ cl_status cl_layout_parse(const char *text, cl_layout_t **out) {
 
 /* ------------------------------------------------------------ formatting */
 
-typedef struct writer {
-  char *buf;
-  size_t cap, len;
-} writer;
-
-static void put(writer *w, const char *s, size_t n) {
-  if (w->len < w->cap) {
-    size_t room = w->cap - w->len;
-    memcpy(w->buf + w->len, s, n < room ? n : room);
-  }
-  w->len += n;
-}
-
-static void put_int(writer *w, int64_t v) {
-  char digits[24];
-  int n = snprintf(digits, sizeof digits, "%lld", (long long)v);
-  put(w, digits, (size_t)n);
-}
-
-static void put_tree(writer *w, const cl_node *n) {
+static void put_tree(cl_sink *o, const cl_node *n) {
   switch (n->kind) {
-  case CL_KIND_INT: put_int(w, n->value); return;
-  case CL_KIND_UNDERSCORE: put(w, "_", 1); return;
+  case CL_KIND_INT: cl_sink_int(o, n->value); return;
+  case CL_KIND_UNDERSCORE: cl_sink_write(o, "_", 1); return;
   case CL_KIND_LAYOUT:
-    put_tree(w, cl_lshape(n));
-    put(w, ":", 1);
-    put_tree(w, cl_lstride(n));
+    put_tree(o, cl_lshape(n));
+    cl_sink_write(o, ":", 1);
+    put_tree(o, cl_lstride(n));
     return;
   default:
-    put(w, "(", 1);
+    cl_sink_write(o, "(", 1);
     CL_FOR_EACH_CHILD(c, n) {
       if (c != cl_first(n))
-        put(w, ",", 1);
-      put_tree(w, c);
+        cl_sink_write(o, ",", 1);
+      put_tree(o, c);
     }
-    put(w, ")", 1);
+    cl_sink_write(o, ")", 1);
   }
 }
+
+void cl_sink_tree(cl_sink *o, const cl_node *root) { put_tree(o, root); }
 
 /* Writes the text of a tree snprintf-style; returns the full length. */
 int64_t cl_format_tree(const cl_node *root, char *buf, size_t cap) {
-  writer w = {buf, cap, 0};
-  put_tree(&w, root);
-  if (cap > 0)
-    buf[w.len < cap ? w.len : cap - 1] = '\0';
-  return (int64_t)w.len;
+  cl_sink o = cl_sink_buffer(buf, cap);
+  put_tree(&o, root);
+  return cl_sink_finish(&o, "format");
 }
 
 int64_t cl_tuple_format(const cl_tuple_t *t, char *buf, size_t cap) {

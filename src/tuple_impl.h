@@ -194,6 +194,9 @@ void cl_b_idx2crd_strided(cl_builder *b, const cl_node *idx, const cl_node *shap
 
 /* The canonical text of a tree, snprintf-style (text.c). */
 int64_t cl_format_tree(const cl_node *root, char *buf, size_t cap);
+/* The same text, into a sink (sink_impl.h). */
+struct cl_sink;
+void cl_sink_tree(struct cl_sink *o, const cl_node *root);
 
 /* Tuple views of integers for internal calls with a literal. */
 typedef struct { cl_node node; } cl_int_node;

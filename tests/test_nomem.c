@@ -1343,6 +1343,20 @@ static int64_t call_composed_print_layout(const inputs *in, results *r) {
 static int64_t call_composed_print_1d(const inputs *in, results *r) {
   return cl_composed_print_1d(in->c[0], r->buf, OUT_CAP);
 }
+static int64_t call_render_composed(const inputs *in, results *r) {
+  return cl_render_composed(in->c[0], NULL, r->buf, OUT_CAP);
+}
+static int64_t call_render_composed_file(const inputs *in, results *r) {
+  cl_picture_options options = CL_PICTURE_OPTIONS_INIT;
+  options.format = CL_PICTURE_TEX;
+  return cl_render_composed_file(in->c[0], &options, r->file);
+}
+static int64_t call_render_composed_tv(const inputs *in, results *r) {
+  return cl_render_composed_tv(in->c[0], 8, 8, NULL, r->buf, OUT_CAP);
+}
+static int64_t call_render_composed_tv_file(const inputs *in, results *r) {
+  return cl_render_composed_tv_file(in->c[0], 8, 8, NULL, r->file);
+}
 static int64_t call_layout_eval_range(const inputs *in, results *r) {
   static int64_t out[4096];
   cl_status s = cl_layout_eval_range(in->l[0], 1000, 4096, out);
@@ -1366,6 +1380,10 @@ static const nomem_case render_cases[] = {
   {"cl_render_tv_file", call_render_tv_file, {0}, {TV}, {0}, {{0}}},
   {"cl_composed_print_layout", call_composed_print_layout, {0}, {0}, {SWIZZLED_HIER}, {{0}}},
   {"cl_composed_print_1d", call_composed_print_1d, {0}, {0}, {SWIZZLED_HIER}, {{0}}},
+  {"cl_render_composed", call_render_composed, {0}, {0}, {SWIZZLED_HIER}, {{0}}},
+  {"cl_render_composed_file (TeX)", call_render_composed_file, {0}, {0}, {SWIZZLED_HIER}, {{0}}},
+  {"cl_render_composed_tv", call_render_composed_tv, {0}, {0}, {"Sw<2,0,3> o 0 o " TV}, {{0}}},
+  {"cl_render_composed_tv_file", call_render_composed_tv_file, {0}, {0}, {"Sw<2,0,3> o 0 o " TV}, {{0}}},
   {"cl_layout_eval_range", call_layout_eval_range, {0}, {BIG}, {0}, {{0}}},
 };
 

@@ -537,6 +537,109 @@ static void test_composed_pictures(void **state) {
   cl_composed_free(c);
 }
 
+/* The picture of A o offset o B is B's picture with every cell showing
+ * A(offset + B(crd)), titled with the composed layout's text: the same
+ * picture as cl_render_layout of B with that map and title. */
+typedef struct outer_map {
+  const cl_composed_t *c;
+} outer_map;
+
+static cl_status apply_outer_by_hand(void *ctx, int64_t index, int64_t *out) {
+  const outer_map *m = ctx;
+  cl_fn outer;
+  int64_t offset;
+  assert_int_equal(cl_composed_parts(m->c, &outer, &offset, NULL), CL_OK);
+  return outer.kind == CL_FN_SWIZZLE ? cl_swizzle_apply(outer.swizzle, index + offset, out)
+                                     : cl_layout_eval(outer.layout, index + offset, out);
+}
+
+static void check_render_composed(const char *text, int64_t tile_rows, int64_t tile_cols) {
+  static char got[1 << 18], expected[1 << 18];
+  cl_composed_t *c = composed(text);
+  cl_fn inner;
+  assert_int_equal(cl_composed_parts(c, NULL, NULL, &inner), CL_OK);
+  outer_map m = {c};
+  for (int format = CL_PICTURE_SVG; format <= CL_PICTURE_TXT; format++) {
+    cl_picture_options by_hand = CL_PICTURE_OPTIONS_INIT, options = CL_PICTURE_OPTIONS_INIT;
+    by_hand.format = options.format = (cl_picture_format)format;
+    by_hand.title = text;
+    by_hand.map = apply_outer_by_hand;
+    by_hand.map_ctx = &m;
+    int64_t n, want;
+    if (tile_rows > 0) {
+      want = cl_render_tv(inner.layout, tile_rows, tile_cols, &by_hand, expected, sizeof expected);
+      n = cl_render_composed_tv(c, tile_rows, tile_cols, &options, got, sizeof got);
+    } else {
+      want = cl_render_layout(inner.layout, &by_hand, expected, sizeof expected);
+      n = cl_render_composed(c, &options, got, sizeof got);
+    }
+    assert_true(want > 0 && want < (int64_t)sizeof expected);
+    if (format == CL_PICTURE_TXT && tile_rows == 0 && cl_layout_rank(inner.layout) == 2) {
+      /* the table is print_layout's */
+      assert_int_equal(cl_composed_print_layout(c, expected, sizeof expected), n);
+    }
+    assert_int_equal(n, want);
+    assert_string_equal(got, expected);
+    /* the stream variants write the same bytes */
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    n = tile_rows > 0 ? cl_render_composed_tv_file(c, tile_rows, tile_cols, &options, f)
+                      : cl_render_composed_file(c, &options, f);
+    assert_int_equal(n, want);
+    rewind(f);
+    assert_int_equal(fread(expected, 1, sizeof expected, f), (size_t)n);
+    assert_memory_equal(expected, got, (size_t)n);
+    fclose(f);
+  }
+  cl_composed_free(c);
+}
+
+static void test_render_composed(void **state) {
+  (void)state;
+  check_render_composed("Sw<3,3,3> o 0 o (8,8):(8,1)", 0, 0);
+  check_render_composed("Sw<1,1,1> o 3 o (4,4):(1,4)", 0, 0);
+  check_render_composed("Sw<2,0,2> o 5 o ((2,2),(2,2)):((1,4),(2,8))", 0, 0);
+  check_render_composed("(8,8):(8,1) o 2 o (2,(2,4)):(1,(2,4))", 0, 0);
+  check_render_composed("Sw<2,0,3> o 0 o ((4,8),2):((2,8),1)", 8, 8);
+  check_render_composed("Sw<1,0,3> o 0 o 16:1", 0, 0);
+  /* upcast makes the offset unsigned: the table shows int(value), as CuTe */
+  cl_composed_t *c = composed("(16,16):(16,1) o 0 o (4,4):(1,4)"), *up = NULL;
+  cl_layout_t *l = NULL;
+  assert_int_equal(cl_composed_downcast(c, 2, &l, &up), CL_OK);
+  assert_null(l);
+  char buf[4096];
+  cl_picture_options txt = CL_PICTURE_OPTIONS_INIT;
+  txt.format = CL_PICTURE_TXT;
+  int64_t n = cl_render_composed(up, &txt, buf, sizeof buf);
+  char table[4096];
+  assert_int_equal(cl_composed_print_layout(up, table, sizeof table), n);
+  assert_string_equal(buf, table);
+  cl_composed_free(up);
+  cl_composed_free(c);
+  /* errors */
+  c = composed("8:1 o 0 o Sw<1,1,1>");
+  assert_int_equal(cl_render_composed(c, NULL, buf, sizeof buf), CL_E_UNSUPPORTED);
+  assert_non_null(strstr(cl_last_error(), "no grid"));
+  assert_int_equal(cl_render_composed_tv(c, 4, 4, NULL, buf, sizeof buf), CL_E_UNSUPPORTED);
+  cl_composed_free(c);
+  c = composed("Sw<1,1,1> o 0 o (4,4):(1,4)");
+  assert_int_equal(cl_render_composed(NULL, NULL, buf, sizeof buf), CL_E_NULL);
+  assert_int_equal(cl_render_composed(c, NULL, NULL, 8), CL_E_NULL);
+  assert_int_equal(cl_render_composed_file(c, NULL, NULL), CL_E_NULL);
+  assert_int_equal(cl_render_composed_file(NULL, NULL, stdout), CL_E_NULL);
+  assert_int_equal(cl_render_composed_tv(c, 0, 4, NULL, buf, sizeof buf), CL_E_DOMAIN);
+  assert_int_equal(cl_render_composed_tv(c, 4, -1, NULL, buf, sizeof buf), CL_E_DOMAIN);
+  assert_int_equal(cl_render_composed_tv(c, 4, 4, NULL, NULL, 8), CL_E_NULL);
+  assert_int_equal(cl_render_composed_tv_file(c, 4, 4, NULL, NULL), CL_E_NULL);
+  assert_int_equal(cl_render_composed_tv_file(c, 0, 0, NULL, stdout), CL_E_DOMAIN);
+  /* a TV layout that leaves the tile */
+  assert_int_equal(cl_render_composed_tv(c, 2, 2, NULL, buf, sizeof buf), CL_E_DOMAIN);
+  cl_picture_options bad = CL_PICTURE_OPTIONS_INIT;
+  bad.format = (cl_picture_format)9;
+  assert_int_equal(cl_render_composed(c, &bad, buf, sizeof buf), CL_E_DOMAIN);
+  cl_composed_free(c);
+}
+
 /* ------------------------------------------------------------ slicing */
 
 /* The defining property of slice_and_offset: for each index j of the result
@@ -1494,6 +1597,7 @@ int main(void) {
     cmocka_unit_test(test_composition_with_swizzle),
     cmocka_unit_test(test_make_layout_from_swizzle),
     cmocka_unit_test(test_composed_pictures),
+    cmocka_unit_test(test_render_composed),
     cmocka_unit_test(test_slice_layout_outer),
     cmocka_unit_test(test_slice_all_underscore),
     cmocka_unit_test(test_slice_errors),

@@ -19,6 +19,7 @@
 #include "common.h"
 #include "tuple.h"
 #include "layout.h"
+#include "render.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -315,6 +316,18 @@ CL_API cl_status cl_composed_nullspace(const cl_composed_t *composed, cl_layout_
 CL_API int64_t cl_composed_print_layout(const cl_composed_t *composed, char *buf, size_t cap);
 /* composed(0) composed(1) ... composed(size-1), separated by single spaces. */
 CL_API int64_t cl_composed_print_1d(const cl_composed_t *composed, char *buf, size_t cap);
+/* render.h's pictures of a composed layout: the grid (or the TV tile) of
+ * its inner layout's domain, each cell showing the composed function's
+ * value, titled with the composed layout's text.  Options, limits and errors
+ * as cl_render_layout / cl_render_tv, and CL_E_UNSUPPORTED for an inner
+ * swizzle (which has no grid).  An options.map applies after the composed
+ * function. */
+CL_API int64_t cl_render_composed(const cl_composed_t *composed, const cl_picture_options *options, char *buf, size_t cap);
+CL_API int64_t cl_render_composed_file(const cl_composed_t *composed, const cl_picture_options *options, FILE *f);
+CL_API int64_t cl_render_composed_tv(const cl_composed_t *composed, int64_t tile_rows, int64_t tile_cols,
+                                     const cl_picture_options *options, char *buf, size_t cap);
+CL_API int64_t cl_render_composed_tv_file(const cl_composed_t *composed, int64_t tile_rows, int64_t tile_cols,
+                                          const cl_picture_options *options, FILE *f);
 
 #ifdef __cplusplus
 }

@@ -4,7 +4,7 @@
  * it gives with render.h.
  *
  * A composed layout `A o offset o B` is drawn as its inner layout B, each
- * cell showing A(offset + B(crd)): render.h's index map.  The txt format of a
+ * cell showing A(offset + B(crd)) (cl_render_composed).  The txt format of a
  * rank-2 layout or composed layout is exactly what `eval print_layout(EXPR)`
  * prints. */
 #define _POSIX_C_SOURCE 200809L /* fileno, fstat, open_memstream */
@@ -128,64 +128,15 @@ static int parse_args(int argc, char **argv, draw_args *a) {
   return -1; /* go on */
 }
 
-/* ---- composed layouts: B drawn with the map i -> A(offset + i) ---- */
-
-typedef struct composed_map {
-  cl_fn outer;
-  int64_t offset;
-} composed_map;
-
-static cl_status apply_outer(void *ctx, int64_t index, int64_t *out) {
-  const composed_map *c = ctx;
-  int64_t at;
-  if (__builtin_add_overflow(index, c->offset, &at))
-    return CL_E_OVERFLOW;
-  if (c->outer.kind == CL_FN_SWIZZLE)
-    return cl_swizzle_apply(c->outer.swizzle, at, out);
-  return cl_layout_eval(c->outer.layout, at, out);
-}
-
-/* Runs the renderer on the value: a layout, or a composed layout whose
- * inner function is a layout. */
+/* Runs the renderer on the value: a layout or a composed layout. */
 static int64_t render(const value *v, const draw_args *a, FILE *f) {
   cl_picture_options opt = CL_PICTURE_OPTIONS_INIT;
   opt.format = a->format;
-  const cl_layout_t *grid = v->layout;
-  composed_map map;
-  char *title = NULL;
-  if (v->kind == V_COMPOSED) {
-    const cl_composed_t *c = v->composed;
-    cl_fn inner;
-    cl_status s = cl_composed_parts(c, &map.outer, &map.offset, &inner);
-    if (s != CL_OK)
-      return s;
-    if (inner.kind != CL_FN_LAYOUT)
-      return cli_fail(CL_E_UNSUPPORTED, "draw: the composed layout's inner function is a swizzle, which has no grid");
-    /* print_layout of a composed layout, as `eval` prints it. */
-    if (a->format == CL_PICTURE_TXT && a->tile_rows == 0 && cl_layout_rank(inner.layout) == 2) {
-      int64_t n = cl_composed_print_layout(c, NULL, 0);
-      if (n < 0)
-        return n;
-      char *text = malloc((size_t)n + 1);
-      if (text == NULL)
-        return cli_fail(CL_E_NOMEM, "out of memory");
-      cl_composed_print_layout(c, text, (size_t)n + 1);
-      fputs(text, f);
-      free(text);
-      return n;
-    }
-    s = cl_composed_to_string(c, &title);
-    if (s != CL_OK)
-      return s;
-    grid = inner.layout;
-    opt.map = apply_outer;
-    opt.map_ctx = &map;
-    opt.title = title;
-  }
-  int64_t n = a->tile_rows > 0 ? cl_render_tv_file(grid, a->tile_rows, a->tile_cols, &opt, f)
-                               : cl_render_layout_file(grid, &opt, f);
-  cl_string_free(title);
-  return n;
+  if (v->kind == V_COMPOSED)
+    return a->tile_rows > 0 ? cl_render_composed_tv_file(v->composed, a->tile_rows, a->tile_cols, &opt, f)
+                            : cl_render_composed_file(v->composed, &opt, f);
+  return a->tile_rows > 0 ? cl_render_tv_file(v->layout, a->tile_rows, a->tile_cols, &opt, f)
+                          : cl_render_layout_file(v->layout, &opt, f);
 }
 
 static const char *kind_name(value_kind k) {
