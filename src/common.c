@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "tuple_impl.h"
 
@@ -39,6 +40,12 @@ cl_status cl_fail(cl_status status, const char *fmt, ...) {
 }
 
 void cl_clear_error(void) { last_error[0] = '\0'; }
+
+cl_status cl_fail_null(const char *func, const char *arg) {
+  if (strncmp(func, "cl_", 3) == 0)
+    return cl_fail(CL_E_NULL, "%s: argument '%s' is NULL", func, arg);
+  return cl_fail(CL_E_NULL, "argument '%s' is NULL", arg);
+}
 
 const char *cl_last_error(void) { return last_error; }
 
@@ -89,6 +96,8 @@ cl_status cl_mod(int64_t a, int64_t b, int64_t *r) {
 
 /* CuTe's ceil_div on integers is (a + b - 1) / b in C arithmetic. */
 cl_status cl_ceil_div_int(int64_t a, int64_t b, int64_t *r) {
+  if (b == 0) /* the message shows a, not the a + b - 1 divided */
+    return cl_fail(CL_E_DOMAIN, "division by zero (%lld / 0)", (long long)a);
   int64_t t;
   CL_TRY(cl_add(a, b, &t));
   CL_TRY(cl_sub(t, 1, &t));
@@ -112,6 +121,6 @@ cl_status cl_check_picture(int64_t rows, int64_t cols, const char *what) {
   if (rows <= CL_PICTURE_MAX_CELLS && cols <= CL_PICTURE_MAX_CELLS &&
       (rows < 1 ? 1 : rows) * (cols < 1 ? 1 : cols) <= CL_PICTURE_MAX_CELLS)
     return CL_OK;
-  return cl_fail(CL_E_LIMIT, "%s has %lld x %lld entries, more than the %lld a picture shows (CL_PICTURE_MAX_CELLS)",
+  return cl_fail(CL_E_LIMIT, "%s has %lld x %lld entries, more than the %lld a picture shows",
                  what, (long long)rows, (long long)cols, (long long)CL_PICTURE_MAX_CELLS);
 }

@@ -384,7 +384,7 @@ void cl_b_compact_order(cl_builder *b, const cl_node *shape, const cl_node *orde
   }
   /* CuTe pairs each leaf of order with a subtree of shape (product_like). */
   if (!cl_tree_weakly_congruent(order, shape)) {
-    cl_b_set_error(b, cl_fail(CL_E_RANK, "compact_order: the order must be weakly congruent with the shape (Mismatched Ranks)"));
+    cl_b_set_error(b, cl_fail(CL_E_RANK, "compact_order: the order must be weakly congruent with the shape"));
     return;
   }
   int64_t n = cl_tree_leaf_count(order);

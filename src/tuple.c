@@ -44,7 +44,7 @@ static bool reserve(cl_builder *b, int64_t n) {
   if (b->count + n <= b->cap)
     return true;
   if (b->count + n > INT32_MAX / 2) {
-    cl_b_set_error(b, cl_fail(CL_E_LIMIT, "value has too many nodes"));
+    cl_b_set_error(b, cl_fail(CL_E_LIMIT, "the value is too large: more than %d integers and tuples", INT32_MAX / 2));
     return false;
   }
   int32_t cap = b->cap;
@@ -197,7 +197,7 @@ cl_status cl_lb_finish(cl_lbuilder *lb, cl_layout_t **out) {
   *out = NULL;
   cl_status s = cl_lb_status(lb);
   if (s == CL_OK && (lb->shape.count == 0 || lb->stride.count == 0))
-    s = cl_fail(CL_E_RANK, "internal: empty layout");
+    s = cl_fail(CL_E_RANK, "a layout needs a shape and a stride");
   if (s != CL_OK) {
     cl_lb_release(lb);
     return s;
@@ -221,7 +221,7 @@ cl_status cl_layout_from_trees(const cl_node *shape, const cl_node *stride, cl_l
   *out = NULL;
   int64_t count = 1 + (int64_t)shape->span + stride->span;
   if (count > INT32_MAX / 2)
-    return cl_fail(CL_E_LIMIT, "value has too many nodes");
+    return cl_fail(CL_E_LIMIT, "the value is too large: more than %d integers and tuples", INT32_MAX / 2);
   cl_plan_info plan;
   cl_plan_measure(shape, stride, &plan);
   struct cl_layout *h = cl_alloc(sizeof *h + (size_t)count * sizeof(cl_node) + plan.bytes);

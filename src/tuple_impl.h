@@ -73,10 +73,14 @@ void cl_clear_error(void);
       return cl_try_status_;             \
   } while (0)
 
+/* CL_E_NULL for argument `arg` of function `func`, which the message names
+ * only when it is public (a static helper's name means nothing to a user). */
+cl_status cl_fail_null(const char *func, const char *arg);
+
 /* Argument checks at the top of public functions: a NULL argument is
  * CL_E_NULL; an out-parameter is cleared first so no failure leaves it set. */
 #define CHECK_NULL(p) \
-  do { if ((p) == NULL) return cl_fail(CL_E_NULL, "%s: argument '%s' is NULL", __func__, #p); } while (0)
+  do { if ((p) == NULL) return cl_fail_null(__func__, #p); } while (0)
 #define CHECK_OUT(p) \
   do { CHECK_NULL(p); *(p) = NULL; } while (0)
 

@@ -31,6 +31,12 @@ static void test_last_error(void **state) {
   assert_string_equal(cl_last_error(), "column 4: expected an integer, '_' or '(', found the end of the text");
   assert_int_equal(cl_tuple_int(1, NULL), CL_E_NULL);
   assert_string_equal(cl_last_error(), "cl_tuple_int: argument 'out' is NULL");
+  /* A check inside a static helper names the argument, never the helper. */
+  cl_layout_t *l = NULL;
+  assert_int_equal(cl_left_inverse(NULL, &l), CL_E_NULL);
+  assert_string_equal(cl_last_error(), "argument 'layout' is NULL");
+  assert_int_equal(cl_layout_eval(NULL, 0, NULL), CL_E_NULL);
+  assert_null(strstr(cl_last_error(), "eval_"));
   /* The detail stays until the next failure; it is never NULL. */
   assert_int_equal(cl_tuple_int(1, &t), CL_OK);
   assert_non_null(cl_last_error());
