@@ -89,22 +89,159 @@ error: shape_div: divisibility condition violated: neither 3 % 2 == 0 nor 2 % 3 
 : > "$work/stdin"
 expect_output "empty input" 0 "" -- eval -
 
+# Driven through a pipe by another program (a notebook kernel, an editor
+# plugin): write one line, wait for its answer, then write the next.  An
+# answer left in the tool's output buffer never comes, and the test fails
+# after the timeout instead of hanging.
+coproc TOOL { exec "$exe" eval -; }
+tool_pid=$TOOL_PID
+exec {to_tool}>&"${TOOL[1]}" {from_tool}<&"${TOOL[0]}"
+eval "exec ${TOOL[1]}>&- ${TOOL[0]}<&-" # only our copies stay open
+while IFS=$'\t' read -r expr want; do
+  printf '%s\n' "$expr" >&"$to_tool"
+  if ! IFS= read -r -t 30 answer <&"$from_tool"; then
+    fail "eval - in a pipe: no answer to '$expr' within 30 s"
+    break
+  fi
+  [ "$answer" = "$want" ] || fail "eval - in a pipe: '$expr' answered '$answer', expected '$want'"
+done <<'EOF_CASES'
+size((2,3))	6
+shape_div(4,0)	error: shape_div: division by zero (4 % 0)
+# a comment	
+make_layout((2,3),LayoutRight)	(2,3):(3,1)
+compositon(8:1,2:1)	error: column 1: unknown function 'compositon'; did you mean 'composition'?
+EOF_CASES
+exec {to_tool}>&- # the end of its input: the tool exits, with status 1 for the error lines
+for _ in $(seq 300); do kill -0 "$tool_pid" 2>/dev/null || break; sleep 0.1; done
+if kill -0 "$tool_pid" 2>/dev/null; then
+  fail "eval - in a pipe: still running 30 s after its input ended"
+  kill "$tool_pid"
+fi
+wait "$tool_pid"
+rc=$?
+[ "$rc" = 1 ] || fail "eval - in a pipe: exit status $rc, expected 1"
+exec {from_tool}<&-
+
 # Pictures are built in memory: a huge one is refused at once, not after
 # minutes (tests/fuzz/regressions/eval/print-huge-layout).
-expect_output "huge picture" 1 "error: print1D: the layout has 1 x 100000000000 entries, more than the 1048576 a picture shows (CL_PICTURE_MAX_CELLS)" \
+expect_output "huge picture" 1 "error: print1D: the layout has 1 x 100000000000 entries, more than the 1048576 a picture shows" \
   -- eval 'print1D(100000000000:1)'
 
 # ---------------------------------------------------------------- exit statuses
-expect_output "no command" 2 "" --
-expect_output "eval without expressions" 2 "" -- eval
-expect_output "unknown command" 2 "" -- frobnicate
 expect_output "one failure among successes" 1 "8
-error: column 1: unknown name 'x' (a function needs '(' and arguments)
+error: column 1: unknown name 'x'
 8" -- eval '8' 'x' '8'
 "$exe" --help > "$work/help" 2>&1 || fail "--help exits with $?"
 grep -q "cute-layout eval" "$work/help" || fail "--help does not describe eval"
 "$exe" --version > "$work/version" 2>&1 || fail "--version exits with $?"
 grep -q "cute-layout [0-9]" "$work/version" || fail "--version prints no version"
+
+# ---------------------------------------------------------------- a Unix tool
+# Usage errors: exit 2, nothing on standard output, a message starting with
+# "cute-layout: " on standard error followed by the command's synopsis.
+usage_status() { # NAME STDERR_PATTERN -- ARGS...
+  local name=$1 pattern=$2 out rc
+  shift 3
+  out=$("$exe" "$@" 2>"$work/usage.err" < /dev/null)
+  rc=$?
+  [ "$rc" = 2 ] || fail "$name: exit status $rc, expected 2"
+  [ -z "$out" ] || fail "$name: wrote to standard output: $(printf '%s' "$out" | head -c 200)"
+  case "$(head -1 "$work/usage.err")" in "cute-layout: "*"$pattern"*) ;;
+    *) fail "$name: stderr '$(head -c 300 "$work/usage.err")' does not start 'cute-layout: ...$pattern'" ;; esac
+  grep -q '^usage: cute-layout' "$work/usage.err" || fail "$name: no synopsis on stderr"
+}
+usage_status "no command" "expected a command" --
+usage_status "eval without expressions" "eval: expected expressions" -- eval
+usage_status "unknown command" "unknown command 'frobnicate'" -- frobnicate
+grep -q "did you mean" "$work/usage.err" && fail "frobnicate: a command was suggested: $(head -1 "$work/usage.err")"
+usage_status "misspelt command" "unknown command 'evl'; did you mean 'eval'?" -- evl
+usage_status "misspelt command 2" "unknown command 'drwa'; did you mean 'draw'?" -- drwa
+usage_status "unknown tool option" "unknown option '--bogus'" -- --bogus eval 8
+usage_status "unknown eval option" "eval: unknown option '-x'" -- eval -x 8
+usage_status "eval --help with a value" "eval: option '--help' takes no value" -- eval --help=yes
+usage_status "ambiguous long option" "option '--' is ambiguous" -- draw '--=x' 8:1
+usage_status "functions with an operand" "functions: takes no arguments" -- functions size
+usage_status "help for no command" "help: unknown command 'bogus'" -- help bogus
+usage_status "help for two commands" "help: expected one COMMAND" -- help eval draw
+usage_status "copy --type" "copy: option '--type' needs a value" -- copy 4:1 4:1 --type
+# A usage error anywhere evaluates nothing.
+out=$("$exe" eval 8:1 --bogus 2>/dev/null)
+[ -z "$out" ] || fail "eval with a bad option evaluated: $out"
+
+# --help and help COMMAND: usage on standard output, exit 0; each command's
+# text starts with its synopsis.
+for cmd in eval draw copy functions help; do
+  "$exe" "$cmd" --help > "$work/help.$cmd" 2> "$work/help.err" || fail "$cmd --help: exit status $?"
+  [ -s "$work/help.err" ] && fail "$cmd --help wrote to stderr"
+  head -1 "$work/help.$cmd" | grep -q "^usage: cute-layout $cmd" || fail "$cmd --help: $(head -1 "$work/help.$cmd")"
+  "$exe" help "$cmd" | cmp -s - "$work/help.$cmd" || fail "help $cmd differs from $cmd --help"
+  "$exe" "$cmd" -h | cmp -s - "$work/help.$cmd" || fail "$cmd -h differs from $cmd --help"
+done
+"$exe" help | cmp -s - "$work/help" || fail "help differs from --help"
+"$exe" -h | cmp -s - "$work/help" || fail "-h differs from --help"
+"$exe" -V | cmp -s - "$work/version" || fail "-V differs from --version"
+# --help wins over operands and evaluates nothing.
+[ "$("$exe" eval 'shape_div(4,0)' --help | head -1)" = "usage: cute-layout eval EXPR..." ] || fail "eval EXPR --help"
+
+# Options and operands in any order; -oFILE, -o FILE, --output=FILE,
+# --output FILE and abbreviations are one; `--` ends the options; an
+# operand that starts with '-' and a digit is a negative number.
+"$exe" eval 'print_layout((2,3):(3,1))' > "$work/table.want"
+i=0
+for args in "-o $work/t.txt (2,3):(3,1) --format txt" "-o$work/t.txt -ftxt (2,3):(3,1)" \
+    "--output=$work/t.txt --format=txt (2,3):(3,1)" "(2,3):(3,1) --output $work/t.txt --form txt" \
+    "-f txt -- (2,3):(3,1) --out=$work/t.txt"; do
+  i=$((i + 1))
+  rm -f "$work/t.txt" "$work/t.out"
+  # shellcheck disable=SC2086 # the words of $args are the arguments
+  "$exe" draw $args > "$work/t.out" 2>&1
+  if [ "$i" = 5 ]; then
+    # after --, '--out=...' is a second expression
+    grep -q "expected one EXPR, got a second one, '--out=" "$work/t.out" || fail "draw $args: $(head -c 200 "$work/t.out")"
+    continue
+  fi
+  cmp -s "$work/t.txt" "$work/table.want" || fail "draw $args: the picture is not print_layout's table"
+done
+expect_output "negative numbers are operands" 0 "-3
+-1
+(2,3):(-1,2)" -- eval -3 -1 '(2,3):(-1,2)'
+expect_output "options end at --" 1 "8
+error: column 2: expected a digit, found '-'" -- eval 8 -- --help
+echo 2 > "$work/stdin"
+expect_output "- reads standard input where it stands" 0 "1
+2
+3" -- eval 1 - 3
+
+# Suggestions: the nearest function, only when it is near enough and the
+# only one that near.
+expect_output "unknown functions" 1 "error: column 1: unknown function 'compositon'; did you mean 'composition'?
+error: column 1: unknown function 'make_layuot'; did you mean 'make_layout'?
+error: column 10: unknown function 'logical_divid'; did you mean 'logical_divide'?
+error: column 1: unknown function 'print1d'; did you mean 'print1D'?
+error: column 1: unknown function 'swizzle'; did you mean 'Swizzle'?
+error: column 1: unknown function 'siz'; did you mean 'size'?
+error: column 1: unknown function 'frobnicate'
+error: column 1: unknown function 'x'
+error: column 1: unknown function 'make'; did you mean 'take'?
+error: column 1: unknown function 'layout'
+error: column 1: unknown name 'LayoutLeftt'; did you mean 'LayoutLeft'?
+error: column 1: 'size' is a function: call it as size(...)" -- eval 'compositon(8:1,2:1)' 'make_layuot((2,3))' \
+  'size(8:1,logical_divid(8:1,2))' 'print1d(8:1)' 'swizzle(1,1,1)' 'siz(8)' 'frobnicate(1)' 'x(1)' 'make(1)' \
+  'layout(1)' 'LayoutLeftt' 'size'
+
+# Failures name the function that failed: the innermost call, once.
+expect_output "failures name the function" 1 "error: shape_div: division by zero (4 % 0)
+error: shape_div: division by zero (4 % 0)
+error: make_layout: shape and stride are not congruent
+error: ceil_div: division by zero (7 / 0)
+error: make_swizzle<6,49>: number of bits in Y and Z don't match
+error: Swizzle<1,2,0>: abs(SShift) must be >= BBits
+error: Swizzle<1,2,0>: abs(SShift) must be >= BBits
+error: get: index 5 out of range for rank 2
+error: make_ordered_layout: compact_order: the order must be weakly congruent with the shape
+error: size: wrong number of arguments (0); usage: size(t) | size(L) | size(C)" -- eval 'shape_div(4,0)' \
+  'size(make_layout(shape_div(4,0)))' 'make_layout((2,3),(1,2,3))' 'ceil_div(7,0)' 'make_swizzle(6,49)' \
+  'Swizzle(1,2,0)' 'Sw<1,2,0>' 'get((1,2),5)' 'make_ordered_layout((2,3),((0,1),2))' 'size()'
 
 # ---------------------------------------------------------------- algebra builtins
 # Values from CuTe's documentation (02_layout_algebra.md: complement(4:1,24) is
@@ -188,15 +325,23 @@ draw_status() { # NAME STATUS STDERR_PATTERN -- ARGS...
   [ "$rc" = "$status" ] || fail "draw $name: exit status $rc, expected $status ($err)"
   case "$err" in *"$pattern"*) ;; *) fail "draw $name: stderr '$err' lacks '$pattern'" ;; esac
 }
-draw_status "-o without a file" 2 "-o needs a file name" -- 8:1 -o
-draw_status "--output= empty" 2 "-o needs a file name" -- 8:1 --output=
-draw_status "unknown option" 2 "unknown option '--bogus'" -- 8:1 --bogus
+draw_status "-o without a file" 2 "cute-layout: draw: option '-o' needs a value" -- 8:1 -o
+draw_status "--output= empty" 2 "cute-layout: draw: --output needs a file name" -- 8:1 --output=
+draw_status "unknown option" 2 "cute-layout: draw: unknown option '--bogus'" -- 8:1 --bogus
+draw_status "misspelt option" 2 "unknown option '--fromat'; did you mean '--format'?" -- 8:1 --fromat txt
+draw_status "ambiguous value" 2 "--format must be svg, tex or txt, not 'text'" -- 8:1 --format text
+draw_status "misspelt value" 2 "--format must be svg, tex or txt, not 'svgg'; did you mean 'svg'?" -- 8:1 -f svgg
+draw_status "no such value" 2 "--format must be svg, tex or txt, not 'png'" -- 8:1 -fpng
+draw_status "second expression" 2 "expected one EXPR, got a second one, '4:1'" -- 8:1 4:1
+draw_status "no expression" 2 "expected an expression to draw" -- -f txt
+draw_status "bad tile" 2 "--tv wants the tile as M,N" -- 8:1 --tv=0,4
+draw_status "failing expression" 1 "cute-layout: draw: shape_div: division by zero (4 % 0)" -- 'make_layout(shape_div(4,0))'
 draw_status "boolean" 1 "'true' is a boolean, not a layout" -- true
 draw_status "tag" 1 "is a tag (LayoutLeft/LayoutRight), not a layout" -- LayoutRight
 draw_status "swizzle" 1 "draw composition(Sw, L) instead" -- 'Sw<3,3,3>'
 draw_status "text" 1 "is text, not a layout" -- 'print1D(8:1)'
 draw_status "swizzle inside" 1 "inner function is a swizzle, which has no grid" -- 'composition((8,8):(8,1),0,Sw<1,1,1>)'
-draw_status "unwritable" 1 "cannot write '$work/no/such/dir.svg'" -- 8:1 -o "$work/no/such/dir.svg"
+draw_status "unwritable" 1 "cute-layout: draw: cannot write '$work/no/such/dir.svg'" -- 8:1 -o "$work/no/such/dir.svg"
 "$exe" draw --help | grep -q "usage: cute-layout draw EXPR" || fail "draw --help"
 "$exe" draw -- 8:1 --format=svg > /dev/null 2>&1 && fail "draw --: options after it are expressions"
 "$exe" draw --format=txt -o "$work/row.txt" 8:2 || fail "draw --format= -o: exit status $?"
@@ -239,6 +384,8 @@ fi
 if grep -q . "$work/bad.err"; then
   fail "bad input wrote to stderr: $(head -c 300 "$work/bad.err")"
 fi
+paste "$work/bad" "$work/bad.out" | awk -f "$(dirname "$0")/error_names.awk" > "$work/names.diff" ||
+  fail "bad input: $(cat "$work/names.diff")"
 
 # ---------------------------------------------------------------- a large batch
 # 100,000 lines stream through with memory bounded by the longest line.
@@ -275,29 +422,29 @@ fi
 # Answers that just fit are exact; one step further is an overflow error, never
 # a wrapped value (README "Limits").
 expect_output "near INT64_MAX" 1 "9223372030926249001
-error: integer overflow in 3037000500 * 3037000500
-error: integer overflow in 4294967296 * 4294967296
+error: size: integer overflow in 3037000500 * 3037000500
+error: size: integer overflow in 4294967296 * 4294967296
 -9223372036854775808
-error: integer overflow in -2 * -4611686018427387904
+error: product: integer overflow in -2 * -4611686018427387904
 -9223372036854775808
 error: column 1: integer does not fit in 64 bits
 error: column 6: integer does not fit in 64 bits
 9223372036854775807
-error: integer overflow in 9223372036854775807 + 1
+error: cosize: integer overflow in 9223372036854775807 + 1
 9223372036854775807
-error: integer overflow in 2 + 9223372036854775806
+error: crd2idx: integer overflow in 2 + 9223372036854775806
 (1,4611686018427387903)
-error: integer overflow in 4611686018427387904 * 2
+error: crd2idx: integer overflow in 4611686018427387904 * 2
 (1,2)
-error: integer overflow in 2 * 4611686018427387904
-error: integer overflow in 9223372036854775807 + 2
-error: integer overflow in 4294967296 * 4294967296
+error: compact_col_major: integer overflow in 2 * 4611686018427387904
+error: complement: integer overflow in 9223372036854775807 + 2
+error: logical_product: integer overflow in 4294967296 * 4294967296
 (2147483648,2147483648):(1,2147483648)
-error: integer overflow in 2 * 4611686018427387904
+error: left_inverse: integer overflow in 2 * 4611686018427387904
 9223372036854775807
 ((4):(1),-9223372036854775807)
 0 9223372036854775807
-error: integer overflow in 1 + 9223372036854775807" -- eval \
+error: print1D: integer overflow in 1 + 9223372036854775807" -- eval \
   'size((3037000499,3037000499))' 'size((3037000500,3037000500))' 'size((4294967296,4294967296))' \
   'product((2,-4611686018427387904))' 'product((-2,-4611686018427387904))' '-9223372036854775808' \
   '9223372036854775808' 'size(-9223372036854775809)' 'cosize(2:9223372036854775806)' 'cosize(2:9223372036854775807)' \
@@ -393,6 +540,8 @@ paste "$work/batch" "$work/batch.out" | awk -F'\t' '
   END { if (bad) { printf "%d of %d differ from CuTe\n", bad, NR; exit 1 } }' > "$work/diff" ||
   fail "CuTe answers: $(cat "$work/diff")"
 [ "$(wc -l < "$work/batch.out")" = "$(wc -l < "$work/batch")" ] || fail "CuTe answers: output line count"
+paste "$work/batch" "$work/batch.out" | awk -f "$(dirname "$0")/error_names.awk" > "$work/names.diff" ||
+  fail "error messages: $(cat "$work/names.diff")"
 while IFS=$'\t' read -r expr want; do
   got=$("$exe" eval "$expr" 2>&1)
   if [ "$want" = error ]; then

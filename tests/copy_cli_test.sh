@@ -101,12 +101,29 @@ expect_status src-overflow 1 "SRC: integer overflow" -- '2:4611686018427387904' 
 expect_status dst-overflow 1 "DST: integer overflow" -- '2:1' '2:4611686018427387904'
 expect_status sizes 1 "SRC has 8 elements, DST 4" -- '8:1' '4:1'
 expect_status overlap-dst 1 "not injective" -- '(2,2):(1,2)' '(2,2):(1,0)'
-expect_status bad-expression 1 "SRC: error: column" -- 'make_layout((2,' '4:1'
-expect_status not-a-layout 1 "is not a layout" -- '(2,3)' '6:1'
-expect_status missing 2 "expected SRC and DST" --
-expect_status extra 2 "unexpected argument" -- '4:1' '4:1' '4:1'
-expect_status bad-type 2 "--type needs an element type" -- '4:1' '4:1' --type complex
+expect_status bad-expression 1 "cute-layout: copy: SRC: column 16: expected" -- 'make_layout((2,' '4:1'
+expect_status failing-call 1 "cute-layout: copy: DST: shape_div: division by zero (4 % 0)" -- '4:1' 'make_layout(shape_div(4,0))'
+expect_status not-a-layout 1 "cute-layout: copy: SRC: '(2,3)' is not a layout" -- '(2,3)' '6:1'
+expect_status missing 2 "cute-layout: copy: expected SRC and DST" --
+expect_status extra 2 "cute-layout: copy: expected SRC and DST, got a third layout, '4:1'" -- '4:1' '4:1' '4:1'
+# A bad --type lists the valid ones, and suggests the nearest when one is near.
+all_types="int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, bfloat16, float32 or float64"
+expect_status bad-type 2 "cute-layout: copy: --type must be $all_types, not 'complex'
+usage: cute-layout copy" -- '4:1' '4:1' --type complex
+expect_status misspelt-type 2 "--type must be $all_types, not 'flaot32'; did you mean 'float32'?" -- -t flaot32 '4:1' '4:1'
+expect_status short-type 2 "--type must be $all_types, not 'int'
+" -- '4:1' '4:1' --type=int
+expect_status no-type 2 "cute-layout: copy: option '-t' needs a value" -- '4:1' '4:1' -t
+expect_status unknown-option 2 "cute-layout: copy: unknown option '--tpye'; did you mean '--type'?" -- '4:1' '4:1' --tpye int8
+# Options anywhere, in every form.
+for args in "--type float16 (2,2):(0,1) (2,2):(1,2)" "(2,2):(0,1) -tfloat16 (2,2):(1,2)" \
+    "(2,2):(0,1) (2,2):(1,2) --type=float16" "-t float16 -- (2,2):(0,1) (2,2):(1,2)" "(2,2):(0,1) (2,2):(1,2) --ty float16"; do
+  # shellcheck disable=SC2086 # the words of $args are the arguments
+  got=$("$exe" copy $args 2>&1 | sed -n 2p)
+  [ "$got" = "    0.00    1.00" ] || fail "copy $args: '$got'"
+done
 "$exe" copy --help | grep -q "usage: cute-layout copy SRC DST" || fail "copy --help"
+"$exe" copy '4:1' '4:1' --help | grep -q "usage: cute-layout copy SRC DST" || fail "copy SRC DST --help"
 "$exe" --help | grep -q "copy SRC DST" || fail "--help lists copy"
 
 if [ "$failures" -gt 0 ]; then

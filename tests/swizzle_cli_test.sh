@@ -29,6 +29,8 @@ paste "$work/batch" "$work/batch.out" | awk -F'\t' '
     if (!ok) { bad++; if (bad <= 20) printf "  %s\n    CuTe: %s\n    ours: %s\n", $1, want, got } }
   END { if (bad) { printf "%d of %d differ from CuTe\n", bad, NR; exit 1 } }' >&2 ||
   failures=$((failures + 1))
+# Each error line names the function that failed (error_names.awk).
+paste "$work/batch" "$work/batch.out" | awk -f "$(dirname "$0")/error_names.awk" >&2 || failures=$((failures + 1))
 while IFS=$'\t' read -r expr want; do
   got=$("$exe" eval "$expr" 2>&1)
   if [ "$want" = error ]; then

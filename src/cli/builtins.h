@@ -10,6 +10,8 @@
 
 #include "value.h"
 
+struct suggestion;
+
 typedef cl_status (*builtin_fn)(const char *name, const value *args, int nargs, value *out);
 
 typedef struct builtin {
@@ -29,5 +31,9 @@ extern const builtin cli_builtins_swizzle[];
 const builtin *builtin_find(const char *name);
 /* Calls fn for every builtin (for --help's list). */
 void builtin_each(void (*fn)(const builtin *b, void *ctx), void *ctx);
+/* The known function nearest to a misspelt name, or NULL (suggest.h). */
+const char *builtin_nearest(const char *name);
+/* Offers every function's name to a suggestion (suggest.h). */
+void builtin_offer_names(struct suggestion *s);
 
 #endif

@@ -10,20 +10,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "copy_demo.h"
+#include "command.h"
 #include "eval.h"
 
-static const char copy_usage[] =
-  "usage: cute-layout copy SRC DST [--type T]\n"
+static const char copy_help[] =
   "\n"
   "Copies a tensor over layout SRC into a tensor over layout DST (dst(i) = src(i)\n"
-  "for every linear coordinate i) with cl_tensor_copy and prints both tensors as\n"
-  "CuTe's print_tensor does, the destination's memory in order, and the copy plan.\n"
-  "SRC and DST are expressions of `cute-layout eval` that give layouts of one size.\n"
-  "The source memory holds its own offsets: 0, 1, 2, ...\n"
+  "for every linear coordinate i) with the library's tensor copy and prints both\n"
+  "tensors as CuTe's print_tensor does, the destination's memory in order, and\n"
+  "the copy plan.  SRC and DST are expressions of 'cute-layout eval' that give\n"
+  "layouts of one size.  The source memory holds its own offsets: 0, 1, 2, ...\n"
   "\n"
-  "  --type T   element type: int8 int16 int32 int64 uint8 uint16 uint32 uint64\n"
-  "             float16 bfloat16 float32 float64 (default int32)\n"
+  "  -t, --type=T   element type: int8 int16 int32 int64 uint8 uint16 uint32 uint64\n"
+  "                 float16 bfloat16 float32 float64 (default int32)\n"
+  "  -h, --help     this text\n"
   "\n"
   "examples:\n"
   "  cute-layout copy '(4,8):(1,4)' '(4,8):(8,1)'            a transpose\n"
@@ -36,12 +36,14 @@ static cl_layout_t *layout_arg(const char *what, const char *text) {
   value v;
   cl_status s = eval_expression(text, &v);
   if (s != CL_OK) {
-    fprintf(stderr, "cute-layout copy: %s: error: %s\n", what, eval_error_message(s));
+    tool_error("copy: %s: %s", what, eval_error_message(s));
     return NULL;
   }
   cl_layout_t *copy = NULL;
-  if (v.kind != V_LAYOUT || cl_layout_copy(v.layout, &copy) != CL_OK)
-    fprintf(stderr, "cute-layout copy: %s: '%s' is not a layout\n", what, text);
+  if (v.kind != V_LAYOUT)
+    tool_error("copy: %s: '%s' is not a layout", what, text);
+  else if (cl_layout_copy(v.layout, &copy) != CL_OK)
+    tool_error("copy: %s: out of memory", what);
   value_free(&v);
   return copy;
 }
@@ -136,54 +138,45 @@ static void print_section(const char *title, const cl_layout_t *layout, const cl
 }
 
 static int fail(const char *what, cl_status s) {
-  fprintf(stderr, "cute-layout copy: %s: %s\n", what, cl_last_error()[0] ? cl_last_error() : cl_status_string(s));
-  return 1;
+  return tool_error("copy: %s%s", what, cl_last_error()[0] ? cl_last_error() : cl_status_string(s));
 }
 
-int command_copy(int argc, char **argv) {
-  const char *positional[2] = {NULL, NULL};
-  int npos = 0;
-  cl_dtype dtype = CL_DTYPE_INT32;
-  for (int i = 0; i < argc; i++) {
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      fputs(copy_usage, stdout);
-      return 0;
-    }
-    if (strcmp(argv[i], "--type") == 0) {
-      if (i + 1 >= argc || cl_dtype_parse(argv[i + 1], &dtype) != CL_OK || dtype == CL_DTYPE_NONE) {
-        fprintf(stderr, "cute-layout copy: --type needs an element type\n\n%s", copy_usage);
-        return 2;
-      }
-      i++;
-    } else if (npos < 2) {
-      positional[npos++] = argv[i];
-    } else {
-      fprintf(stderr, "cute-layout copy: unexpected argument '%s'\n\n%s", argv[i], copy_usage);
-      return 2;
-    }
-  }
-  if (npos != 2) {
-    fprintf(stderr, "cute-layout copy: expected SRC and DST layouts\n\n%s", copy_usage);
-    return 2;
-  }
+/* The element types the library names, for --type's error message. */
+static void dtype_names(const char **names, size_t cap) {
+  size_t n = 0;
+  for (int d = CL_DTYPE_NONE + 1; n + 1 < cap && cl_dtype_name((cl_dtype)d) != NULL; d++)
+    names[n++] = cl_dtype_name((cl_dtype)d);
+  names[n] = NULL;
+}
 
+static int parse_type(const char *name, cl_dtype *out) {
+  if (cl_dtype_parse(name, out) == CL_OK && *out != CL_DTYPE_NONE)
+    return 0;
+  const char *names[32];
+  dtype_names(names, sizeof names / sizeof names[0]);
+  return cli_choice_error(&command_copy, "--type", name, names);
+}
+
+/* Copies between tensors over the layouts the two expressions give and
+ * prints them; returns the exit status. */
+static int copy_and_print(const char *src_text, const char *dst_text, cl_dtype dtype) {
   int status = 1;
-  cl_layout_t *src_layout = layout_arg("SRC", positional[0]), *dst_layout = NULL;
+  cl_layout_t *src_layout = layout_arg("SRC", src_text), *dst_layout = NULL;
   cl_tensor_t *src = NULL, *dst = NULL, *dst_mem = NULL;
   cl_status s;
-  if (src_layout == NULL || (dst_layout = layout_arg("DST", positional[1])) == NULL)
+  if (src_layout == NULL || (dst_layout = layout_arg("DST", dst_text)) == NULL)
     goto done;
   if (cl_layout_size(src_layout) != cl_layout_size(dst_layout)) {
-    fprintf(stderr, "cute-layout copy: error: SRC has %lld elements, DST %lld\n", (long long)cl_layout_size(src_layout),
-            (long long)cl_layout_size(dst_layout));
+    tool_error("copy: SRC has %lld elements, DST %lld", (long long)cl_layout_size(src_layout),
+               (long long)cl_layout_size(dst_layout));
     goto done;
   }
   if ((s = cl_tensor_alloc(src_layout, 0, dtype, &src)) != CL_OK) {
-    fail("SRC", s);
+    fail("SRC: ", s);
     goto done;
   }
   if ((s = cl_tensor_alloc(dst_layout, 0, dtype, &dst)) != CL_OK) {
-    fail("DST", s);
+    fail("DST: ", s);
     goto done;
   }
   /* The source memory: each slot holds its offset from the base pointer. */
@@ -191,17 +184,17 @@ int command_copy(int argc, char **argv) {
   cl_tensor_offset_range(src, &lo, &hi);
   char *base = cl_tensor_data(src);
   size_t e = cl_tensor_elem_size(src);
-  for (int64_t o = lo; o <= hi; o++)
-    store_number(base + o * (int64_t)e, dtype, (double)o);
+  for (int64_t offset = lo; offset <= hi; offset++)
+    store_number(base + offset * (int64_t)e, dtype, (double)offset);
 
   if ((s = cl_tensor_copy(dst, src)) != CL_OK) {
-    fail("error", s);
+    fail("", s);
     goto done;
   }
   print_section("src", src_layout, src);
   print_section("dst", dst_layout, dst);
   if ((s = memory_row(dst, &dst_mem)) != CL_OK) {
-    fail("memory", s);
+    fail("", s);
     goto done;
   }
   printf("dst memory, lowest address first:\n");
@@ -218,3 +211,41 @@ done:
   cl_layout_free(dst_layout);
   return status;
 }
+
+static int run_copy(int argc, char **argv) {
+  static const struct option longopts[] = {
+    {"type", required_argument, NULL, 't'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+  };
+  const char *positional[2] = {NULL, NULL};
+  int npos = 0;
+  cl_dtype dtype = CL_DTYPE_INT32;
+  cli_options o = cli_options_start(argc, argv, "t:h", longopts);
+  const char *arg;
+  for (int c; (c = cli_next_option(&o, &arg)) != CLI_END;) {
+    switch (c) {
+    case CLI_OPERAND:
+      if (npos == 2)
+        return usage_error(&command_copy, "expected SRC and DST, got a third layout, '%s'", arg);
+      positional[npos++] = arg;
+      break;
+    case 't':
+      if (parse_type(arg, &dtype) != 0)
+        return 2;
+      break;
+    case 'h': return show_help(&command_copy);
+    default: return cli_option_error(&command_copy, &o, c);
+    }
+  }
+  if (npos != 2)
+    return usage_error(&command_copy, "expected SRC and DST layouts");
+  return copy_and_print(positional[0], positional[1], dtype);
+}
+
+const command command_copy = {
+  "copy", run_copy,
+  "usage: cute-layout copy SRC DST [--type T]\n",
+  copy_help,
+  "copy SRC DST     copy a generated tensor between two layouts and print both\n",
+};

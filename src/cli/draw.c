@@ -14,26 +14,27 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "draw.h"
+#include "command.h"
 #include "eval.h"
 
-static const char draw_usage[] =
-  "usage: cute-layout draw EXPR [--format svg|tex|txt] [--tv M,N] [-o FILE]\n"
+static const char draw_help[] =
   "\n"
   "Draws the layout that EXPR evaluates to (a layout or a composed layout).\n"
   "\n"
-  "  --format svg   an SVG picture: cells labelled with their index and coloured\n"
-  "                 by it, heavier lines between the tiles of hierarchical modes\n"
-  "                 (the default)\n"
-  "  --format tex   the same picture as a LaTeX/TikZ document (pdflatex FILE.tex)\n"
-  "  --format txt   print_layout's table\n"
-  "  --tv M,N       read the layout as a thread-value layout (thr,val) -> index\n"
-  "                 into an MxN tile (column-major); cells show T{thr}V{val}\n"
-  "  -o FILE        write to FILE instead of standard output\n"
+  "  -f, --format=svg|tex|txt\n"
+  "                     svg (the default): an SVG picture, cells labelled with\n"
+  "                     their index and coloured by it, heavier lines between\n"
+  "                     the tiles of hierarchical modes; tex: the same picture\n"
+  "                     as a LaTeX/TikZ document (pdflatex FILE.tex); txt:\n"
+  "                     print_layout's table\n"
+  "      --tv=M,N       read the layout as a thread-value layout (thr,val) -> index\n"
+  "                     into an MxN tile (column-major); cells show T{thr}V{val}\n"
+  "  -o, --output=FILE  write to FILE instead of standard output\n"
+  "  -h, --help         this text\n"
   "\n"
   "examples:\n"
   "  cute-layout draw 'logical_divide(make_layout((8,8)),(2,4))' -o tiles.svg\n"
-  "  cute-layout draw 'composition(Swizzle(3,3,3),make_layout((8,8),LayoutRight))' --format txt\n"
+  "  cute-layout draw 'composition(Swizzle(3,3,3),make_layout((8,8),LayoutRight))' -f txt\n"
   "  cute-layout draw '((4,8),2):((2,8),1)' --tv 8,8 -o tv.svg\n";
 
 typedef struct draw_args {
@@ -42,14 +43,6 @@ typedef struct draw_args {
   cl_picture_format format;
   int64_t tile_rows, tile_cols; /* 0: not a TV picture */
 } draw_args;
-
-static int usage_error(const char *fmt, const char *arg) {
-  fputs("cute-layout draw: ", stderr);
-  fprintf(stderr, fmt, arg);
-  fputs("\n\n", stderr);
-  fputs(draw_usage, stderr);
-  return 2;
-}
 
 /* "M,N", "(M,N)" or "MxN": two positive integers. */
 static int parse_tile(const char *text, int64_t *rows, int64_t *cols) {
@@ -75,57 +68,55 @@ static int parse_tile(const char *text, int64_t *rows, int64_t *cols) {
   return 0;
 }
 
-/* The value of an option: "--opt VALUE" or "--opt=VALUE". */
-static const char *option_value(int argc, char **argv, int *i, const char *name) {
-  size_t len = strlen(name);
-  if (strncmp(argv[*i], name, len) != 0)
-    return NULL;
-  if (argv[*i][len] == '=')
-    return argv[*i] + len + 1;
-  if (argv[*i][len] != '\0')
-    return NULL;
-  if (*i + 1 >= argc)
-    return "";
-  return argv[++*i];
-}
+static const char *const format_names[] = {"svg", "tex", "txt", NULL};
+static const cl_picture_format formats[] = {CL_PICTURE_SVG, CL_PICTURE_TEX, CL_PICTURE_TXT};
 
+enum { OPT_TV = 256 };
+
+/* Reads the command line into *a; returns -1 to go on, or the exit status
+ * (0 after --help, 2 after a usage error). */
 static int parse_args(int argc, char **argv, draw_args *a) {
-  bool options_done = false;
-  for (int i = 0; i < argc; i++) {
-    const char *v;
-    if (options_done || argv[i][0] != '-' || argv[i][1] == '\0') {
+  static const struct option longopts[] = {
+    {"format", required_argument, NULL, 'f'},
+    {"tv", required_argument, NULL, OPT_TV},
+    {"output", required_argument, NULL, 'o'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+  };
+  cli_options o = cli_options_start(argc, argv, "f:o:h", longopts);
+  const char *arg;
+  for (int c; (c = cli_next_option(&o, &arg)) != CLI_END;) {
+    switch (c) {
+    case CLI_OPERAND:
       if (a->expr != NULL)
-        return usage_error("expected one EXPR, got a second one, '%s' (quote the expression)", argv[i]);
-      a->expr = argv[i];
-    } else if (strcmp(argv[i], "--") == 0) {
-      options_done = true;
-    } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      fputs(draw_usage, stdout);
-      return 0;
-    } else if ((v = option_value(argc, argv, &i, "--format")) != NULL) {
-      if (strcmp(v, "svg") == 0)
-        a->format = CL_PICTURE_SVG;
-      else if (strcmp(v, "tex") == 0)
-        a->format = CL_PICTURE_TEX;
-      else if (strcmp(v, "txt") == 0)
-        a->format = CL_PICTURE_TXT;
-      else
-        return usage_error("--format must be svg, tex or txt, not '%s'", v);
-    } else if ((v = option_value(argc, argv, &i, "--tv")) != NULL) {
-      if (parse_tile(v, &a->tile_rows, &a->tile_cols) != 0)
-        return usage_error("--tv wants the tile as M,N (two positive integers), not '%s'", v);
-    } else if ((v = option_value(argc, argv, &i, "-o")) != NULL ||
-               (v = option_value(argc, argv, &i, "--output")) != NULL) {
-      if (*v == '\0')
-        return usage_error("%s needs a file name", "-o");
-      a->output = v;
-    } else {
-      return usage_error("unknown option '%s'", argv[i]);
+        return usage_error(&command_draw, "expected one EXPR, got a second one, '%s' (quote the expression)", arg);
+      a->expr = arg;
+      break;
+    case 'f': {
+      size_t i = 0;
+      while (format_names[i] != NULL && strcmp(arg, format_names[i]) != 0)
+        i++;
+      if (format_names[i] == NULL)
+        return cli_choice_error(&command_draw, "--format", arg, format_names);
+      a->format = formats[i];
+      break;
+    }
+    case OPT_TV:
+      if (parse_tile(arg, &a->tile_rows, &a->tile_cols) != 0)
+        return usage_error(&command_draw, "--tv wants the tile as M,N (two positive integers), not '%s'", arg);
+      break;
+    case 'o':
+      if (*arg == '\0')
+        return usage_error(&command_draw, "--output needs a file name");
+      a->output = arg;
+      break;
+    case 'h': return show_help(&command_draw);
+    default: return cli_option_error(&command_draw, &o, c);
     }
   }
   if (a->expr == NULL)
-    return usage_error("%s", "expected an expression to draw");
-  return -1; /* go on */
+    return usage_error(&command_draw, "expected an expression to draw");
+  return -1;
 }
 
 /* Runs the renderer on the value: a layout or a composed layout. */
@@ -157,8 +148,7 @@ static const char *kind_name(value_kind k) {
 static int write_picture(const char *output, const char *picture, size_t len) {
   FILE *f = output ? fopen(output, "wb") : stdout;
   if (f == NULL) {
-    fprintf(stderr, "error: cannot write '%s': %s\n", output, strerror(errno));
-    return 1;
+    return tool_error("draw: cannot write '%s': %s", output, strerror(errno));
   }
   struct stat st;
   bool regular_file = output && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
@@ -166,7 +156,7 @@ static int write_picture(const char *output, const char *picture, size_t len) {
   if (output && fclose(f) != 0)
     failed = true;
   if (failed) {
-    fprintf(stderr, "error: writing the picture failed: %s\n", strerror(errno));
+    tool_error("draw: writing the picture failed: %s", strerror(errno));
     if (regular_file)
       remove(output); /* no partial picture left behind */
     return 1;
@@ -174,7 +164,7 @@ static int write_picture(const char *output, const char *picture, size_t len) {
   return 0;
 }
 
-int command_draw(int argc, char **argv) {
+static int run_draw(int argc, char **argv) {
   draw_args a = {NULL, NULL, CL_PICTURE_SVG, 0, 0};
   int status = parse_args(argc, argv, &a);
   if (status >= 0)
@@ -182,12 +172,12 @@ int command_draw(int argc, char **argv) {
   value v;
   cl_status s = eval_expression(a.expr, &v);
   if (s != CL_OK) {
-    fprintf(stderr, "error: %s\n", eval_error_message(s));
+    tool_error("draw: %s", eval_error_message(s));
     value_free(&v);
     return 1;
   }
   if (v.kind != V_LAYOUT && v.kind != V_COMPOSED) {
-    fprintf(stderr, "error: draw: '%s' is %s, not a layout\n", a.expr, kind_name(v.kind));
+    tool_error("draw: '%s' is %s, not a layout", a.expr, kind_name(v.kind));
     value_free(&v);
     return 1;
   }
@@ -197,12 +187,12 @@ int command_draw(int argc, char **argv) {
   size_t picture_len = 0;
   FILE *mem = open_memstream(&picture, &picture_len);
   cli_clear_error();
-  int64_t n = mem != NULL ? render(&v, &a, mem) : cli_fail(CL_E_NOMEM, "draw: out of memory");
+  int64_t n = mem != NULL ? render(&v, &a, mem) : cli_fail(CL_E_NOMEM, "out of memory");
   value_free(&v);
   if (mem != NULL && fclose(mem) != 0 && n >= 0)
-    n = cli_fail(CL_E_NOMEM, "draw: out of memory");
+    n = cli_fail(CL_E_NOMEM, "out of memory");
   if (n < 0) {
-    fprintf(stderr, "error: %s\n", eval_error_message((cl_status)n));
+    tool_error("draw: %s", eval_error_message((cl_status)n));
     free(picture);
     return 1;
   }
@@ -211,3 +201,10 @@ int command_draw(int argc, char **argv) {
   return status;
 }
 
+
+const command command_draw = {
+  "draw", run_draw,
+  "usage: cute-layout draw EXPR [--format svg|tex|txt] [--tv M,N] [-o FILE]\n",
+  draw_help,
+  "draw EXPR        a picture of a layout: SVG, TikZ or a table\n",
+};

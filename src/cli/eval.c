@@ -14,6 +14,7 @@
 
 #include "builtins.h"
 #include "eval.h"
+#include "suggest.h"
 
 #define MAX_NESTING 256
 #define MAX_ARGS 64
@@ -141,17 +142,47 @@ static cl_status make_tuple_value(const value *elems, int n, size_t column, valu
   return s;
 }
 
-static cl_status call_builtin(parser *p, const char *name, size_t column, value *args, int nargs, value *out) {
+/* "column N: unknown function 'NAME'", and the known function nearest to it. */
+static cl_status unknown_function(const char *name, size_t column) {
+  const char *near = builtin_nearest(name);
+  if (near != NULL)
+    return cli_fail(CL_E_DOMAIN, "column %zu: unknown function '%s'; did you mean '%s'?", column, name, near);
+  return cli_fail(CL_E_DOMAIN, "column %zu: unknown function '%s'", column, name);
+}
+
+/* Does msg start with the function's name, as "NAME: ...", "NAME<...>" or
+ * "NAME(...)"? */
+static bool names_function(const char *msg, const char *name) {
+  size_t n = strlen(name);
+  return strncmp(msg, name, n) == 0 && (msg[n] == ':' || msg[n] == '<' || msg[n] == '(');
+}
+
+/* The message of a failed call names the function: arguments are evaluated
+ * before the call, so a call that fails is the innermost one that did, and
+ * its name goes in front of whatever the builtin or the library said. */
+static cl_status call_failed(const char *name, cl_status status) {
+  const char *msg = eval_error_message(status);
+  if (names_function(msg, name))
+    return msg == cli_error() ? status : cli_fail(status, "%s", msg);
+  char detail[512];
+  snprintf(detail, sizeof detail, "%s", msg); /* msg may be cli_fail's own buffer */
+  return cli_fail(status, "%s: %s", name, detail);
+}
+
+static cl_status call_builtin(const char *name, size_t column, value *args, int nargs, value *out) {
   const builtin *b = builtin_find(name);
   cl_status s;
-  if (b == NULL)
-    s = cli_fail(CL_E_DOMAIN, "column %zu: unknown function '%s'", column, name);
-  else if (nargs < b->min_args || (b->max_args >= 0 && nargs > b->max_args))
+  if (b == NULL) {
+    s = unknown_function(name, column);
+  } else if (nargs < b->min_args || (b->max_args >= 0 && nargs > b->max_args)) {
     s = cli_fail(CL_E_RANK, "%s: wrong number of arguments (%d); usage: %s", name, nargs, b->usage);
-  else
+  } else {
+    cli_clear_error();
     s = b->fn(name, args, nargs, out);
+    if (s != CL_OK)
+      s = call_failed(name, s);
+  }
   free_values(args, nargs);
-  (void)p;
   return s;
 }
 
@@ -179,7 +210,24 @@ static cl_status parse_swizzle_literal(parser *p, value *out) {
       return s;
     }
   }
-  return call_builtin(p, "Swizzle", p->pos, args, 3, out);
+  return call_builtin("Swizzle", p->pos, args, 3, out);
+}
+
+/* The names that are values, not calls. */
+static const char *const value_names[] = {"_", "LayoutLeft", "LayoutRight", "true", "false", NULL};
+
+/* A name that is no value: a function called without arguments, or a
+ * misspelt value or function. */
+static cl_status unknown_name(const char *name, size_t column) {
+  if (builtin_find(name) != NULL)
+    return cli_fail(CL_E_PARSE, "column %zu: '%s' is a function: call it as %s(...)", column, name, name);
+  suggestion near = suggestion_start(name);
+  for (size_t i = 0; value_names[i] != NULL; i++)
+    suggestion_offer(&near, value_names[i]);
+  builtin_offer_names(&near);
+  if (suggestion_result(&near) != NULL)
+    return cli_fail(CL_E_PARSE, "column %zu: unknown name '%s'; did you mean '%s'?", column, name, suggestion_result(&near));
+  return cli_fail(CL_E_PARSE, "column %zu: unknown name '%s'", column, name);
 }
 
 static cl_status parse_primary(parser *p, value *out) {
@@ -220,7 +268,7 @@ static cl_status parse_primary(parser *p, value *out) {
     value args[MAX_ARGS];
     int n;
     TRY(parse_list(p, args, &n));
-    return call_builtin(p, name, column, args, n, out);
+    return call_builtin(name, column, args, n, out);
   }
   if (strcmp(name, "_") == 0) {
     cl_tuple_t *t;
@@ -236,7 +284,7 @@ static cl_status parse_primary(parser *p, value *out) {
     *out = value_of_bool(name[0] == 't');
     return CL_OK;
   }
-  return cli_fail(CL_E_PARSE, "column %zu: unknown name '%s' (a function needs '(' and arguments)", column, name);
+  return unknown_name(name, column);
 }
 
 /* primary [':' primary]: a layout literal or expression. */
@@ -304,7 +352,7 @@ static cl_status parse_expr(parser *p, value *out) {
     *out = parts[0];
     return CL_OK;
   }
-  return call_builtin(p, "make_composed_layout", column, parts, n, out);
+  return call_builtin("make_composed_layout", column, parts, n, out);
 }
 
 cl_status eval_expression(const char *text, value *out) {
@@ -378,4 +426,14 @@ void builtin_each(void (*fn)(const builtin *b, void *ctx), void *ctx) {
   for (size_t t = 0; tables[t] != NULL; t++)
     for (const builtin *b = tables[t]; b->name != NULL; b++)
       fn(b, ctx);
+}
+
+static void offer_name(const builtin *b, void *ctx) { suggestion_offer(ctx, b->name); }
+
+void builtin_offer_names(suggestion *s) { builtin_each(offer_name, s); }
+
+const char *builtin_nearest(const char *name) {
+  suggestion s = suggestion_start(name);
+  builtin_offer_names(&s);
+  return suggestion_result(&s);
 }

@@ -4,11 +4,13 @@
  *
  * The input is one expression and, split at newlines, a batch of them.
  * Properties:
- *   - a failure is a known negative status with a non-empty message;
+ *   - a failure is a known negative status with a non-empty message, which
+ *     never shows a name of the C API (cl_..., CL_...);
  *   - a value's printed text is itself an expression that evaluates to the
  *     same text (for the kinds that have a literal form);
  *   - the printed output never contains a newline except in pictures. */
 #define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
 #include <string.h>
 
 #include "eval.h"
@@ -24,6 +26,16 @@ static FILE *sink(void) {
   return devnull;
 }
 
+/* Does msg show an identifier of the C API, cl_... or CL_...? */
+static bool shows_c_name(const char *msg) {
+  for (const char *p = msg; (p = strpbrk(p, "cC")) != NULL; p++) {
+    bool word_start = p == msg || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
+    if (word_start && (strncmp(p, "cl_", 3) == 0 || strncmp(p, "CL_", 3) == 0))
+      return true;
+  }
+  return false;
+}
+
 static bool has_literal_form(value_kind kind) {
   return kind == V_TUPLE || kind == V_LAYOUT || kind == V_SWIZZLE || kind == V_COMPOSED;
 }
@@ -34,6 +46,7 @@ static void fuzz_expression(const char *text) {
   if (s != CL_OK) {
     FUZZ_CHECK(s < 0 && s >= CL_E_ABI);
     FUZZ_CHECK(eval_error_message(s)[0] != '\0');
+    FUZZ_CHECK(!shows_c_name(eval_error_message(s)));
     FUZZ_CHECK(v.kind == V_NONE);
     return;
   }
