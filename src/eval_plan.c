@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* eval_plan.c: compiled evaluation, CuTe's layout(i) without a tree walk or a
- * hardware division (cl_layout_eval), and whole ranges of it by an odometer
- * (cl_layout_eval_range).
+ * hardware division: the plan that every layout handle carries
+ * (cl_layout_eval), the same plan handed out as plain data
+ * (cl_layout_compile, compiled.h), and whole ranges of layout(i) by an
+ * odometer (cl_layout_eval_range).
  *
  * The plan.  Flatten the layout to its leaf modes s_0:d_0, ..., s_{n-1}:d_{n-1}
  * and let P_k = s_0 * ... * s_{k-1} and q_k = i / P_k (C's truncating
@@ -17,29 +19,31 @@
  * others (no dependency chain through the modes).  e_k == 0 exactly when
  * modes k-1 and k would be merged by coalesce(), and size-1 modes give equal
  * P_k; both shrink the plan: terms are grouped by P_k, and groups whose
- * coefficient sums to 0 are dropped.
+ * coefficient sums to 0 are dropped.  What is left is one term per mode of
+ * coalesce(L) after the first.
  *
  * Fast division (the technique of libdivide and of Granlund & Montgomery,
  * "Division by invariant integers using multiplication", PLDI 1994): for a
- * divisor P >= 2 and a magic number m = ceil(2^(N+l) / P) with 2^l >= P,
- * floor(x * m / 2^(N+l)) == floor(x / P) for every 0 <= x < 2^N, because the
- * rounding error m*P - 2^(N+l) < P <= 2^l is too small to reach the next
- * multiple.  Two forms:
- *   narrow (size <= 2^32): l = 64 - N chosen so that the shift is exactly 64:
- *     m = ceil(2^64 / P), q = mulhi(x, m); exact since x * (P - 1) < 2^64;
- *   wide: N = 63, l = ceil(log2 P): m = ceil(2^(63+l) / P) < 2^64,
- *     q = mulhi(x, m) >> (l - 1), the shift stored per term.
+ * divisor P >= 2 with 2^(l-1) < P <= 2^l and the magic number
+ * m = ceil(2^(63+l) / P) < 2^64, floor(mulhi(x, m) / 2^(l-1)) == floor(x / P)
+ * for every 0 <= x < 2^63, because the rounding error m*P - 2^(63+l) < P <= 2^l
+ * moves x * m / 2^(63+l) by less than x / 2^63 / P < 1/P, too little to
+ * reach the next multiple.  The arithmetic itself is compiled.h's
+ * cl_compiled_plan_eval, inline, shared with the users of compiled layouts.
  *
  * Overflow.  The plan answers 0 <= i < size(layout) only, and only for
  * layouts where every such i is known to evaluate without overflow:
- * plannable() checks that size and the bound sum (s_k - 1) * |d_k| fit in
- * int64_t, which bounds every product and partial sum CuTe's evaluation
- * forms.  Inside the plan, arithmetic is done modulo 2^64: the identity above
- * holds over the integers, the true result fits, so the wrapped result is it.
- * Every other i takes cl_tree_eval, which reports overflow exactly. */
+ * cl_plan_check() finds the size and the extremes of layout(i) over the domain
+ * (the coordinates vary independently, so the extremes are the sums of
+ * (s_k - 1) * d_k over the negative and the positive strides) and requires
+ * them in int64_t.  Inside the plan, arithmetic is done modulo 2^64: the
+ * identity above holds over the integers, the true result fits, so the
+ * wrapped result is it.  Every other i takes cl_tree_eval, which reports
+ * overflow exactly. */
 #include <stddef.h>
 #include <string.h>
 
+#include "cutelayout/compiled.h"
 #include "cutelayout/eval.h"
 #include "cutelayout/layout.h"
 #include "eval_plan_impl.h"
@@ -47,31 +51,18 @@
 #if defined(__GNUC__) || defined(__clang__)
 #define CL_NOINLINE __attribute__((noinline))
 #define CL_LIKELY(x) __builtin_expect(!!(x), 1)
-#define CL_FALLTHROUGH __attribute__((fallthrough))
 #else
-#define CL_FALLTHROUGH
 #define CL_NOINLINE
 #define CL_LIKELY(x) (x)
 #endif
 
-/* ------------------------------------------------------- 64x64 -> 128 bits */
-
-#if defined(__SIZEOF_INT128__)
-__extension__ typedef unsigned __int128 cl_u128;
-static inline uint64_t mulhi(uint64_t a, uint64_t b) { return (uint64_t)(((cl_u128)a * b) >> 64); }
-#else
-static inline uint64_t mulhi(uint64_t a, uint64_t b) {
-  uint64_t a_lo = (uint32_t)a, a_hi = a >> 32, b_lo = (uint32_t)b, b_hi = b >> 32;
-  uint64_t lo_lo = a_lo * b_lo, hi_lo = a_hi * b_lo, lo_hi = a_lo * b_hi, hi_hi = a_hi * b_hi;
-  uint64_t cross = (lo_lo >> 32) + (uint32_t)hi_lo + lo_hi;
-  return hi_hi + (hi_lo >> 32) + (cross >> 32);
-}
-#endif
+/* ------------------------------------------------------- the reciprocals */
 
 /* ceil(2^e / d) for d >= 2, when the caller knows it fits in 64 bits. */
 static uint64_t ceil_pow2_div(unsigned e, uint64_t d) {
 #if defined(__SIZEOF_INT128__)
-  cl_u128 num = (cl_u128)1 << e;
+  __extension__ typedef unsigned __int128 u128;
+  u128 num = (u128)1 << e;
   return (uint64_t)(num / d) + (num % d != 0);
 #else
   uint64_t q = 0, r = 1; /* long division of 2^e, one bit at a time */
@@ -87,19 +78,6 @@ static uint64_t ceil_pow2_div(unsigned e, uint64_t d) {
 #endif
 }
 
-static unsigned ctz64(uint64_t x) { /* x != 0 */
-#if defined(__GNUC__) || defined(__clang__)
-  return (unsigned)__builtin_ctzll(x);
-#else
-  unsigned n = 0;
-  while (!(x & 1)) {
-    x >>= 1;
-    n++;
-  }
-  return n;
-#endif
-}
-
 static unsigned ceil_log2(uint64_t x) { /* x >= 2 */
 #if defined(__GNUC__) || defined(__clang__)
   return 64 - (unsigned)__builtin_clzll(x - 1);
@@ -111,6 +89,14 @@ static unsigned ceil_log2(uint64_t x) { /* x >= 2 */
 #endif
 }
 
+/* The term's magic number and shift for i / P, 2 <= P < 2^63 (see the top of
+ * the file); a power of two 2^l gets m = 2^63, mulhi = i / 2, no division. */
+static void set_reciprocal(uint64_t divisor, cl_compiled_term_t *term, uint8_t *shift) {
+  unsigned l = ceil_log2(divisor);
+  term->magic = (divisor & (divisor - 1)) == 0 ? (uint64_t)1 << 63 : ceil_pow2_div(63 + l, divisor);
+  *shift = (uint8_t)(l - 1);
+}
+
 /* Two's complement reading of a wrapped result (what the cast does on every
  * compiler we build with, written out because C leaves it implementation-defined). */
 static inline int64_t to_signed(uint64_t v) {
@@ -118,6 +104,153 @@ static inline int64_t to_signed(uint64_t v) {
 }
 
 /* ------------------------------------------------------------- the plan */
+
+/* What a plan relies on, checked in one pass over the trees; the status says
+ * which condition fails (no message: the handle's plan is compiled inside
+ * cl_layout_eval, which must not touch cl_last_error when it succeeds):
+ *   - shape and stride congruent with integer leaves: congruent trees have
+ *     the same pre-order sequence of (span, rank, kind, depth), the 8 bytes
+ *     after each value (CL_E_TYPE otherwise: a stride that is not an integer);
+ *   - no empty tuple (CuTe cannot evaluate through `()`: CL_E_DOMAIN), no
+ *     negative extent (CL_E_DOMAIN);
+ *   - size and the extremes of layout(i) over [0, size), the sums of
+ *     (s_k - 1) * d_k over the negative and the positive d_k, within
+ *     int64_t (CL_E_OVERFLOW).
+ * An extent 0 makes the domain empty: CL_OK with size 0 (and extremes 0). */
+cl_status cl_plan_check(const cl_node *shape, const cl_node *stride, cl_plan_bounds *bounds) {
+  *bounds = (cl_plan_bounds){0, 0, 0};
+  if (shape->span != stride->span)
+    return CL_E_TYPE;
+  int64_t total = 1, low = 0, high = 0, reach;
+  bool empty = false, overflow = false;
+  for (int32_t j = 0; j < shape->span; j++) {
+    uint64_t shape_form, stride_form;
+    memcpy(&shape_form, &shape[j].span, sizeof shape_form);
+    memcpy(&stride_form, &stride[j].span, sizeof stride_form);
+    if (shape_form != stride_form || (!cl_is_tuple(&shape[j]) && !cl_is_int(&shape[j])))
+      return CL_E_TYPE;
+    if (cl_is_tuple(&shape[j])) {
+      if (shape[j].rank == 0)
+        return CL_E_DOMAIN;
+      continue;
+    }
+    int64_t s = shape[j].value, d = stride[j].value;
+    if (s < 0)
+      return CL_E_DOMAIN;
+    empty |= s == 0;
+    int64_t *extreme = d < 0 ? &low : &high;
+    overflow |= __builtin_mul_overflow(total, s, &total) || __builtin_mul_overflow(s - 1, d, &reach) ||
+                __builtin_add_overflow(*extreme, reach, extreme);
+  }
+  if (empty)
+    return CL_OK;
+  if (overflow)
+    return CL_E_OVERFLOW;
+  *bounds = (cl_plan_bounds){total, low, high};
+  return CL_OK;
+}
+
+/* A plan being written: the first mode's stride, the terms (room for `room`),
+ * and where the shifts go once the terms are known. */
+typedef struct plan_sink {
+  uint64_t d0;
+  cl_compiled_term_t *term;
+  int32_t nterms, room;
+} plan_sink;
+
+/* Ends a group of modes sharing P: its coefficient joins d0 when P == 1
+ * (q == i), becomes a term otherwise, and vanishes when it is 0.  The term's
+ * magic field holds P until the reciprocals are computed.  CL_E_LIMIT when
+ * the room is full. */
+static cl_status flush_group(plan_sink *p, uint64_t group_p, uint64_t coef) {
+  if (group_p == 1) {
+    p->d0 += coef;
+  } else if (coef != 0) {
+    if (p->nterms == p->room)
+      return CL_E_LIMIT;
+    p->term[p->nterms].magic = group_p;
+    p->term[p->nterms].coef = coef;
+    p->nterms++;
+  }
+  return CL_OK;
+}
+
+/* The terms of (shape, stride), which cl_plan_check accepted with a size >= 1,
+ * grouped by P_k; each term's magic field holds its P_k. */
+static cl_status plan_terms_of(const cl_node *shape, const cl_node *stride, plan_sink *p) {
+  uint64_t prefix = 1, group_p = 1, group_coef = 0, prev_s = 1, prev_d = 0;
+  bool first = true;
+  p->d0 = 0;
+  p->nterms = 0;
+  for (int32_t j = 0; j < shape->span; j++) {
+    if (cl_is_tuple(&shape[j]))
+      continue;
+    uint64_t s = (uint64_t)shape[j].value, d = (uint64_t)stride[j].value;
+    if (first) {
+      p->d0 = d;
+      first = false;
+    } else {
+      if (prefix != group_p) {
+        CL_TRY(flush_group(p, group_p, group_coef));
+        group_p = prefix;
+        group_coef = 0;
+      }
+      group_coef += d - prev_s * prev_d;
+    }
+    prefix *= s; /* no wrap: prefix <= size */
+    prev_s = s;
+    prev_d = d;
+  }
+  /* A last group whose P is the size (trailing size-1 modes) has q == 0
+   * everywhere in the domain. */
+  return group_p == prefix ? CL_OK : flush_group(p, group_p, group_coef);
+}
+
+/* ----------------------------------------------- compiled layouts (compiled.h) */
+
+static cl_status compile_fail(cl_status status, const cl_layout_t *layout) {
+  char text[160];
+  int64_t n = cl_layout_format(layout, text, sizeof text);
+  const char *shown = n >= 0 && n < (int64_t)sizeof text ? text : "the layout";
+  switch (status) {
+  case CL_E_TYPE: return cl_fail(status, "cl_layout_compile: %s: only integer strides can be compiled", shown);
+  case CL_E_DOMAIN:
+    return cl_fail(status, "cl_layout_compile: %s: a negative extent or an empty tuple () cannot be evaluated", shown);
+  case CL_E_OVERFLOW:
+    return cl_fail(status, "cl_layout_compile: %s: its size or an index layout(i) does not fit in int64_t", shown);
+  case CL_E_LIMIT:
+    return cl_fail(status, "cl_layout_compile: %s: coalesced, it has more than %d modes (CL_COMPILED_MAX_MODES)", shown,
+                   CL_COMPILED_MAX_MODES);
+  default: return status;
+  }
+}
+
+cl_status cl_layout_compile(const cl_layout_t *layout, cl_compiled_layout_t *out) {
+  CHECK_NULL(out);
+  memset(out, 0, sizeof *out);
+  CHECK_NULL(layout);
+  const cl_node *root = cl_lroot(layout), *shape = cl_lshape(root), *stride = cl_lstride(root);
+  cl_plan_bounds bounds;
+  cl_status s = cl_plan_check(shape, stride, &bounds);
+  if (s != CL_OK)
+    return compile_fail(s, layout);
+  if (bounds.size == 0)
+    return CL_OK;
+  plan_sink p = {0, out->term, 0, CL_COMPILED_MAX_MODES - 1};
+  s = plan_terms_of(shape, stride, &p);
+  if (s != CL_OK) {
+    memset(out, 0, sizeof *out);
+    return compile_fail(s, layout);
+  }
+  for (int32_t k = 0; k < p.nterms; k++)
+    set_reciprocal(out->term[k].magic, &out->term[k], &out->shift[k]);
+  out->size = bounds.size;
+  out->d0 = p.d0;
+  out->nterms = (uint8_t)p.nterms;
+  return CL_OK;
+}
+
+/* --------------------------------------------------- the handle's plan */
 
 /* Stored after a layout handle's nodes.  The handle's `plan` field is the
  * tag: bits 0-2 the state, bits 3-11 the number of terms, bits 12-31 the
@@ -130,25 +263,19 @@ static inline int64_t to_signed(uint64_t v) {
  * algebra computation makes and never evaluates cost nothing for it.  Handles
  * are shared between threads, so the state changes atomically: UNBUILT, then
  * BUILDING for the one thread that compiles (others meanwhile evaluate on the
- * trees), then NARROW, WIDE or NONE, published with release order after the
- * plan's bytes.  Layouts beyond the fields (over 511 terms, or 65000 nodes)
- * get no plan. */
-typedef struct plan_term {
-  uint64_t magic; /* reciprocal of P_k */
-  uint64_t coef;  /* e_k summed over the modes with this P_k, modulo 2^64 */
-} plan_term;
-
+ * trees), then READY or NONE, published with release order after the plan's
+ * bytes.  Layouts beyond the fields (over 511 terms, or 65000 nodes) get no
+ * plan. */
 typedef struct plan {
   uint64_t limit; /* size(layout): the plan answers 0 <= i < limit */
   uint64_t d0;    /* coefficient of i itself */
-  plan_term term[];
-  /* wide form: uint8_t shift[nterms] follows term[nterms - 1] */
+  cl_compiled_term_t term[];
+  /* uint8_t shift[nterms] follows term[nterms - 1] */
 } plan;
 
 enum {
   PLAN_NONE = 0,
-  PLAN_NARROW = 1, /* the only state with bit 0: the fast path tests one bit */
-  PLAN_WIDE = 2,
+  PLAN_READY = 1, /* the only state with bit 0: the fast path tests one bit */
   PLAN_UNBUILT = 4,
   PLAN_BUILDING = 6,
   PLAN_STATE_MASK = 7,
@@ -156,7 +283,6 @@ enum {
   PLAN_TERMS_MASK = 511,
   PLAN_OFFSET_SHIFT = 12
 };
-#define PLAN_NARROW_MAX ((uint64_t)1 << 32)
 
 static inline int32_t plan_terms(uint32_t tag) { return (int32_t)((tag >> PLAN_TERMS_SHIFT) & PLAN_TERMS_MASK); }
 /* Only for a tag with an offset (any state but NONE). */
@@ -167,56 +293,8 @@ static inline const uint8_t *plan_shifts(const plan *p, int32_t nterms) {
   return (const uint8_t *)(const void *)(p->term + nterms);
 }
 
-/* sum (s_k - 1) * |d_k| within int64_t: the bound on every product and
- * partial sum of CuTe's evaluation for 0 <= i < size.  Only called when the
- * cheap sufficient test (max |d| * size fits) fails. */
-static bool reach_fits(const cl_node *shape, const cl_node *stride) {
-  int64_t bound = 0, reach;
-  for (int32_t j = 0; j < shape->span; j++) {
-    if (cl_is_tuple(&shape[j]))
-      continue;
-    int64_t d = stride[j].value;
-    if (__builtin_mul_overflow(shape[j].value - 1, d < 0 ? -d : d, &reach) ||
-        __builtin_add_overflow(bound, reach, &bound))
-      return false;
-  }
-  return true;
-}
-
-/* What the plan relies on, checked when it is compiled, in one pass:
- *   - shape and stride congruent: congruent trees have the same pre-order
- *     sequence of (span, rank, kind, depth), the 8 bytes after each value;
- *   - no empty tuple (CuTe cannot evaluate through `()`: cl_tree_eval says so);
- *   - integer leaves, every extent >= 1, size within int64_t;
- *   - sum (s_k - 1) * |d_k| within int64_t, so that no i in [0, size)
- *     overflows; it is at most max|d| * (size - 1). */
-static bool plannable(const cl_node *shape, const cl_node *stride) {
-  if (shape->span != stride->span)
-    return false;
-  int64_t n = 0, total = 1, max_d = 0;
-  for (int32_t j = 0; j < shape->span; j++) {
-    uint64_t shape_form, stride_form;
-    memcpy(&shape_form, &shape[j].span, sizeof shape_form);
-    memcpy(&stride_form, &stride[j].span, sizeof stride_form);
-    if (shape_form != stride_form)
-      return false;
-    if (cl_is_tuple(&shape[j])) {
-      if (shape[j].rank == 0)
-        return false;
-      continue;
-    }
-    int64_t s = shape[j].value, d = stride[j].value;
-    if (!cl_is_int(&shape[j]) || s < 1 || d == INT64_MIN || __builtin_mul_overflow(total, s, &total))
-      return false;
-    d = d < 0 ? -d : d;
-    max_d = d > max_d ? d : max_d;
-    n++;
-  }
-  int64_t reach;
-  return n > 0 && (!__builtin_mul_overflow(max_d, total, &reach) || reach_fits(shape, stride));
-}
-
-/* Run for every handle made: just the room the plan will need. */
+/* Run for every handle made: just the room the plan will need, one term per
+ * leaf after the first and a byte for its shift. */
 void cl_plan_measure(const cl_node *shape, const cl_node *stride, cl_plan_info *info) {
   (void)stride;
   info->bytes = 0;
@@ -236,9 +314,7 @@ void cl_plan_measure(const cl_node *shape, const cl_node *stride, cl_plan_info *
   size_t terms = (size_t)n - 1;
   info->leaves = n;
   info->size = (uint64_t)total;
-  info->bytes = sizeof(plan) + terms * sizeof(plan_term);
-  if (info->size > PLAN_NARROW_MAX)
-    info->bytes += (terms + 7) & ~(size_t)7;
+  info->bytes = sizeof(plan) + terms * sizeof(cl_compiled_term_t) + ((terms + 7) & ~(size_t)7);
 }
 
 int32_t cl_plan_tag(const cl_node *shape, const cl_plan_info *info, const void *mem) {
@@ -251,68 +327,22 @@ int32_t cl_plan_tag(const cl_node *shape, const cl_plan_info *info, const void *
   return (int32_t)(((uint32_t)offset << PLAN_OFFSET_SHIFT) | PLAN_UNBUILT);
 }
 
-/* Ends a group of modes sharing P: its coefficient joins d0 when P == 1
- * (q == i), becomes a term otherwise, and vanishes when it is 0.  The term's
- * magic field holds P until the reciprocals are computed. */
-static void flush_group(plan *p, int32_t *nterms, uint64_t group_p, uint64_t coef) {
-  if (group_p == 1) {
-    p->d0 += coef;
-  } else if (coef != 0) {
-    p->term[*nterms].magic = group_p;
-    p->term[*nterms].coef = coef;
-    (*nterms)++;
-  }
-}
-
 /* Writes the plan of (shape, stride) at p, in the room cl_plan_measure
- * reserved, and returns its tag (offset as given, PLAN_NONE if there is no
- * plan for this layout). */
+ * reserved (a term per leaf after the first), and returns its tag (offset as
+ * given, PLAN_NONE if there is no plan for this layout). */
 static uint32_t plan_write(const cl_node *shape, const cl_node *stride, plan *p, uint32_t offset_bits) {
-  if (!plannable(shape, stride))
+  cl_plan_bounds bounds;
+  if (cl_plan_check(shape, stride, &bounds) != CL_OK || bounds.size == 0)
     return PLAN_NONE;
-  uint64_t prefix = 1, group_p = 1, group_coef = 0, prev_s = 1, prev_d = 0;
-  int32_t nterms = 0;
-  bool first = true;
-  p->d0 = 0;
-  for (int32_t j = 0; j < shape->span; j++) {
-    if (cl_is_tuple(&shape[j]))
-      continue;
-    uint64_t s = (uint64_t)shape[j].value, d = (uint64_t)stride[j].value;
-    if (first) {
-      p->d0 = d;
-      first = false;
-    } else {
-      if (prefix != group_p) {
-        flush_group(p, &nterms, group_p, group_coef);
-        group_p = prefix;
-        group_coef = 0;
-      }
-      group_coef += d - prev_s * prev_d;
-    }
-    prefix *= s; /* no wrap: prefix <= size */
-    prev_s = s;
-    prev_d = d;
-  }
-  flush_group(p, &nterms, group_p, group_coef);
-  p->limit = prefix;
-  if (nterms > PLAN_TERMS_MASK)
+  plan_sink sink = {0, p->term, 0, PLAN_TERMS_MASK};
+  if (plan_terms_of(shape, stride, &sink) != CL_OK)
     return PLAN_NONE;
-
-  /* The reciprocals; powers of two (most extents) need no division. */
-  bool wide = prefix > PLAN_NARROW_MAX;
-  uint8_t *shift = (uint8_t *)(void *)(p->term + nterms);
-  for (int32_t k = 0; k < nterms; k++) {
-    uint64_t divisor = p->term[k].magic;
-    bool pow2 = (divisor & (divisor - 1)) == 0;
-    if (!wide) {
-      p->term[k].magic = pow2 ? (uint64_t)1 << (64 - ctz64(divisor)) : UINT64_MAX / divisor + 1; /* ceil(2^64 / P) */
-    } else {
-      unsigned l = ceil_log2(divisor);
-      p->term[k].magic = pow2 ? (uint64_t)1 << 63 : ceil_pow2_div(63 + l, divisor);
-      shift[k] = (uint8_t)(l - 1);
-    }
-  }
-  return offset_bits | ((uint32_t)nterms << PLAN_TERMS_SHIFT) | (wide ? PLAN_WIDE : PLAN_NARROW);
+  uint8_t *shift = (uint8_t *)(void *)(p->term + sink.nterms);
+  for (int32_t k = 0; k < sink.nterms; k++)
+    set_reciprocal(p->term[k].magic, &p->term[k], &shift[k]);
+  p->limit = (uint64_t)bounds.size;
+  p->d0 = sink.d0;
+  return offset_bits | ((uint32_t)sink.nterms << PLAN_TERMS_SHIFT) | PLAN_READY;
 }
 
 /* The first evaluation of a handle compiles its plan (see above); returns the
@@ -341,40 +371,9 @@ static inline uint32_t plan_tag(const cl_layout_t *layout) {
   return tag;
 }
 
-/* Straight-line code for up to four terms (most layouts of rank <= 5): a
- * loop's counter and branch would cost as much as a term. */
-#define NARROW_TERM(k) (mulhi(i, p->term[k].magic) * p->term[k].coef)
-static inline uint64_t eval_narrow(const plan *p, int32_t nterms, uint64_t i) {
-  uint64_t index = i * p->d0;
-  switch (nterms) {
-  default:
-    for (int32_t k = 4; k < nterms; k++)
-      index += NARROW_TERM(k);
-    CL_FALLTHROUGH;
-  case 4:
-    index += NARROW_TERM(3);
-    CL_FALLTHROUGH;
-  case 3:
-    index += NARROW_TERM(2);
-    CL_FALLTHROUGH;
-  case 2:
-    index += NARROW_TERM(1);
-    CL_FALLTHROUGH;
-  case 1:
-    index += NARROW_TERM(0);
-    CL_FALLTHROUGH;
-  case 0:
-    break;
-  }
-  return index;
-}
-
-static inline uint64_t eval_wide(const plan *p, int32_t nterms, uint64_t i) {
-  const uint8_t *shift = plan_shifts(p, nterms);
-  uint64_t index = i * p->d0;
-  for (int32_t k = 0; k < nterms; k++)
-    index += (mulhi(i, p->term[k].magic) >> shift[k]) * p->term[k].coef;
-  return index;
+/* layout(i) by the plan, for 0 <= i < p->limit. */
+static inline int64_t plan_eval(const plan *p, int32_t nterms, int64_t i) {
+  return to_signed(cl_compiled_plan_eval((uint64_t)i, p->d0, p->term, plan_shifts(p, nterms), nterms));
 }
 
 /* ------------------------------------------------------------ layout(i) */
@@ -387,17 +386,15 @@ static CL_NOINLINE cl_status eval_exact(const cl_layout_t *layout, int64_t i, in
   return cl_tree_eval(cl_lshape(cl_lroot(layout)), cl_lstride(cl_lroot(layout)), i, index);
 }
 
-/* Everything but a compiled narrow plan and 0 <= i < size: a plan still to
- * compile, the wide form, and the exact evaluation. */
+/* Everything but a compiled plan and 0 <= i < size: a plan still to compile,
+ * and the exact evaluation. */
 static CL_NOINLINE cl_status eval_other(const cl_layout_t *layout, int64_t i, int64_t *index) {
   if (layout != NULL && index != NULL) {
-    uint32_t tag = plan_tag(layout), state = tag & PLAN_STATE_MASK;
-    if (state == PLAN_NARROW || state == PLAN_WIDE) {
+    uint32_t tag = plan_tag(layout);
+    if ((tag & PLAN_STATE_MASK) == PLAN_READY) {
       const plan *p = plan_of(layout, tag);
       if ((uint64_t)i < p->limit) {
-        uint64_t v = state == PLAN_NARROW ? eval_narrow(p, plan_terms(tag), (uint64_t)i)
-                                          : eval_wide(p, plan_terms(tag), (uint64_t)i);
-        *index = to_signed(v);
+        *index = plan_eval(p, plan_terms(tag), i);
         return CL_OK;
       }
     }
@@ -409,10 +406,10 @@ cl_status cl_layout_eval(const cl_layout_t *layout, int64_t i, int64_t *index) {
   if (CL_LIKELY(layout != NULL && index != NULL)) {
     /* Acquire: a plan compiled by another thread is read after its tag. */
     uint32_t tag = (uint32_t)__atomic_load_n(&layout->plan, __ATOMIC_ACQUIRE);
-    if (CL_LIKELY(tag & PLAN_NARROW)) {
+    if (CL_LIKELY(tag & PLAN_READY)) {
       const plan *p = plan_of(layout, tag);
       if (CL_LIKELY((uint64_t)i < p->limit)) {
-        *index = to_signed(eval_narrow(p, plan_terms(tag), (uint64_t)i));
+        *index = plan_eval(p, plan_terms(tag), i);
         return CL_OK;
       }
     }
@@ -676,7 +673,7 @@ cl_status cl_layout_eval_range(const cl_layout_t *layout, int64_t begin, int64_t
   flat_modes modes;
   modes.n = 0;
   int64_t lo = begin, hi = begin; /* the part [lo, hi) that the odometer writes */
-  if ((state == PLAN_NARROW || state == PLAN_WIDE) && coalesced_modes(layout, &modes)) {
+  if (state == PLAN_READY && coalesced_modes(layout, &modes)) {
     int64_t size = (int64_t)plan_of(layout, tag)->limit;
     lo = begin > 0 ? begin : 0;
     hi = last < size ? last + 1 : size;

@@ -32,4 +32,15 @@ void cl_plan_measure(const cl_node *shape, const cl_node *stride, cl_plan_info *
  * 0 (no plan). */
 int32_t cl_plan_tag(const cl_node *shape, const cl_plan_info *info, const void *mem);
 
+/* A layout that the compiled evaluation answers exactly: its size and the
+ * least and greatest layout(i) over 0 <= i < size. */
+typedef struct cl_plan_bounds {
+  int64_t size, low, high;
+} cl_plan_bounds;
+
+/* CL_OK when (shape, stride) has a plan, with its bounds (all 0 when an
+ * extent is 0); otherwise the status cl_layout_compile reports (CL_E_TYPE,
+ * CL_E_DOMAIN, CL_E_OVERFLOW), with no message set. */
+cl_status cl_plan_check(const cl_node *shape, const cl_node *stride, cl_plan_bounds *bounds);
+
 #endif

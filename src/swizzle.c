@@ -16,7 +16,9 @@
 
 #include "map_impl.h"
 #include "render_impl.h"
+#include "eval_plan_impl.h"
 #include "swizzle_impl.h"
+#include "cutelayout/compiled.h"
 #include "cutelayout/layout.h"
 #include "cutelayout/text.h"
 
@@ -534,6 +536,47 @@ cl_status cl_composed_eval_coord(const cl_composed_t *composed, const cl_tuple_t
     b = cl_sw_apply(composed->inner.swizzle, i);
   }
   return apply_outer(composed, b, index);
+}
+
+/* ---- compiled (compiled.h) ---- */
+
+/* Sw o offset o L as compiled.h's x = offset + L(i), x ^ (((x & mask) >> shr)
+ * << shl), exactly as cl_composed_eval computes it.  That holds when
+ *   - both swizzle masks lie in bits 0..30: the XORed bits are then below
+ *     bit 31, so a value inside int's range stays there and apply_fn's int
+ *     reading changes nothing;
+ *   - offset + L(i) never leaves int64_t (where cl_composed_eval reports an
+ *     overflow), or for an unsigned offset never leaves [0, 2^32) (where it
+ *     wraps): over the domain L(i) ranges over [low, high] (cl_plan_check). */
+cl_status cl_composed_compile(const cl_composed_t *composed, cl_compiled_layout_t *out) {
+  CHECK_NULL(out);
+  memset(out, 0, sizeof *out);
+  CHECK_NULL(composed);
+  if (composed->outer.kind != CL_FN_SWIZZLE || composed->inner.kind != CL_FN_LAYOUT)
+    return cl_fail(CL_E_UNSUPPORTED, "cl_composed_compile: only a swizzled layout Sw<B,M,S> o offset o L compiles");
+  cl_swizzle_t sw = composed->outer.swizzle;
+  if (cl_sw_yyy_msk(sw) < 0 || cl_sw_zzz_msk(sw) < 0)
+    return cl_fail(CL_E_OVERFLOW, "cl_composed_compile: Sw<%d,%d,%d> reaches bit 31, where CuTe's int arithmetic wraps",
+                   (int)sw.bits, (int)sw.base, (int)sw.shift);
+  const cl_layout_t *inner = composed->inner.layout;
+  CL_TRY(cl_layout_compile(inner, out));
+  cl_plan_bounds b;
+  cl_plan_check(cl_lshape(cl_lroot(inner)), cl_lstride(cl_lroot(inner)), &b); /* CL_OK: the layout compiled */
+  int64_t low, high, offset = composed->offset;
+  bool fits = !__builtin_add_overflow(offset, b.low, &low) && !__builtin_add_overflow(offset, b.high, &high);
+  if (composed->unsigned_offset)
+    fits = fits && low >= 0 && high <= (int64_t)UINT32_MAX;
+  if (b.size > 0 && !fits) {
+    memset(out, 0, sizeof *out);
+    return cl_fail(CL_E_OVERFLOW, "cl_composed_compile: offset %lld + the layout's indices [%lld, %lld] leave %s",
+                   (long long)offset, (long long)b.low, (long long)b.high,
+                   composed->unsigned_offset ? "[0, 2^32), where CuTe's unsigned offset wraps" : "int64_t");
+  }
+  out->offset = offset;
+  out->swizzle_mask = (uint64_t)cl_sw_yyy_msk(sw);
+  out->swizzle_shr = (uint8_t)(sw.shift > 0 ? sw.shift : 0);
+  out->swizzle_shl = (uint8_t)(sw.shift < 0 ? -sw.shift : 0);
+  return CL_OK;
 }
 
 /* ---- composition with swizzles ---- */

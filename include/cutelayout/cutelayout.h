@@ -9,6 +9,7 @@
 #include "layout.h"
 #include "algebra.h"
 #include "eval.h"
+#include "compiled.h"
 #include "text.h"
 #include "render.h"
 #include "swizzle.h"

@@ -14,16 +14,19 @@
  * (the last mode taking the rest without a modulus is built in), and each
  * i / P_k is a multiplication by a precomputed reciprocal.  Terms whose
  * coefficient is 0 are the modes coalesce() would merge and are dropped.
+ * The same plan, as plain data that a program evaluates inline (in C, C++
+ * or CUDA device code) without calling the library, is compiled.h's
+ * cl_compiled_layout_t; both run compiled.h's arithmetic.
  * The plan answers 0 <= i < size(layout); every other i (negative, or past the
  * end, which CuTe gives to the last mode) takes the exact tree evaluation,
  * with its overflow errors.
  *
  * Cost of the plan in the handle: 16 bytes plus 16 per flattened mode after
  * the first (terms that coalescing removes leave their room unused), plus one
- * byte per term, rounded up to 8, when size(layout) > 2^32.  A rank-4 flat
- * layout such as (4,8,2,16):(1,64,3,7) is one allocation of 248 bytes: 8
- * bytes of header, 11 nodes of 16 bytes (the shape and stride trees), 64
- * bytes of plan.  Evaluation never allocates. */
+ * byte per term for its shift, rounded up to 8.  A rank-4 flat layout such
+ * as (4,8,2,16):(1,64,3,7) is one allocation of 256 bytes: 8 bytes of
+ * header, 11 nodes of 16 bytes (the shape and stride trees), 72 bytes of
+ * plan.  Evaluation never allocates. */
 #ifndef CUTELAYOUT_EVAL_H
 #define CUTELAYOUT_EVAL_H
 

@@ -41,6 +41,11 @@ int main(void) {
     int64_t index = -1;
     CHECK(cl_layout_eval(layout, i, &index) == CL_OK && index == expected[i]);
   }
+  /* The same, compiled to plain data and evaluated inline. */
+  cl_compiled_layout_t compiled;
+  CHECK(cl_layout_compile(layout, &compiled) == CL_OK && compiled.size == 8);
+  for (int64_t i = 0; i < 8; i++)
+    CHECK(cl_compiled_eval(&compiled, i) == expected[i]);
 
   /* snprintf-style formatting: ask for the length, then format. */
   int64_t need = cl_layout_format(layout, NULL, 0);

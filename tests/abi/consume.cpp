@@ -49,6 +49,12 @@ int main() {
   check(cl_layout_cosize(layout.get()) == 32, "cosize");
   std::int64_t index = -1;
   check(cl_layout_eval(layout.get(), 5, &index) == CL_OK && index == 9, "L(5) == 9");
+  // The compiled layout is plain data: copied by value, evaluated inline.
+  cl_compiled_layout_t compiled{};
+  check(cl_layout_compile(layout.get(), &compiled) == CL_OK, "cl_layout_compile");
+  const cl_compiled_layout_t copy = compiled;
+  for (std::int64_t i = 0; i < 32; i++)
+    check(cl_layout_eval(layout.get(), i, &index) == CL_OK && cl_compiled_eval(&copy, i) == index, "cl_compiled_eval");
   try {
     parse("(4,8):");
     check(false, "bad text must throw");

@@ -37,6 +37,10 @@
  *   tile_to_shape       size(result) == size(shape)
  *   composed layouts    Swizzle o offset o A evaluates as the swizzle of
  *                       offset + A(i)
+ *   compiled layouts    cl_layout_compile succeeds exactly when every value
+ *                       fits (unless coalesce(A) has too many modes: LIMIT),
+ *                       and cl_compiled_eval gives the same values, also
+ *                       for Swizzle o offset o A (cl_composed_compile)
  *
  * Other operations (upcast, downcast, make_layout_like, ...) only have to
  * fail cleanly or succeed. */
@@ -105,6 +109,23 @@ static bool tuple_int(const cl_tuple_t *t, int64_t k, int64_t *out) {
   return ok;
 }
 
+/* The compiled form of l (compiled.h) against its values: it compiles exactly
+ * when every value fits (the extremes of layout(i) that it checks are
+ * values), unless coalesce(l) has more modes than it holds. */
+static void check_compiled(const cl_layout_t *l, const fnvals *f, bool all_fit) {
+  cl_compiled_layout_t c;
+  cl_status s = cl_layout_compile(l, &c);
+  FUZZ_CHECK(s == CL_OK || c.size == 0);
+  if (s == CL_E_LIMIT) {
+    FUZZ_CHECK(f->n > CL_COMPILED_MAX_MODES);
+    return;
+  }
+  FUZZ_CHECK(s == (all_fit ? CL_OK : CL_E_OVERFLOW));
+  FUZZ_CHECK(s != CL_OK || c.size == f->size);
+  for (int64_t i = 0; s == CL_OK && i < f->size; i++)
+    FUZZ_CHECK(cl_compiled_eval(&c, i) == f->v[i]);
+}
+
 /* Reads l's flattened modes and, when its extents are positive, it holds no
  * `()` and it has at most MAX_VALUES elements, all its values: true then.
  * On the way, the library's evaluation must agree with exact_eval: the same
@@ -160,6 +181,7 @@ static bool read_values(const cl_layout_t *l, fnvals *f) {
       all_fit = false;
     }
   }
+  check_compiled(l, f, all_fit);
   /* The range evaluation agrees with the single one, also just outside the
    * domain where the last mode takes the rest. */
   static int64_t range[MAX_VALUES + 4];
@@ -639,9 +661,15 @@ static void op_composed(const cl_layout_t *a, int64_t param) {
   if (!SUCCEEDED(cl_make_composed_layout(cl_fn_swizzle(sw), offset, cl_fn_layout(a), &c), c))
     return;
   if (read_values(a, fa)) {
+    /* Compiled, it evaluates everywhere in the domain, to the same values. */
+    cl_compiled_layout_t compiled;
+    cl_status cs = cl_composed_compile(c, &compiled);
+    FUZZ_CHECK(cs == CL_OK || cs == CL_E_OVERFLOW || cs == CL_E_LIMIT);
     for (int64_t i = 0; i < fa->size; i++) {
       int64_t got, want;
-      if (cl_composed_eval(c, i, &got) != CL_OK)
+      cl_status s = cl_composed_eval(c, i, &got);
+      FUZZ_CHECK(cs != CL_OK || (s == CL_OK && cl_compiled_eval(&compiled, i) == got));
+      if (s != CL_OK)
         continue;
       FUZZ_CHECK(cl_swizzle_apply(sw, offset + fa->v[i], &want) == CL_OK && got == want);
     }

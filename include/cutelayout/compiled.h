@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* compiled.h: compiled layouts, CuTe's layout(i) evaluated inline, with no
+ * call into the library: in a C or C++ loop, or in CUDA device code.
+ *
+ *   cl_compiled_layout_t c;
+ *   if (cl_layout_compile(layout, &c) == CL_OK)       // once, on the host
+ *     for (int64_t i = 0; i < c.size; i++)
+ *       use(cl_compiled_eval(&c, i));                 // anywhere, inline
+ *
+ * A cl_compiled_layout_t is plain data: a fixed size, no pointers, nothing
+ * owned, so it is copied with `=` or memcpy, kept in constant memory, or
+ * passed to a CUDA kernel by value.  It holds the same evaluation plan that
+ * a layout handle compiles for cl_layout_eval() (eval.h), and the library's
+ * cl_layout_eval runs the same arithmetic (cl_compiled_plan_eval below).
+ *
+ * The plan.  Flatten the layout to its modes s_0:d_0, ..., s_{n-1}:d_{n-1},
+ * let P_k = s_0 * ... * s_{k-1} and q_k = i / P_k.  CuTe's colexicographic
+ * split of i gives mode k the coordinate q_k - s_k * q_{k+1} (the last mode
+ * q_{n-1}), so that
+ *
+ *   layout(i) = i * d_0 + sum_{k>=1} q_k * (d_k - s_{k-1} * d_{k-1}).
+ *
+ * Modes that coalesce() would merge, and size-1 modes, drop out of the sum;
+ * each remaining q_k is a multiply-high by a reciprocal and a right shift
+ * (Granlund & Montgomery, "Division by invariant integers using
+ * multiplication", PLDI 1994: magic = ceil(2^(63+l) / P_k) with
+ * 2^(l-1) < P_k <= 2^l, exact for 0 <= i < 2^63).  The sum is computed
+ * modulo 2^64; the compile functions refuse every layout for which some
+ * layout(i), 0 <= i < size, does not fit in int64_t, so the wrapped sum is
+ * the exact index.
+ *
+ * Swizzles.  cl_composed_compile() compiles CuTe's swizzled layouts,
+ * Sw<B,M,S> o offset o L (composition(Swizzle, offset, L)): the index is
+ * x = offset + L(i), then x ^ (((x & mask) >> shr) << shl), which is
+ * Swizzle<B,M,S>(x) with mask = CuTe's yyy_msk and a right shift by S (left
+ * by -S when S < 0).  A plain layout compiles with offset 0 and mask 0: the
+ * identity.
+ *
+ * Range of validity: cl_compiled_eval(c, i) is CuTe's layout(i) (the
+ * composed layout's value, exactly as cl_composed_eval() gives it) for
+ * 0 <= i < c->size.  For any other i the result is unspecified (no
+ * undefined behaviour: the arithmetic is unsigned), where cl_layout_eval
+ * extends the last mode or reports an overflow.
+ *
+ * Limits: at most CL_COMPILED_MAX_MODES modes once coalesced (the rank of
+ * coalesce(L)); integer strides only.
+ *
+ * CUDA: compiled by nvcc, the inline functions are __host__ __device__
+ * (CL_HOST_DEVICE); they use no library call, no libc and no global. */
+#ifndef CUTELAYOUT_COMPILED_H
+#define CUTELAYOUT_COMPILED_H
+
+#include <stdint.h>
+
+#include "common.h"
+#include "layout.h"
+#include "swizzle.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__CUDACC__)
+#define CL_HOST_DEVICE __host__ __device__
+#else
+#define CL_HOST_DEVICE
+#endif
+
+/* The most modes of coalesce(L) a compiled layout holds. */
+#define CL_COMPILED_MAX_MODES 16
+
+/* One term of the plan: q = mulhi(i, magic) >> shift is i / P_k, and the
+ * term adds q * coef (modulo 2^64). */
+typedef struct cl_compiled_term {
+  uint64_t magic;
+  uint64_t coef;
+} cl_compiled_term_t;
+
+/* A compiled layout (see the top of this file).  Filled by
+ * cl_layout_compile / cl_composed_compile; read its fields, do not write
+ * them.  sizeof is the same in every build of ABI 1. */
+typedef struct cl_compiled_layout {
+  int64_t size;          /* the domain: 0 <= i < size */
+  uint64_t d0;           /* stride of the first mode: the coefficient of i */
+  int64_t offset;        /* added before the swizzle (0 for a plain layout) */
+  uint64_t swizzle_mask; /* the swizzle's yyy bits (0: no swizzle) */
+  uint8_t swizzle_shr;   /* S when S > 0, else 0 */
+  uint8_t swizzle_shl;   /* -S when S < 0, else 0 */
+  uint8_t nterms;        /* terms in use, at most CL_COMPILED_MAX_MODES - 1 */
+  uint8_t shift[CL_COMPILED_MAX_MODES - 1];
+  cl_compiled_term_t term[CL_COMPILED_MAX_MODES - 1];
+} cl_compiled_layout_t;
+
+/* Compiles layout into *out.
+ * Errors (each leaves *out zeroed, size 0):
+ *   CL_E_NULL      layout or out is NULL;
+ *   CL_E_LIMIT     coalesce(layout) has more than CL_COMPILED_MAX_MODES modes;
+ *   CL_E_OVERFLOW  the size, or some layout(i) with 0 <= i < size, does not
+ *                  fit in int64_t (cl_layout_eval reports it exactly);
+ *   CL_E_DOMAIN    a negative extent, or an empty tuple `()` in the shape
+ *                  (CuTe cannot evaluate through it);
+ *   CL_E_TYPE      a stride that is not an integer.
+ * A layout with an extent 0 compiles to size 0 (an empty domain).  No
+ * allocation; reads only the handle. */
+CL_API cl_status cl_layout_compile(const cl_layout_t *layout, cl_compiled_layout_t *out);
+
+/* Compiles a swizzled layout Sw<B,M,S> o offset o L (an outer swizzle, an
+ * inner layout) into *out, so that cl_compiled_eval(out, i) equals
+ * cl_composed_eval(composed, i) for 0 <= i < size(L).
+ * Errors (each leaves *out zeroed): those of cl_layout_compile for L, and
+ *   CL_E_NULL         composed or out is NULL;
+ *   CL_E_UNSUPPORTED  the outer function is a layout or the inner one a
+ *                     swizzle;
+ *   CL_E_OVERFLOW     offset + L(i) leaves int64_t for some i (for an
+ *                     offset that CuTe holds as an unsigned int, after
+ *                     upcast/downcast: leaves [0, 2^32), where CuTe wraps),
+ *                     or a swizzle mask reaches bit 31 (CuTe's int
+ *                     arithmetic differs there). */
+CL_API cl_status cl_composed_compile(const cl_composed_t *composed, cl_compiled_layout_t *out);
+
+/* ---- the inline evaluation ---- */
+
+/* The high 64 bits of the 128-bit product a * b. */
+CL_HOST_DEVICE static inline uint64_t cl_mulhi_u64(uint64_t a, uint64_t b) {
+#if defined(__CUDA_ARCH__)
+  return __umul64hi(a, b);
+#elif defined(__SIZEOF_INT128__)
+  __extension__ typedef unsigned __int128 cl_u128_t;
+  return (uint64_t)(((cl_u128_t)a * b) >> 64);
+#else
+  uint64_t a_lo = (uint32_t)a, a_hi = a >> 32, b_lo = (uint32_t)b, b_hi = b >> 32;
+  uint64_t lo_lo = a_lo * b_lo, hi_lo = a_hi * b_lo, lo_hi = a_lo * b_hi, hi_hi = a_hi * b_hi;
+  uint64_t cross = (lo_lo >> 32) + (uint32_t)hi_lo + lo_hi;
+  return hi_hi + (hi_lo >> 32) + (cross >> 32);
+#endif
+}
+
+/* The plan's sum, i * d0 + sum_k (mulhi(i, term[k].magic) >> shift[k]) *
+ * term[k].coef, modulo 2^64: the arithmetic of cl_compiled_eval and of the
+ * library's cl_layout_eval. */
+CL_HOST_DEVICE static inline uint64_t cl_compiled_plan_eval(uint64_t i, uint64_t d0, const cl_compiled_term_t *term,
+                                                            const uint8_t *shift, int nterms) {
+  uint64_t index = i * d0;
+  for (int k = 0; k < nterms; k++)
+    index += (cl_mulhi_u64(i, term[k].magic) >> shift[k]) * term[k].coef;
+  return index;
+}
+
+/* CuTe's layout(i) (or, compiled from a composed layout, its value at i) for
+ * 0 <= i < c->size; unspecified for any other i. */
+CL_HOST_DEVICE static inline int64_t cl_compiled_eval(const cl_compiled_layout_t *c, int64_t i) {
+  uint64_t x = (uint64_t)c->offset + cl_compiled_plan_eval((uint64_t)i, c->d0, c->term, c->shift, c->nterms);
+  x ^= ((x & c->swizzle_mask) >> c->swizzle_shr) << c->swizzle_shl;
+  /* Two's complement reading of x, written out because C leaves the plain
+   * conversion implementation-defined; compilers emit no code for it. */
+  return x <= (uint64_t)INT64_MAX ? (int64_t)x : -(int64_t)(~x) - 1;
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif
