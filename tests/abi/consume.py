@@ -12,6 +12,10 @@ through `pkg-config --cflags --libs cute-layout`.
 
 The temporary root acts as the sysroot of the installed prefix
 (PKG_CONFIG_SYSROOT_DIR), so the .pc file is the one a distribution would ship.
+
+With --installed the same checks run on what is installed in the system
+itself (Debian's packages, tests/packaging/deb_test.sh): no `meson install`,
+the system's pkg-config search path and library path.
 """
 import argparse
 import os
@@ -48,8 +52,10 @@ def under(root, prefix, directory):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
-    ap.add_argument('--meson', required=True, nargs='+')
-    ap.add_argument('--builddir', required=True)
+    ap.add_argument('--meson', nargs='+', help='needed unless --installed')
+    ap.add_argument('--builddir', help='needed unless --installed')
+    ap.add_argument('--installed', action='store_true',
+                    help='check the installation in / instead of installing the build into a temporary root')
     ap.add_argument('--srcdir', required=True, help='tests/abi, where consume.c lives')
     ap.add_argument('--prefix', required=True)
     for d in ('libdir', 'includedir', 'bindir', 'mandir'):
@@ -62,6 +68,8 @@ def main():
     ap.add_argument('--sanitize', default='none', help="meson's b_sanitize")
     ap.add_argument('--static', action='store_true', help='a static library is installed')
     args = ap.parse_args()
+    if not args.installed and not (args.meson and args.builddir):
+        ap.error('--meson and --builddir are needed unless --installed')
 
     pkg_config = shutil.which(args.pkg_config)
     if pkg_config is None:
@@ -70,9 +78,12 @@ def main():
 
     work = tempfile.mkdtemp(prefix='consume-tmp-', dir=args.builddir)
     try:
-        root = os.path.join(work, 'root')
-        run(args.meson + ['install', '-C', args.builddir, '--no-rebuild', '--quiet',
-                          '--destdir', root])
+        if args.installed:
+            root = '/'
+        else:
+            root = os.path.join(work, 'root')
+            run(args.meson + ['install', '-C', args.builddir, '--no-rebuild', '--quiet',
+                              '--destdir', root])
         libdir = under(root, args.prefix, args.libdir)
         includedir = under(root, args.prefix, args.includedir)
         bindir = under(root, args.prefix, args.bindir)
@@ -83,12 +94,18 @@ def main():
             where = includedir + '/cutelayout' if name.endswith('.h') else libdir
             if not os.path.isfile(os.path.join(where, name)):
                 raise Failure(f'{name} is not installed in {where}')
-        if not os.path.isfile(os.path.join(mandir, 'man1', 'cute-layout.1')):
+        man_page = os.path.join(mandir, 'man1', 'cute-layout.1')
+        if not any(os.path.isfile(man_page + ext) for ext in ('', '.gz')):  # distributions compress it
             raise Failure('the man page cute-layout.1 is not installed')
 
         env = dict(os.environ)
-        env.update(PKG_CONFIG_PATH=pcdir, PKG_CONFIG_LIBDIR=pcdir, PKG_CONFIG_SYSROOT_DIR=root,
-                   PKG_CONFIG_ALLOW_SYSTEM_CFLAGS='1', PKG_CONFIG_ALLOW_SYSTEM_LIBS='1')
+        if args.installed:
+            found = run([pkg_config, '--variable=pcfiledir', 'cute-layout'], env=env).strip()
+            if os.path.realpath(found) != os.path.realpath(pcdir):
+                raise Failure(f'pkg-config finds cute-layout.pc in {found}, not in {pcdir}')
+        else:
+            env.update(PKG_CONFIG_PATH=pcdir, PKG_CONFIG_LIBDIR=pcdir, PKG_CONFIG_SYSROOT_DIR=root,
+                       PKG_CONFIG_ALLOW_SYSTEM_CFLAGS='1', PKG_CONFIG_ALLOW_SYSTEM_LIBS='1')
         modversion = run([pkg_config, '--modversion', 'cute-layout'], env=env).strip()
         if modversion != args.version:
             raise Failure(f'cute-layout.pc says Version {modversion}, the project is {args.version}')
@@ -96,7 +113,7 @@ def main():
         cflags = shlex.split(run([pkg_config, '--cflags', 'cute-layout'], env=env))
         static_flags = shlex.split(run([pkg_config, '--static', '--cflags', '--libs', 'cute-layout'], env=env))
         sanitize = [] if args.sanitize in ('', 'none') else ['-fsanitize=' + args.sanitize]
-        run_env = dict(os.environ, LD_LIBRARY_PATH=libdir)
+        run_env = dict(os.environ, LD_LIBRARY_PATH='' if args.installed else libdir)
 
         # Each header on its own, in each language the README promises.
         languages = [('c', args.cc, ['-std=c99'], 'c99'), ('c', args.cc, ['-std=c11'], 'c11')]
