@@ -164,6 +164,20 @@ usage_status "functions with an operand" "functions: takes no arguments" -- func
 usage_status "help for no command" "help: unknown command 'bogus'" -- help bogus
 usage_status "help for two commands" "help: expected one COMMAND" -- help eval draw
 usage_status "copy --type" "copy: option '--type' needs a value" -- copy 4:1 4:1 --type
+usage_status "unknown help option" "help: unknown option '-x'" -- help -x
+usage_status "unknown functions option" "functions: unknown option '--all'" -- functions --all
+usage_status "option byte" "eval: unknown option byte 0xc3" -- eval $'-\xc3\xa9'
+# Failures to read the input or write the output are reported, exit 1.
+err=$("$exe" eval - < / 2>&1 >/dev/null)
+rc=$?
+[ "$rc" = 1 ] && [ "${err#cute-layout: eval: reading standard input: }" != "$err" ] ||
+  fail "eval - from a directory: status $rc, '$err'"
+if [ -c /dev/full ]; then
+  err=$("$exe" eval 8:1 2>&1 >/dev/full)
+  rc=$?
+  [ "$rc" = 1 ] && [ "${err#cute-layout: writing standard output: }" != "$err" ] ||
+    fail "eval > /dev/full: status $rc, '$err'"
+fi
 # A usage error anywhere evaluates nothing.
 out=$("$exe" eval 8:1 --bogus 2>/dev/null)
 [ -z "$out" ] || fail "eval with a bad option evaluated: $out"
