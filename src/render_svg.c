@@ -1,50 +1,68 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* render_svg.c: a cl_picture as a standalone SVG document.
+/* render_svg.c: a cl_figure as a standalone SVG document.
  *
  * What the document holds, in drawing order:
- *   <title> and <desc>  the picture's title (the layout's text) and notes;
+ *   <title> and <desc>  the figure's title (the layout's text) and notes;
  *   a white background;
- *   one <rect> per cell, filled with its colour, with a <title> tooltip
- *     giving the cell's natural coordinate and contents;
- *   the grid: thin lines between all cells, heavier lines where an outer
- *     coordinate of a hierarchical mode changes, a frame;
- *   exactly one <text> per cell, its label;
- *   the title, the margin coordinates and the notes as stroked paths
- *     (render_font.c), so that the count of <text> elements is the count
- *     of cells, as CONTRACT.md says.
- * All geometry is integer pixels or hundredths of a pixel. */
+ *   the caption of a figure of several panels, a <text class="caption">;
+ *   per panel, a <g class="panel"> holding
+ *     one <rect> per cell, filled with its colour, with a <title> tooltip
+ *       giving the cell's natural coordinate and contents;
+ *     the grid: thin lines between all cells, heavier lines where an outer
+ *       coordinate of a hierarchical mode changes, a frame;
+ *     the outline of the highlighted cell;
+ *     exactly one <text class="cell"> per cell, its label (CONTRACT.md);
+ *     the title (<text class="title">), the row and column coordinates
+ *       (<text class="axis">) and the notes (<text class="note">), real
+ *       text that a reader can select and search.
+ * All geometry is integer pixels; text widths are estimated for a
+ * monospace font (every character advances 0.602 em in DejaVu Sans Mono
+ * and its kin), so that nothing depends on the fonts of the machine that
+ * draws. */
 #include <string.h>
 
 #include "render_impl.h"
 
 enum {
   PAD = 16,
-  TITLE_CAP = 13,   /* capital height of the title, pixels */
-  TITLE_GAP = 18,   /* from the title's baseline to the column labels' top */
-  MARGIN_CAP = 8,   /* capital height of the coordinates on the margins */
-  MARGIN_GAP = 7,   /* from a margin label to the grid */
-  NOTE_CAP = 9,
-  NOTE_LINE = 17,
+  PANEL_GAP = 28,   /* between two panels */
+  TITLE_FONT = 14,
+  TITLE_GAP = 12,   /* from the title's baseline to the top of the column labels */
+  AXIS_FONT = 10,   /* the coordinates on the margins */
+  AXIS_GAP = 6,     /* from a margin label to the grid */
+  NOTE_FONT = 11,
+  NOTE_LINE = 16,
   CELL_FONT = 12,   /* font size of an index label */
   TV_FONT = 11      /* font size of a T{thr}V{val} label */
 };
 
-/* The width of n characters of a monospace font of size px (DejaVu Sans
- * Mono and its kin advance 0.602 em), rounded up, in pixels. */
-static int64_t mono_width(int64_t n, int64_t px) { return (n * px * 602 + 999) / 1000; }
+static const char font_family[] = "DejaVu Sans Mono, Menlo, Consolas, monospace";
 
+/* The width of n characters of a monospace font of size px, rounded up, in
+ * pixels. */
+static int64_t mono_width(int64_t n, int64_t px) { return (n * px * 602 + 999) / 1000; }
+static int64_t text_width(const char *s, int64_t px) { return mono_width((int64_t)strlen(s), px); }
+
+static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+
+/* Where one panel goes, relative to the document. */
 typedef struct geometry {
+  int64_t x0;               /* left edge of the panel */
   int64_t cw, ch;           /* cell size */
   int64_t gx, gy;           /* top left corner of the grid */
-  int64_t width, height;    /* of the document */
+  int64_t width, height;    /* of the panel, from x0 and from the document's top */
   int64_t title_baseline;
   int64_t notes_baseline;   /* of the first note */
 } geometry;
 
-static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+static int64_t digits_of(int64_t v) {
+  char s[32];
+  return snprintf(s, sizeof s, "%lld", (long long)v);
+}
 
-static geometry measure(const cl_picture *p) {
+static geometry measure(const cl_picture *p, int64_t x0, int64_t top) {
   geometry g;
+  g.x0 = x0;
   if (p->tv) {
     g.cw = max64(40, mono_width(p->label_width, TV_FONT) + 10);
     g.ch = 30;
@@ -52,22 +70,19 @@ static geometry measure(const cl_picture *p) {
     g.cw = max64(30, mono_width(p->label_width, CELL_FONT) + 12);
     g.ch = 30;
   }
-  char widest_row[32];
-  snprintf(widest_row, sizeof widest_row, "%lld", (long long)(p->rows - 1));
-  int64_t row_labels = (cl_font_width(widest_row, MARGIN_CAP) + 99) / 100;
-  g.title_baseline = PAD + TITLE_CAP;
-  g.gx = PAD + row_labels + MARGIN_GAP;
-  g.gy = g.title_baseline + TITLE_GAP + MARGIN_CAP + MARGIN_GAP;
-  int64_t right = g.gx + p->cols * g.cw;
-  right = max64(right, PAD + (cl_font_width(p->title, TITLE_CAP) + 99) / 100);
-  g.notes_baseline = g.gy + p->rows * g.ch + 14 + NOTE_CAP;
+  int64_t row_labels = mono_width(digits_of(p->rows > 0 ? p->rows - 1 : 0), AXIS_FONT);
+  g.title_baseline = top + TITLE_FONT;
+  g.gx = x0 + row_labels + AXIS_GAP;
+  g.gy = g.title_baseline + TITLE_GAP + AXIS_FONT + AXIS_GAP;
+  int64_t right = max64(g.gx + p->cols * g.cw, x0 + text_width(p->title, TITLE_FONT));
+  g.notes_baseline = g.gy + p->rows * g.ch + 8 + NOTE_FONT;
   int64_t bottom = g.gy + p->rows * g.ch;
   for (int k = 0; k < p->nnotes; k++) {
-    right = max64(right, g.gx + (cl_font_width(p->notes[k], NOTE_CAP) + 99) / 100);
+    right = max64(right, g.gx + text_width(p->notes[k], NOTE_FONT));
     bottom = g.notes_baseline + k * NOTE_LINE + 4;
   }
-  g.width = right + PAD;
-  g.height = bottom + PAD;
+  g.width = right - x0;
+  g.height = bottom;
   return g;
 }
 
@@ -79,7 +94,7 @@ static void write_cells(cl_sink *o, const cl_picture *p, const geometry *g) {
     for (int64_t n = 0; n < p->cols; n++) {
       cl_sink_printf(o, "<rect x=\"%lld\" y=\"%lld\" width=\"%lld\" height=\"%lld\" fill=\"", (long long)(g->gx + n * g->cw),
                      (long long)(g->gy + m * g->ch), (long long)g->cw, (long long)g->ch);
-      fill_colour(o, cl_cell_colour(p, cl_cell_at(p, m, n)));
+      fill_colour(o, cl_cell_colour(p, m, n));
       cl_sink_puts(o, "\"><title>");
       cl_cell_describe(o, p, m, n, true);
       cl_sink_puts(o, "</title></rect>\n");
@@ -158,92 +173,153 @@ static void write_shared_marks(cl_sink *o, const cl_picture *p, const geometry *
     cl_sink_puts(o, "\"/>\n");
 }
 
-static void write_labels(cl_sink *o, const cl_picture *p, const geometry *g) {
+/* The highlighted cell: a dark ring with a white one inside, visible on
+ * every fill. */
+static void write_highlight(cl_sink *o, const cl_picture *p, const geometry *g) {
+  if (p->hl_row < 0)
+    return;
+  int64_t x = g->gx + p->hl_col * g->cw, y = g->gy + p->hl_row * g->ch;
   cl_sink_printf(o,
-                 "<g font-family=\"DejaVu Sans Mono, Menlo, Consolas, monospace\" font-size=\"%d\" "
-                 "text-anchor=\"middle\" fill=\"#000000\">\n",
+                 "<g class=\"highlight\" fill=\"none\">"
+                 "<rect x=\"%lld\" y=\"%lld\" width=\"%lld\" height=\"%lld\" stroke=\"#d1005d\" stroke-width=\"4\"/>"
+                 "<rect x=\"%lld\" y=\"%lld\" width=\"%lld\" height=\"%lld\" stroke=\"#ffffff\" stroke-width=\"1.5\"/>"
+                 "</g>\n",
+                 (long long)(x - 1), (long long)(y - 1), (long long)(g->cw + 2), (long long)(g->ch + 2),
+                 (long long)(x + 2), (long long)(y + 2), (long long)(g->cw - 4), (long long)(g->ch - 4));
+}
+
+static void write_labels(cl_sink *o, const cl_picture *p, const geometry *g) {
+  cl_sink_printf(o, "<g font-family=\"%s\" font-size=\"%d\" text-anchor=\"middle\" fill=\"#000000\">\n", font_family,
                  p->tv ? TV_FONT : CELL_FONT);
   for (int64_t m = 0; m < p->rows; m++)
     for (int64_t n = 0; n < p->cols; n++) {
-      const cl_cell *c = cl_cell_at(p, m, n);
       int64_t cx = g->gx + n * g->cw + g->cw / 2, top = g->gy + m * g->ch;
-      cl_rgb colour = cl_cell_colour(p, c);
-      const char *fill = colour.white_text ? " fill=\"#ffffff\"" : p->tv && c->hits == 0 ? " fill=\"#777777\"" : "";
+      const char *fill = cl_label_colour(p, m, n);
       /* The label is the element's only character data (no <tspan>), so
        * that any XML reader gets "T3V1" or "12" from the element itself. */
       char label[32];
-      cl_cell_label(p, c, label);
-      cl_sink_printf(o, "<text x=\"%lld\" y=\"%lld\"%s>%s</text>\n", (long long)cx, (long long)(top + g->ch / 2 + 4),
-                     fill, label);
+      cl_cell_label(p, cl_cell_at(p, m, n), label);
+      cl_sink_printf(o, "<text class=\"cell\" x=\"%lld\" y=\"%lld\"%s%s%s>%s</text>\n", (long long)cx,
+                     (long long)(top + g->ch / 2 + 4), fill ? " fill=\"" : "", fill ? fill : "", fill ? "\"" : "",
+                     label);
     }
   cl_sink_puts(o, "</g>\n");
 }
 
-/* One line of stroke-font text as the data of the current path. */
-static void font_line(cl_sink *o, const char *s, int64_t x, int64_t baseline, int64_t cap) {
-  cl_font_path(o, s, x * 100, baseline * 100, cap);
+static void write_text(cl_sink *o, const char *cls, int64_t x, int64_t y, const char *s) {
+  cl_sink_printf(o, "<text class=\"%s\" x=\"%lld\" y=\"%lld\">", cls, (long long)x, (long long)y);
+  cl_sink_xml(o, s);
+  cl_sink_puts(o, "</text>\n");
 }
 
+/* The title, the coordinates on the margins and the notes. */
 static void write_lettering(cl_sink *o, const cl_picture *p, const geometry *g) {
-  cl_sink_puts(o, "<g fill=\"none\" stroke=\"#111111\" stroke-linecap=\"round\" stroke-linejoin=\"round\">\n");
-  /* The title. */
-  cl_sink_puts(o, "<path stroke-width=\"1.5\" d=\"");
-  font_line(o, p->title, PAD, g->title_baseline, TITLE_CAP);
-  cl_sink_puts(o, "\"/>\n");
+  cl_sink_printf(o, "<g font-family=\"%s\" font-size=\"%d\" font-weight=\"bold\" fill=\"#111111\">\n", font_family,
+                 TITLE_FONT);
+  write_text(o, "title", g->x0, g->title_baseline, p->title);
+  cl_sink_puts(o, "</g>\n");
   /* Row coordinates, right-aligned; column coordinates, centred. */
-  cl_sink_puts(o, "<path stroke-width=\"0.95\" stroke=\"#444444\" d=\"");
+  cl_sink_printf(o, "<g font-family=\"%s\" font-size=\"%d\" fill=\"#555555\" text-anchor=\"end\">\n", font_family,
+                 AXIS_FONT);
   for (int64_t m = 0; m < p->rows; m++) {
     char label[32];
     snprintf(label, sizeof label, "%lld", (long long)m);
-    int64_t right = (g->gx - MARGIN_GAP) * 100;
-    cl_font_path(o, label, right - cl_font_width(label, MARGIN_CAP),
-                 (g->gy + m * g->ch + g->ch / 2) * 100 + MARGIN_CAP * 50, MARGIN_CAP);
+    write_text(o, "axis", g->gx - AXIS_GAP, g->gy + m * g->ch + g->ch / 2 + AXIS_FONT * 35 / 100, label);
   }
+  cl_sink_puts(o, "</g>\n");
+  cl_sink_printf(o, "<g font-family=\"%s\" font-size=\"%d\" fill=\"#555555\" text-anchor=\"middle\">\n", font_family,
+                 AXIS_FONT);
   for (int64_t n = 0; n < p->cols; n++) {
     char label[32];
     snprintf(label, sizeof label, "%lld", (long long)n);
-    int64_t centre = (g->gx + n * g->cw) * 100 + g->cw * 50;
-    cl_font_path(o, label, centre - cl_font_width(label, MARGIN_CAP) / 2, (g->gy - MARGIN_GAP) * 100, MARGIN_CAP);
+    write_text(o, "axis", g->gx + n * g->cw + g->cw / 2, g->gy - AXIS_GAP, label);
   }
-  cl_sink_puts(o, "\"/>\n");
+  cl_sink_puts(o, "</g>\n");
   if (p->nnotes > 0) {
-    cl_sink_puts(o, "<path stroke-width=\"1.05\" stroke=\"#333333\" d=\"");
+    cl_sink_printf(o, "<g font-family=\"%s\" font-size=\"%d\" fill=\"#333333\">\n", font_family, NOTE_FONT);
     for (int k = 0; k < p->nnotes; k++)
-      font_line(o, p->notes[k], g->gx, g->notes_baseline + k * NOTE_LINE, NOTE_CAP);
-    cl_sink_puts(o, "\"/>\n");
+      write_text(o, "note", g->gx, g->notes_baseline + k * NOTE_LINE, p->notes[k]);
+    cl_sink_puts(o, "</g>\n");
   }
+}
+
+static void write_panel(cl_sink *o, const cl_picture *p, const geometry *g) {
+  /* The panel's extent, for scripts that pick a cell by its place: cells
+   * are in row-major order, rows x cols of them. */
+  cl_sink_printf(o, "<g class=\"panel\" data-rows=\"%lld\" data-cols=\"%lld\">\n", (long long)p->rows,
+                 (long long)p->cols);
+  write_cells(o, p, g);
+  write_grid(o, p, g);
+  write_shared_marks(o, p, g);
+  write_highlight(o, p, g);
+  write_labels(o, p, g);
+  write_lettering(o, p, g);
   cl_sink_puts(o, "</g>\n");
 }
 
-void cl_picture_write_svg(cl_sink *o, const cl_picture *p) {
-  geometry g = measure(p);
+/* <title>: the caption, or the panels' titles. */
+static void write_document_title(cl_sink *o, const cl_figure *f) {
+  cl_sink_puts(o, "<title>");
+  if (f->caption != NULL)
+    cl_sink_xml(o, f->caption);
+  for (size_t k = 0; f->caption == NULL && k < f->count; k++) {
+    if (k > 0)
+      cl_sink_puts(o, " | ");
+    cl_sink_xml(o, f->panels[k].title);
+  }
+  cl_sink_puts(o, "</title>\n");
+}
+
+static void write_desc(cl_sink *o, const cl_figure *f) {
+  cl_sink_puts(o, "<desc>cute-layout picture: ");
+  for (size_t k = 0; k < f->count; k++) {
+    const cl_picture *p = &f->panels[k];
+    if (f->count > 1) {
+      cl_sink_printf(o, "%sPanel %zu, ", k ? " " : "", k + 1);
+      cl_sink_xml(o, p->title);
+      cl_sink_puts(o, ": ");
+    }
+    cl_picture_summary(o, p);
+    for (int j = 0; j < p->nnotes; j++) {
+      cl_sink_puts(o, " Note: ");
+      cl_sink_xml(o, p->notes[j]);
+      cl_sink_puts(o, ".");
+    }
+  }
+  cl_sink_puts(o, "</desc>\n");
+}
+
+void cl_figure_write_svg(cl_sink *o, const cl_figure *f) {
+  /* Panels left to right, under the caption; each geometry is measured
+   * once for the size of the document and again where it is drawn. */
+  int64_t top = PAD + (f->caption != NULL ? TITLE_FONT + 14 : 0);
+  int64_t x = PAD, width = 0, height = 0;
+  for (size_t k = 0; k < f->count; k++) {
+    geometry g = measure(&f->panels[k], x, top);
+    x += g.width + PANEL_GAP;
+    height = max64(height, g.height);
+  }
+  width = max64(x - PANEL_GAP, f->caption != NULL ? PAD + text_width(f->caption, TITLE_FONT) : 0) + PAD;
+  height += PAD;
   cl_sink_puts(o, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
   cl_sink_printf(o,
                  "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%lld\" height=\"%lld\" "
                  "viewBox=\"0 0 %lld %lld\">\n",
-                 (long long)g.width, (long long)g.height, (long long)g.width, (long long)g.height);
-  cl_sink_puts(o, "<title>");
-  cl_sink_xml(o, p->title);
-  cl_sink_puts(o, "</title>\n<desc>");
-  if (p->tv)
-    cl_sink_printf(o, "cute-layout picture: a %lldx%lld tile, each cell labelled with the first (thread,value) "
-                   "that reaches it and coloured by thread.", (long long)p->rows, (long long)p->cols);
-  else
-    cl_sink_printf(o, "cute-layout picture: a %lldx%lld grid, cell (m,n) labelled with the index L(m,n) and "
-                   "coloured by it; heavier lines where a hierarchical mode starts a new tile.",
-                   (long long)p->rows, (long long)p->cols);
-  for (int k = 0; k < p->nnotes; k++) {
-    cl_sink_puts(o, " Note: ");
-    cl_sink_xml(o, p->notes[k]);
-    cl_sink_puts(o, ".");
+                 (long long)width, (long long)height, (long long)width, (long long)height);
+  write_document_title(o, f);
+  write_desc(o, f);
+  cl_sink_printf(o, "<rect width=\"%lld\" height=\"%lld\" fill=\"#ffffff\"/>\n", (long long)width, (long long)height);
+  if (f->caption != NULL) {
+    cl_sink_printf(o, "<g font-family=\"%s\" font-size=\"%d\" font-weight=\"bold\" fill=\"#111111\">\n", font_family,
+                   TITLE_FONT);
+    write_text(o, "caption", PAD, PAD + TITLE_FONT, f->caption);
+    cl_sink_puts(o, "</g>\n");
   }
-  cl_sink_puts(o, "</desc>\n");
-  cl_sink_printf(o, "<rect width=\"%lld\" height=\"%lld\" fill=\"#ffffff\"/>\n", (long long)g.width,
-                 (long long)g.height);
-  write_cells(o, p, &g);
-  write_grid(o, p, &g);
-  write_shared_marks(o, p, &g);
-  write_labels(o, p, &g);
-  write_lettering(o, p, &g);
+  x = PAD;
+  for (size_t k = 0; k < f->count; k++) {
+    geometry g = measure(&f->panels[k], x, top);
+    write_panel(o, &f->panels[k], &g);
+    x += g.width + PANEL_GAP;
+  }
   cl_sink_puts(o, "</svg>\n");
 }

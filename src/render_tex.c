@@ -5,7 +5,11 @@
  * cell (x to the right, y downwards), so every coordinate is a cell number.
  * Compile with `pdflatex FILE.tex` (classes and packages: standalone, tikz,
  * fontenc; all in TeX Live's standard collections). */
+#include <string.h>
+
 #include "render_impl.h"
+
+static int64_t cell_height(const cl_picture *p) { return p->tv ? 100 : 80; }
 
 /* Text in TeX's argument context: its special characters escaped. */
 static void tex_text(cl_sink *o, const char *s) {
@@ -54,28 +58,23 @@ static void tex_rules(cl_sink *o, const cl_picture *p, uint8_t weight, const cha
     cl_sink_puts(o, ";\n");
 }
 
-void cl_picture_write_tex(cl_sink *o, const cl_picture *p) {
-  /* Cell size in hundredths of a cm: wide enough for the longest label in
-   * \small (plain) or \scriptsize (TV) typewriter type. */
+/* Cell size in hundredths of a cm: wide enough for the longest label in
+ * \small (plain) or \scriptsize (TV) typewriter type. */
+static int64_t cell_width(const cl_picture *p) {
   int64_t cw = p->tv ? 30 + 16 * (int64_t)cl_tv_line_width(p) : 30 + 17 * (int64_t)p->label_width;
-  int64_t ch = p->tv ? 100 : 80;
-  if (cw < ch)
-    cw = ch;
-  cl_sink_puts(o, "% cute-layout picture: ");
-  tex_text(o, p->title);
-  cl_sink_puts(o, "\n\\documentclass[tikz,border=6pt]{standalone}\n\\usepackage[T1]{fontenc}\n"
-                  "\\begin{document}\n\\begin{tikzpicture}[x=");
-  cl_sink_hundredths(o, cw);
-  cl_sink_puts(o, "cm,y=-");
-  cl_sink_hundredths(o, ch);
-  cl_sink_puts(o, "cm]\n");
+  return cw < cell_height(p) ? cell_height(p) : cw;
+}
+
+/* One panel, its top left cell at the origin of the current scope (one
+ * unit one cell of cw x ch). */
+static void tex_panel(cl_sink *o, const cl_picture *p) {
   cl_sink_puts(o, "\\node[anchor=base west,inner sep=0pt,font=\\ttfamily\\large] at (0,-0.9) {");
   tex_text(o, p->title);
   cl_sink_puts(o, "};\n% cells\n");
   for (int64_t m = 0; m < p->rows; m++)
     for (int64_t n = 0; n < p->cols; n++) {
       cl_sink_puts(o, "\\fill[fill=");
-      tex_colour(o, cl_cell_colour(p, cl_cell_at(p, m, n)));
+      tex_colour(o, cl_cell_colour(p, m, n));
       cl_sink_printf(o, "] (%lld,%lld) rectangle +(1,1);\n", (long long)n, (long long)m);
     }
   cl_sink_puts(o, "% grid and tiles\n");
@@ -90,13 +89,16 @@ void cl_picture_write_tex(cl_sink *o, const cl_picture *p) {
       if (cl_cell_at(p, m, n)->hits > 1)
         cl_sink_printf(o, "\\fill[black!85] (%lld,%lld) -- +(-0.2,0) -- +(0,0.2) -- cycle;\n", (long long)(n + 1),
                        (long long)m);
+  if (p->hl_row >= 0)
+    cl_sink_printf(o, "\\draw[{rgb,255:red,209;green,0;blue,93},line width=2.4pt] (%lld,%lld) rectangle +(1,1);\n",
+                   (long long)p->hl_col, (long long)p->hl_row);
   cl_sink_printf(o, "%% labels\n\\begin{scope}[every node/.style={font=\\ttfamily%s,align=center}]\n",
                  p->tv ? "\\scriptsize" : "\\small");
   for (int64_t m = 0; m < p->rows; m++)
     for (int64_t n = 0; n < p->cols; n++) {
       const cl_cell *c = cl_cell_at(p, m, n);
-      cl_rgb colour = cl_cell_colour(p, c);
-      const char *text = colour.white_text ? "[text=white]" : p->tv && c->hits == 0 ? "[text=black!55]" : "";
+      const char *fill = cl_label_colour(p, m, n);
+      const char *text = fill == NULL ? "" : fill[1] == 'f' ? "[text=white]" : "[text=black!55]";
       cl_sink_printf(o, "\\node%s at (%lld.5,%lld.5) {", text, (long long)n, (long long)m);
       if (p->tv && c->hits > 0)
         cl_sink_printf(o, "T%lld\\\\V%lld", (long long)c->value, (long long)c->vid);
@@ -120,6 +122,46 @@ void cl_picture_write_tex(cl_sink *o, const cl_picture *p) {
     cl_sink_puts(o, ") {");
     tex_text(o, p->notes[k]);
     cl_sink_puts(o, "};\n");
+  }
+}
+
+void cl_figure_write_tex(cl_sink *o, const cl_figure *f) {
+  /* One cell size for every panel, so that they line up. */
+  int64_t cw = 0, ch = 0;
+  for (size_t k = 0; k < f->count; k++) {
+    int64_t w = cell_width(&f->panels[k]), h = cell_height(&f->panels[k]);
+    cw = w > cw ? w : cw;
+    ch = h > ch ? h : ch;
+  }
+  cl_sink_puts(o, "% cute-layout picture: ");
+  tex_text(o, f->caption != NULL ? f->caption : f->panels[0].title);
+  cl_sink_puts(o, "\n\\documentclass[tikz,border=6pt]{standalone}\n\\usepackage[T1]{fontenc}\n"
+                  "\\begin{document}\n\\begin{tikzpicture}[x=");
+  cl_sink_hundredths(o, cw);
+  cl_sink_puts(o, "cm,y=-");
+  cl_sink_hundredths(o, ch);
+  cl_sink_puts(o, "cm]\n");
+  if (f->caption != NULL) {
+    cl_sink_puts(o, "\\node[anchor=base west,inner sep=0pt,font=\\ttfamily\\large\\bfseries] at (0,-1.9) {");
+    tex_text(o, f->caption);
+    cl_sink_puts(o, "};\n");
+  }
+  int64_t x = 0;
+  for (size_t k = 0; k < f->count; k++) {
+    const cl_picture *p = &f->panels[k];
+    if (f->count > 1)
+      cl_sink_printf(o, "%% panel %zu\n\\begin{scope}[shift={(%lld,0)}]\n", k + 1, (long long)x);
+    tex_panel(o, p);
+    if (f->count > 1)
+      cl_sink_puts(o, "\\end{scope}\n");
+    /* The next panel starts past this one's grid, title and notes (a
+     * character of \small typewriter is about 0.2 cm), and a gap. */
+    int64_t span = p->cols * cw, text = 0;
+    for (int j = 0; j < p->nnotes; j++)
+      text = (int64_t)strlen(p->notes[j]) > text ? (int64_t)strlen(p->notes[j]) : text;
+    text = (text > (int64_t)strlen(p->title) ? text : (int64_t)strlen(p->title) + 2) * 20;
+    span = span > text ? span : text;
+    x += (span + cw - 1) / cw + 2;
   }
   cl_sink_puts(o, "\\end{tikzpicture}\n\\end{document}\n");
 }

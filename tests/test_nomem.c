@@ -1337,6 +1337,24 @@ static int64_t call_render_tv_txt(const inputs *in, results *r) { return render_
 static int64_t call_render_tv_file(const inputs *in, results *r) {
   return cl_render_tv_file(in->l[0], 8, 8, NULL, r->file);
 }
+/* A grid with an outline beside a TV tile, bank colours: every step of a
+ * figure of several panels. */
+static int64_t panels_as(const inputs *in, results *r, cl_picture_format format) {
+  cl_picture_options options = CL_PICTURE_OPTIONS_INIT;
+  options.format = format;
+  options.colour = CL_COLOUR_BANK;
+  options.title = "a caption";
+  cl_picture_panel panels[2] = {{in->l[0], NULL, NULL, 0, 0, 3}, {in->l[1], NULL, "tv", 8, 8, 5}};
+  return cl_render_panels(panels, 2, &options, r->buf, OUT_CAP);
+}
+static int64_t call_render_panels_svg(const inputs *in, results *r) { return panels_as(in, r, CL_PICTURE_SVG); }
+static int64_t call_render_panels_tex(const inputs *in, results *r) { return panels_as(in, r, CL_PICTURE_TEX); }
+static int64_t call_render_panels_txt(const inputs *in, results *r) { return panels_as(in, r, CL_PICTURE_TXT); }
+static int64_t call_render_panels_file(const inputs *in, results *r) {
+  cl_picture_panel panels[3] = {{in->l[0], NULL, NULL, 0, 0, -1}, {in->l[1], NULL, NULL, 8, 8, -1},
+                                {NULL, in->c[0], NULL, 0, 0, 7}};
+  return cl_render_panels_file(panels, 3, NULL, r->file);
+}
 static int64_t call_composed_print_layout(const inputs *in, results *r) {
   return cl_composed_print_layout(in->c[0], r->buf, OUT_CAP);
 }
@@ -1378,6 +1396,10 @@ static const nomem_case render_cases[] = {
   {"cl_render_tv (TeX)", call_render_tv_tex, {0}, {TV}, {0}, {{0}}},
   {"cl_render_tv (text)", call_render_tv_txt, {0}, {TV}, {0}, {{0}}},
   {"cl_render_tv_file", call_render_tv_file, {0}, {TV}, {0}, {{0}}},
+  {"cl_render_panels (SVG)", call_render_panels_svg, {0}, {HIER, TV}, {0}, {{0}}},
+  {"cl_render_panels (TeX)", call_render_panels_tex, {0}, {HIER, TV}, {0}, {{0}}},
+  {"cl_render_panels (text)", call_render_panels_txt, {0}, {HIER, TV}, {0}, {{0}}},
+  {"cl_render_panels_file", call_render_panels_file, {0}, {HIER, TV}, {SWIZZLED_HIER}, {{0}}},
   {"cl_composed_print_layout", call_composed_print_layout, {0}, {0}, {SWIZZLED_HIER}, {{0}}},
   {"cl_composed_print_1d", call_composed_print_1d, {0}, {0}, {SWIZZLED_HIER}, {{0}}},
   {"cl_render_composed", call_render_composed, {0}, {0}, {SWIZZLED_HIER}, {{0}}},

@@ -1,13 +1,17 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* test_render.c: the pictures of render.h (cl_render_layout, cl_render_tv).
+/* test_render.c: the pictures of render.h (cl_render_layout, cl_render_tv,
+ * cl_render_panels).
  *
  * Properties, checked on every layout of a generated family: the SVG has
- * exactly one <text> per cell (CONTRACT.md) in row-major order, and the
- * text of cell (m,n) is L(m,n) computed independently with
+ * exactly one <text class="cell"> per cell (CONTRACT.md) in row-major
+ * order, and the text of cell (m,n) is L(m,n) computed independently with
  * cl_layout_eval_coord; the TikZ document has a node with that label at
  * that cell; the console table of a rank-2 layout is print_layout's.  TV
  * pictures label each cell with the first (thr,val) that reaches it.  Then
- * tile lines, rank 0/1/3 pictures, the index map, snprintf semantics,
+ * tile lines, rank 0/1/3 pictures, the index map, lettering as <text>,
+ * colour schemes by property (one colour per bank, and a swizzled
+ * shared-memory layout touching every bank once per row and column),
+ * figures of several panels (cl_render_panels), snprintf semantics,
  * streams, and every error status, including allocation failure. */
 #include "test_util.h"
 
@@ -40,6 +44,10 @@ static char *render_tv(const cl_layout_t *l, int64_t rows, int64_t cols, cl_pict
   return buf;
 }
 
+/* Each cell's label is one of these (CONTRACT.md); titles, axes and notes
+ * are other <text> elements. */
+#define CELL_TEXT "<text class=\"cell\""
+
 static int64_t count_of(const char *s, const char *needle) {
   int64_t n = 0;
   for (const char *p = strstr(s, needle); p != NULL; p = strstr(p + 1, needle))
@@ -47,16 +55,17 @@ static int64_t count_of(const char *s, const char *needle) {
   return n;
 }
 
-/* The character data of the k-th <text> element (markup of children such as
- * <tspan> left out), in a static buffer; NULL if there is none. */
+/* The character data of the k-th <text class="cell"> element (markup of
+ * children such as <tspan> left out), in a static buffer; NULL if there is
+ * none. */
 static const char *text_element(const char *svg, int64_t k) {
   static char label[256];
   const char *p = svg;
   for (int64_t i = 0; i <= k; i++) {
-    p = strstr(p, "<text");
+    p = strstr(p, CELL_TEXT);
     if (p == NULL)
       return NULL;
-    p += 5;
+    p += strlen(CELL_TEXT);
   }
   p = strchr(p, '>');
   assert_non_null(p);
@@ -112,7 +121,7 @@ static void check_rank2(const cl_layout_t *l) {
   int64_t rows = mode_size(l, 0), cols = mode_size(l, 1);
   char *svg = render_layout(l, CL_PICTURE_SVG, NULL);
   char *tex = render_layout(l, CL_PICTURE_TEX, NULL);
-  assert_int_equal(count_of(svg, "<text"), rows * cols);
+  assert_int_equal(count_of(svg, CELL_TEXT), rows * cols);
   assert_int_equal(count_of(svg, "<rect x="), rows * cols);
   for (int64_t m = 0; m < rows; m++)
     for (int64_t n = 0; n < cols; n++) {
@@ -184,7 +193,7 @@ static void check_tv(const char *text, int64_t rows, int64_t cols) {
   char *svg = render_tv(l, rows, cols, CL_PICTURE_SVG);
   char *tex = render_tv(l, rows, cols, CL_PICTURE_TEX);
   char *txt = render_tv(l, rows, cols, CL_PICTURE_TXT);
-  assert_int_equal(count_of(svg, "<text"), rows * cols);
+  assert_int_equal(count_of(svg, CELL_TEXT), rows * cols);
   int64_t threads = mode_size(l, 0), values = mode_size(l, 1);
   char (*want)[48] = calloc((size_t)(rows * cols), sizeof *want);
   assert_non_null(want);
@@ -329,7 +338,7 @@ static void test_other_ranks(void **state) {
   cl_layout_t *l = lay("((4,2)):((2,1))");
   char *svg = render_layout(l, CL_PICTURE_SVG, NULL);
   static const char *row[] = {"0", "2", "4", "6", "1", "3", "5", "7"};
-  assert_int_equal(count_of(svg, "<text"), 8);
+  assert_int_equal(count_of(svg, CELL_TEXT), 8);
   for (int64_t n = 0; n < 8; n++)
     assert_string_equal(text_element(svg, n), row[n]);
   assert_non_null(strstr(svg, "rank 1: one row"));
@@ -342,7 +351,7 @@ static void test_other_ranks(void **state) {
   /* Rank 3: (mode 0, (mode 1, mode 2)), cell (m,n) = L(m + 2n). */
   l = lay("(2,3,4):(1,2,-6)");
   svg = render_layout(l, CL_PICTURE_SVG, NULL);
-  assert_int_equal(count_of(svg, "<text"), 24);
+  assert_int_equal(count_of(svg, CELL_TEXT), 24);
   for (int64_t m = 0; m < 2; m++)
     for (int64_t n = 0; n < 12; n++) {
       char want[32];
@@ -357,7 +366,7 @@ static void test_other_ranks(void **state) {
   /* Rank 0: one cell. */
   l = lay("():()");
   svg = render_layout(l, CL_PICTURE_SVG, NULL);
-  assert_int_equal(count_of(svg, "<text"), 1);
+  assert_int_equal(count_of(svg, CELL_TEXT), 1);
   assert_string_equal(text_element(svg, 0), "0");
   free(svg);
   cl_layout_free(l);
@@ -371,7 +380,7 @@ static void test_other_ranks(void **state) {
   /* An integer layout is rank 1 too. */
   l = lay("5:3");
   svg = render_layout(l, CL_PICTURE_SVG, NULL);
-  assert_int_equal(count_of(svg, "<text"), 5);
+  assert_int_equal(count_of(svg, CELL_TEXT), 5);
   assert_string_equal(text_element(svg, 4), "12");
   free(svg);
   cl_layout_free(l);
@@ -462,6 +471,526 @@ static void test_options_are_checked(void **state) {
   } bigger = {CL_PICTURE_OPTIONS_INIT, 0};
   bigger.base.size = sizeof bigger;
   assert_int_equal(cl_render_layout(l, &bigger.base, NULL, 0), n);
+  cl_layout_free(l);
+}
+
+/* ------------------------------------------------------------ lettering */
+
+/* The character data of the elements <text class="CLS">, in order, joined
+ * by '|', into out. */
+static void texts_of_class(const char *svg, const char *cls, char *out, size_t cap) {
+  char start[64];
+  snprintf(start, sizeof start, "<text class=\"%s\"", cls);
+  size_t len = 0;
+  out[0] = '\0';
+  for (const char *p = strstr(svg, start); p != NULL; p = strstr(p + 1, start)) {
+    const char *body = strchr(p, '>') + 1, *end = strstr(body, "</text>");
+    assert_non_null(end);
+    len += (size_t)snprintf(out + len, cap - len, "%s%.*s", len ? "|" : "", (int)(end - body), body);
+    assert_true(len < cap);
+  }
+}
+
+static void test_lettering_is_text(void **state) {
+  (void)state;
+  /* Title, coordinates and notes are <text> elements a reader can select,
+   * each of its class; the stroke font of earlier versions is gone. */
+  cl_layout_t *l = lay("(2,3,2):(1,2,-6)");
+  char *svg = render_layout(l, CL_PICTURE_SVG, NULL);
+  char got[1024];
+  texts_of_class(svg, "title", got, sizeof got);
+  assert_string_equal(got, "(2,3,2):(1,2,-6)");
+  texts_of_class(svg, "axis", got, sizeof got);
+  assert_string_equal(got, "0|1|0|1|2|3|4|5");
+  texts_of_class(svg, "note", got, sizeof got);
+  assert_string_equal(got, "rank 3: drawn as (mode 0, (modes 1..2))");
+  assert_int_equal(count_of(svg, "<text"), 1 + 2 + 6 + 1 + 12);
+  assert_null(strstr(svg, "stroke-linecap=\"round\""));
+  free(svg);
+  /* Titles are escaped as XML text. */
+  cl_picture_options o = CL_PICTURE_OPTIONS_INIT;
+  o.title = "Sw<1,0,1> o 0 o (2,3):(3,1) & more";
+  svg = render_layout(l, CL_PICTURE_SVG, &o);
+  texts_of_class(svg, "title", got, sizeof got);
+  assert_string_equal(got, "Sw&lt;1,0,1&gt; o 0 o (2,3):(3,1) &amp; more");
+  free(svg);
+  cl_layout_free(l);
+  /* The document is as wide as its longest line of text, in a font whose
+   * characters advance 0.602 em: a long title widens it. */
+  l = lay("2:1");
+  svg = render_layout(l, CL_PICTURE_SVG, NULL);
+  int width = 0;
+  assert_int_equal(sscanf(strstr(svg, "<svg "), "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\"",
+                          &width), 1);
+  o.title = "a title of sixty characters, much wider than a two-cell grid";
+  char *wide = render_layout(l, CL_PICTURE_SVG, &o);
+  int wide_width = 0;
+  assert_int_equal(sscanf(strstr(wide, "<svg "), "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\"",
+                          &wide_width), 1);
+  assert_true(wide_width >= 60 * 14 * 602 / 1000 && wide_width > width);
+  free(svg);
+  free(wide);
+  cl_layout_free(l);
+}
+
+/* ------------------------------------------------------------ colour schemes */
+
+/* The fill of the k-th cell (row-major, panel by panel) of an SVG picture,
+ * "#rrggbb": cells are the <rect>s with a <title> tooltip. */
+static const char *cell_fill(const char *svg, int64_t k) {
+  static char fill[8];
+  const char *p = svg - 1;
+  for (int64_t i = 0; i <= k; i++) {
+    p = strstr(p + 1, " fill=\"#");
+    while (p != NULL && strncmp(p + 14, "\"><title>", 9) != 0)
+      p = strstr(p + 1, " fill=\"#");
+    assert_non_null(p);
+  }
+  memcpy(fill, p + 7, 7);
+  fill[7] = '\0';
+  return fill;
+}
+
+/* The bank of the word holding the first byte of element `index` of a
+ * 128-byte-aligned array (below it, for negative indices). */
+static int64_t bank_of(int64_t index, int64_t element_bytes) {
+  return ((index * element_bytes) % 128 + 128) % 128 / 4;
+}
+
+/* The picture of L with bank colours, each cell's fill read back: a fill
+ * determines the bank and the bank the fill (one colour per bank), the
+ * bank being computed here from the index, independently. */
+static char *bank_picture(const cl_layout_t *l, int64_t rows, int64_t cols, int64_t element_bytes,
+                          cl_picture_options *o, int64_t (*bank_at)[64]) {
+  o->colour = CL_COLOUR_BANK;
+  o->element_bytes = element_bytes;
+  char *svg = render_layout(l, CL_PICTURE_SVG, o);
+  assert_int_equal(count_of(svg, CELL_TEXT), rows * cols);
+  char fills[32][8] = {{0}};
+  for (int64_t m = 0; m < rows; m++)
+    for (int64_t n = 0; n < cols; n++) {
+      int64_t index = atoll(text_element(svg, m * cols + n));
+      int64_t bank = bank_of(index, element_bytes);
+      const char *fill = cell_fill(svg, m * cols + n);
+      if (fills[bank][0] == '\0') {
+        for (int b = 0; b < 32; b++)
+          if (strcmp(fills[b], fill) == 0)
+            fail_msg("banks %d and %lld have one colour, %s", b, (long long)bank, fill);
+        strcpy(fills[bank], fill);
+      } else if (strcmp(fills[bank], fill) != 0) {
+        fail_msg("bank %lld has two colours, %s and %s", (long long)bank, fills[bank], fill);
+      }
+      bank_at[m][n] = bank;
+    }
+  return svg;
+}
+
+static int distinct_banks(const int64_t *banks, int count, int step) {
+  bool seen[32] = {false};
+  int distinct = 0;
+  for (int k = 0; k < count; k++)
+    if (!seen[banks[k * step]]) {
+      seen[banks[k * step]] = true;
+      distinct++;
+    }
+  return distinct;
+}
+
+static cl_status swizzle_map(void *ctx, int64_t index, int64_t *out) {
+  return cl_swizzle_apply(*(const cl_swizzle_t *)ctx, index, out);
+}
+
+static void test_bank_colours(void **state) {
+  (void)state;
+  static int64_t bank[8][64];
+  cl_picture_options o = CL_PICTURE_OPTIONS_INIT;
+  /* Shared memory as 8 rows of 128 bytes, 32 floats a row, row-major: every
+   * row touches every bank once, but a column is one bank 8 times over (an
+   * 8-way conflict for a column read). */
+  cl_layout_t *rows = lay("(8,32):(32,1)");
+  char *svg = bank_picture(rows, 8, 32, 4, &o, bank);
+  for (int m = 0; m < 8; m++)
+    assert_int_equal(distinct_banks(bank[m], 32, 1), 32);
+  for (int n = 0; n < 32; n++)
+    assert_int_equal(distinct_banks(&bank[0][n], 8, 64), 1);
+  cl_layout_free(rows);
+  assert_non_null(strstr(svg, "colour: shared-memory bank, (index x 4 bytes / 4) mod 32"));
+  assert_non_null(strstr(svg, "(2,5) -&gt; 69, bank 5</title>"));
+  free(svg);
+  /* Swizzled shared-memory layouts of 8 rows of 128 bytes, each with the
+   * number of banks a row and a column touch (a column read is
+   * conflict-free when its 8 elements start in 8 banks). */
+  static const struct {
+    const char *layout;
+    int64_t cols, element_bytes, bits, base, shift;
+    int row_banks, column_banks;
+  } swizzled[] = {
+    /* floats, Sw<3,2,3>: the 16-byte chunks of a row XORed with the row
+     * number; still every bank once per row, now 8 banks in every column */
+    {"(8,32):(32,1)", 32, 4, 3, 2, 3, 32, 8},
+    /* halves, Sw<3,3,3>: two to a word, so each bank twice a row */
+    {"(8,64):(64,1)", 64, 2, 3, 3, 3, 32, 8},
+    /* CuTe's 8x8 of 16-byte chunks, Sw<3,0,3>: a chunk covers 4 banks and
+     * the picture shows the first; the 8 chunks of a row and of a column
+     * start in 8 different groups of 4, so each covers every bank once */
+    {"(8,8):(8,1)", 8, 16, 3, 0, 3, 8, 8},
+  };
+  cl_swizzle_t sw;
+  o.map = swizzle_map;
+  o.map_ctx = &sw;
+  for (size_t k = 0; k < COUNT_OF(swizzled); k++) {
+    rows = lay(swizzled[k].layout);
+    assert_int_equal(cl_swizzle_make(swizzled[k].bits, swizzled[k].base, swizzled[k].shift, &sw), CL_OK);
+    int cols = (int)swizzled[k].cols;
+    svg = bank_picture(rows, 8, cols, swizzled[k].element_bytes, &o, bank);
+    for (int m = 0; m < 8; m++)
+      assert_int_equal(distinct_banks(bank[m], cols, 1), swizzled[k].row_banks);
+    for (int n = 0; n < cols; n++)
+      assert_int_equal(distinct_banks(&bank[0][n], 8, 64), swizzled[k].column_banks);
+    free(svg);
+    cl_layout_free(rows);
+  }
+  /* One byte per element: four elements to a bank; negative indices wrap
+   * like addresses below the base. */
+  o.map = NULL;
+  cl_layout_t *bytes = lay("(4,8):(-1,-4)");
+  svg = bank_picture(bytes, 4, 8, 1, &o, bank);
+  assert_int_equal(bank[1][0], 31);  /* index -1: byte 127 of 128 */
+  assert_int_equal(bank[3][7], 24);  /* index -31: byte 97 */
+  free(svg);
+  cl_layout_free(bytes);
+}
+
+static void test_tv_colour_schemes(void **state) {
+  (void)state;
+  /* SM80 m16n8 accumulators: 32 threads, 4 values each. */
+  cl_layout_t *l = lay("((4,8),(2,2)):((32,1),(16,8))");
+  static const cl_colour_scheme schemes[4] = {CL_COLOUR_AUTO, CL_COLOUR_VALUE, CL_COLOUR_INDEX, CL_COLOUR_BANK};
+  char *svgs[4];
+  static char fills[4][128][8];
+  long thread[128], value[128];
+  for (int k = 0; k < 4; k++) {
+    cl_picture_options o = CL_PICTURE_OPTIONS_INIT;
+    o.colour = schemes[k];
+    int64_t n = cl_render_tv(l, 16, 8, &o, NULL, 0);
+    assert_true(n > 0);
+    svgs[k] = malloc((size_t)n + 1);
+    assert_int_equal(cl_render_tv(l, 16, 8, &o, svgs[k], (size_t)n + 1), n);
+    for (int c = 0; c < 128; c++)
+      strcpy(fills[k][c], cell_fill(svgs[k], c));
+  }
+  for (int c = 0; c < 128; c++)
+    assert_int_equal(sscanf(text_element(svgs[0], c), "T%ldV%ld", &thread[c], &value[c]), 2);
+  /* Two cells have one colour exactly when they have one thread (auto; 16
+   * tints, so threads 16 apart share one), one value number (value), one
+   * tile index (index: never), one bank.  Row-major cell c is
+   * (c / 8, c % 8), tile index c / 8 + 16 (c % 8). */
+  for (int a = 0; a < 128; a++)
+    for (int b = a + 1; b < 128; b++) {
+      assert_int_equal(strcmp(fills[0][a], fills[0][b]) == 0, thread[a] % 16 == thread[b] % 16);
+      assert_int_equal(strcmp(fills[1][a], fills[1][b]) == 0, value[a] == value[b]);
+      assert_string_not_equal(fills[2][a], fills[2][b]);
+      assert_int_equal(strcmp(fills[3][a], fills[3][b]) == 0,
+                       bank_of(a / 8 + 16 * (a % 8), 4) == bank_of(b / 8 + 16 * (b % 8), 4));
+    }
+  char *by_thread = svgs[0], *by_value = svgs[1], *by_index = svgs[2], *by_bank = svgs[3];
+  assert_null(strstr(by_thread, "colour:"));
+  assert_non_null(strstr(by_value, "colour: value number"));
+  assert_non_null(strstr(by_index, "colour: tile index"));
+  assert_non_null(strstr(by_bank, "colour: shared-memory bank, (tile index x 4 bytes / 4) mod 32"));
+  assert_non_null(strstr(by_bank, "(1,2) index 33: T5V0, bank 1</title>"));
+  free(by_thread);
+  free(by_value);
+  free(by_index);
+  free(by_bank);
+  cl_layout_free(l);
+}
+
+static void test_colour_options_are_checked(void **state) {
+  (void)state;
+  cl_layout_t *l = lay("(2,2):(1,2)");
+  char buf[16];
+  cl_picture_options o = CL_PICTURE_OPTIONS_INIT;
+  /* Thread and value colours belong to TV pictures, in every format. */
+  for (int f = CL_PICTURE_SVG; f <= CL_PICTURE_TXT; f++) {
+    o.format = (cl_picture_format)f;
+    o.colour = CL_COLOUR_THREAD;
+    assert_int_equal(cl_render_layout(l, &o, buf, sizeof buf), CL_E_DOMAIN);
+    assert_non_null(strstr(cl_last_error(), "colour by thread needs a thread-value picture"));
+    o.colour = CL_COLOUR_VALUE;
+    assert_int_equal(cl_render_layout(l, &o, buf, sizeof buf), CL_E_DOMAIN);
+    assert_true(cl_render_tv(l, 2, 2, &o, NULL, 0) > 0);
+  }
+  o.format = CL_PICTURE_SVG;
+  o.colour = (cl_colour_scheme)5;
+  assert_int_equal(cl_render_layout(l, &o, buf, sizeof buf), CL_E_DOMAIN);
+  assert_non_null(strstr(cl_last_error(), "unknown colour scheme 5"));
+  o.colour = (cl_colour_scheme)-1;
+  assert_int_equal(cl_render_tv(l, 2, 2, &o, buf, sizeof buf), CL_E_DOMAIN);
+  o.colour = CL_COLOUR_BANK;
+  static const int64_t bad_sizes[] = {-1, -4, ((int64_t)1 << 20) + 1, INT64_MAX, INT64_MIN};
+  for (size_t k = 0; k < COUNT_OF(bad_sizes); k++) {
+    o.element_bytes = bad_sizes[k];
+    assert_int_equal(cl_render_layout(l, &o, buf, sizeof buf), CL_E_DOMAIN);
+    assert_non_null(strstr(cl_last_error(), "element_bytes"));
+  }
+  /* 0 is 4 bytes; the largest size is accepted. */
+  o.element_bytes = 0;
+  int64_t n = cl_render_layout(l, &o, NULL, 0);
+  o.element_bytes = 4;
+  assert_int_equal(cl_render_layout(l, &o, NULL, 0), n);
+  o.element_bytes = (int64_t)1 << 20;
+  assert_true(cl_render_layout(l, &o, NULL, 0) > 0);
+  /* A caller built before the colour fields existed passes a smaller size:
+   * whatever lies past it is not read. */
+  cl_picture_options old = CL_PICTURE_OPTIONS_INIT;
+  int64_t plain = cl_render_layout(l, &old, NULL, 0);
+  old.size = offsetof(cl_picture_options, colour);
+  old.colour = (cl_colour_scheme)99;
+  old.element_bytes = -7;
+  assert_int_equal(cl_render_layout(l, &old, NULL, 0), plain);
+  cl_layout_free(l);
+}
+
+/* ------------------------------------------------------------ side by side */
+
+static char *render_panels(const cl_picture_panel *panels, size_t count, const cl_picture_options *given) {
+  cl_picture_options o = CL_PICTURE_OPTIONS_INIT;
+  if (given != NULL)
+    o = *given;
+  int64_t n = cl_render_panels(panels, count, &o, NULL, 0);
+  if (n < 0)
+    fail_msg("cl_render_panels = %lld: %s", (long long)n, cl_last_error());
+  char *buf = malloc((size_t)n + 1);
+  assert_non_null(buf);
+  assert_int_equal(cl_render_panels(panels, count, &o, buf, (size_t)n + 1), n);
+  assert_int_equal(strlen(buf), (size_t)n);
+  return buf;
+}
+
+/* The <g class="panel"> elements of a figure, from the k-th on. */
+static const char *panel_start(const char *svg, int k) {
+  const char *p = svg;
+  for (int i = 0; i <= k; i++) {
+    p = strstr(p + (i > 0), "<g class=\"panel\"");
+    assert_non_null(p);
+  }
+  return p;
+}
+
+static void test_composition_side_by_side(void **state) {
+  (void)state;
+  /* A, B and A o B: A o B(c) = A(B(c)) for each coordinate c of B. */
+  cl_layout_t *a = lay("(6,2):(8,2)"), *b = lay("(4,3):(3,1)"), *ab = NULL;
+  assert_int_equal(cl_composition(a, b, &ab), CL_OK);
+  int64_t c = 5, bc = 0, abc = 0, ac = 0;
+  assert_int_equal(cl_layout_eval(b, c, &bc), CL_OK);
+  assert_int_equal(cl_layout_eval(ab, c, &abc), CL_OK);
+  assert_int_equal(cl_layout_eval(a, bc, &ac), CL_OK);
+  assert_int_equal(abc, ac);
+  cl_picture_panel panels[3] = {{a, NULL, "A", 0, 0, bc},
+                                {b, NULL, "B", 0, 0, c},
+                                {ab, NULL, NULL, 0, 0, c}};
+  cl_picture_options o = CL_PICTURE_OPTIONS_INIT;
+  o.title = "composition(A,B)";
+  char *svg = render_panels(panels, 3, &o);
+  /* One <text class="cell"> per cell of each panel, in panel order. */
+  assert_int_equal(count_of(svg, CELL_TEXT), 12 + 12 + 12);
+  assert_int_equal(count_of(svg, "<g class=\"panel\""), 3);
+  assert_non_null(strstr(svg, "<g class=\"panel\" data-rows=\"4\" data-cols=\"3\">"));
+  for (int p = 0; p < 3; p++) {
+    const cl_layout_t *l = p == 0 ? a : p == 1 ? b : ab;
+    int64_t cols = mode_size(l, 1);
+    for (int64_t k = 0; k < 12; k++) {
+      char want[32];
+      snprintf(want, sizeof want, "%lld", (long long)eval_at(l, k / cols, k % cols));
+      assert_string_equal(text_element(svg, 12 * p + k), want);
+    }
+  }
+  char got[256];
+  texts_of_class(svg, "caption", got, sizeof got);
+  assert_string_equal(got, "composition(A,B)");
+  texts_of_class(svg, "title", got, sizeof got);
+  char want[256];
+  snprintf(want, sizeof want, "A|B|%s", layout_text(ab));
+  assert_string_equal(got, want);
+  /* The same coordinate outlined in B and A o B, and B(c) in A. */
+  assert_int_equal(count_of(svg, "<g class=\"highlight\""), 3);
+  snprintf(want, sizeof want, "outlined: (%lld,%lld) -&gt; %lld", (long long)(bc % 6), (long long)(bc / 6),
+           (long long)ac);
+  assert_non_null(strstr(panel_start(svg, 0), want));
+  snprintf(want, sizeof want, "outlined: (1,1) -&gt; %lld", (long long)bc);
+  assert_non_null(strstr(panel_start(svg, 1), want));
+  snprintf(want, sizeof want, "outlined: (1,1) = ((1,0),1) -&gt; %lld", (long long)abc);
+  assert_string_equal(layout_text(ab), "((2,2),3):((24,2),8)");
+  assert_non_null(strstr(panel_start(svg, 2), want));
+  /* One ramp for all: the cells of A and A o B showing one index have one
+   * colour. */
+  int shared = 0;
+  for (int64_t k = 0; k < 12; k++)
+    for (int64_t j = 0; j < 12; j++) {
+      char label[32];
+      strcpy(label, text_element(svg, k));
+      if (strcmp(label, text_element(svg, 24 + j)) == 0) {
+        char fill[8];
+        strcpy(fill, cell_fill(svg, k));
+        assert_string_equal(fill, cell_fill(svg, 24 + j));
+        shared++;
+      }
+    }
+  assert_true(shared >= 6);
+  free(svg);
+  /* The table: caption, then each panel's table after a blank line. */
+  o.format = CL_PICTURE_TXT;
+  char *txt = render_panels(panels, 3, &o);
+  assert_true(strncmp(txt, "composition(A,B)\n\nA\noutlined: ", 30) == 0);
+  assert_int_equal(count_of(txt, "\n\n"), 3);
+  assert_non_null(strstr(txt, "\nB\noutlined: (1,1) -> "));
+  free(txt);
+  /* TikZ: a scope per panel, shifted right past the one before. */
+  o.format = CL_PICTURE_TEX;
+  char *tex = render_panels(panels, 3, &o);
+  assert_int_equal(count_of(tex, "\\begin{scope}[shift={("), 3);
+  assert_non_null(strstr(tex, "\\begin{scope}[shift={(0,0)}]"));
+  assert_int_equal(count_of(tex, "line width=2.4pt] ("), 3);
+  assert_non_null(strstr(tex, "{composition(A,B)}"));
+  free(tex);
+  cl_layout_free(a);
+  cl_layout_free(b);
+  cl_layout_free(ab);
+}
+
+static void test_copy_side_by_side(void **state) {
+  (void)state;
+  /* A transpose: element (m,n) of source and destination, outlined in
+   * both; a TV panel may stand beside them. */
+  cl_layout_t *src = lay("(4,8):(1,4)"), *dst = lay("(4,8):(8,1)"), *tv = lay("(4,2):(2,1)");
+  int64_t element = 9; /* coordinate (1,2) */
+  cl_picture_panel panels[3] = {{src, NULL, "source", 0, 0, element},
+                                {dst, NULL, "destination", 0, 0, element},
+                                {tv, NULL, NULL, 4, 2, 6}};
+  cl_picture_options o = CL_PICTURE_OPTIONS_INIT;
+  o.colour = CL_COLOUR_BANK;
+  char *svg = render_panels(panels, 3, &o);
+  assert_int_equal(count_of(svg, CELL_TEXT), 32 + 32 + 8);
+  assert_non_null(strstr(svg, "outlined: (1,2) -&gt; 9, bank 9"));
+  assert_non_null(strstr(svg, "outlined: (1,2) -&gt; 10, bank 10"));
+  assert_non_null(strstr(svg, "outlined: (2,1) index 6: T3V0, bank 6"));
+  assert_non_null(strstr(svg, "<title>source | destination | (4,2):(2,1)</title>"));
+  assert_null(strstr(svg, "class=\"caption\""));
+  free(svg);
+  /* A single panel without outline is cl_render_layout's picture. */
+  panels[0].highlight = -1;
+  panels[0].title = NULL;
+  o.colour = CL_COLOUR_AUTO;
+  for (int f = CL_PICTURE_SVG; f <= CL_PICTURE_TXT; f++) {
+    o.format = (cl_picture_format)f;
+    char *one = render_panels(panels, 1, &o);
+    char *plain = render_layout(src, o.format, NULL);
+    assert_string_equal(one, plain);
+    free(one);
+    free(plain);
+  }
+  cl_layout_free(src);
+  cl_layout_free(dst);
+  cl_layout_free(tv);
+}
+
+static void test_panel_errors(void **state) {
+  (void)state;
+  cl_layout_t *l = lay("(2,3):(1,2)");
+  char buf[16] = "unchanged";
+  cl_picture_panel panels[CL_PICTURE_MAX_PANELS + 1];
+  for (int k = 0; k <= CL_PICTURE_MAX_PANELS; k++)
+    panels[k] = (cl_picture_panel){l, NULL, NULL, 0, 0, -1};
+  assert_true(cl_render_panels(panels, CL_PICTURE_MAX_PANELS, NULL, NULL, 0) > 0);
+  assert_int_equal(cl_render_panels(panels, CL_PICTURE_MAX_PANELS + 1, NULL, buf, sizeof buf), CL_E_DOMAIN);
+  assert_int_equal(cl_render_panels(panels, 0, NULL, buf, sizeof buf), CL_E_DOMAIN);
+  assert_int_equal(cl_render_panels(NULL, 1, NULL, buf, sizeof buf), CL_E_NULL);
+  assert_int_equal(cl_render_panels(panels, 1, NULL, NULL, 4), CL_E_NULL);
+  assert_int_equal(cl_render_panels_file(panels, 1, NULL, NULL), CL_E_NULL);
+  assert_int_equal(cl_render_panels_file(NULL, 1, NULL, stdout), CL_E_NULL);
+  panels[1].layout = NULL;
+  assert_int_equal(cl_render_panels(panels, 2, NULL, buf, sizeof buf), CL_E_NULL);
+  panels[1].layout = l;
+  /* Outlines inside the panel only: 0..5 here; -1 is none. */
+  panels[1].highlight = 6;
+  assert_int_equal(cl_render_panels(panels, 2, NULL, buf, sizeof buf), CL_E_DOMAIN);
+  assert_non_null(strstr(cl_last_error(), "the highlighted coordinate 6 is outside the 2x3 grid"));
+  panels[1].highlight = -2;
+  assert_int_equal(cl_render_panels(panels, 2, NULL, buf, sizeof buf), CL_E_DOMAIN);
+  panels[1].highlight = INT64_MAX;
+  assert_int_equal(cl_render_panels(panels, 2, NULL, buf, sizeof buf), CL_E_DOMAIN);
+  panels[1].highlight = 5;
+  assert_true(cl_render_panels(panels, 2, NULL, NULL, 0) > 0);
+  /* A TV panel: a tile with both sides positive; its indices inside it. */
+  panels[1] = (cl_picture_panel){l, NULL, NULL, 0, 3, -1};
+  assert_int_equal(cl_render_panels(panels, 2, NULL, buf, sizeof buf), CL_E_DOMAIN);
+  panels[1] = (cl_picture_panel){l, NULL, NULL, 3, 2, 6};
+  assert_int_equal(cl_render_panels(panels, 2, NULL, buf, sizeof buf), CL_E_DOMAIN);
+  assert_non_null(strstr(cl_last_error(), "outside the 3x2 tile"));
+  panels[1].highlight = 5;
+  assert_true(cl_render_panels(panels, 2, NULL, NULL, 0) > 0);
+  /* Thread colours need every panel to be TV. */
+  cl_picture_options o = CL_PICTURE_OPTIONS_INIT;
+  o.colour = CL_COLOUR_THREAD;
+  assert_int_equal(cl_render_panels(panels, 2, &o, buf, sizeof buf), CL_E_DOMAIN);
+  assert_true(cl_render_panels(panels + 1, 1, &o, NULL, 0) > 0);
+  /* The figure's options have no map; old-size options are refused. */
+  o = (cl_picture_options)CL_PICTURE_OPTIONS_INIT;
+  o.map = odd_map;
+  assert_int_equal(cl_render_panels(panels, 2, &o, buf, sizeof buf), CL_E_DOMAIN);
+  o.map = NULL;
+  o.size = 4;
+  assert_int_equal(cl_render_panels(panels, 2, &o, buf, sizeof buf), CL_E_DOMAIN);
+  /* A panel is a layout or a composed layout, not both nor neither; a
+   * composed layout whose inner function is a swizzle has no grid. */
+  cl_composed_t *swizzled = NULL, *inner_swizzle = NULL;
+  assert_int_equal(cl_composed_parse("Sw<1,0,1> o 0 o (2,3):(1,2)", &swizzled), CL_OK);
+  assert_int_equal(cl_composed_parse("(4,2):(1,4) o 0 o Sw<1,0,1>", &inner_swizzle), CL_OK);
+  panels[0].composed = swizzled;
+  assert_int_equal(cl_render_panels(panels, 2, NULL, buf, sizeof buf), CL_E_NULL);
+  panels[0].layout = NULL;
+  panels[0].composed = NULL;
+  assert_int_equal(cl_render_panels(panels, 2, NULL, buf, sizeof buf), CL_E_NULL);
+  panels[0].composed = inner_swizzle;
+  assert_int_equal(cl_render_panels(panels, 2, NULL, buf, sizeof buf), CL_E_UNSUPPORTED);
+  assert_string_equal(buf, "unchanged");
+  panels[0].composed = swizzled;
+  o = (cl_picture_options)CL_PICTURE_OPTIONS_INIT;
+  o.format = CL_PICTURE_TXT;
+  char *txt = render_panels(panels, 1, &o);
+  /* cl_render_composed's picture: the composed function's values. */
+  int64_t n = cl_render_composed(swizzled, &o, NULL, 0);
+  char *composed_txt = malloc((size_t)n + 1);
+  assert_int_equal(cl_render_composed(swizzled, &o, composed_txt, (size_t)n + 1), n);
+  assert_string_equal(txt, composed_txt);
+  assert_non_null(strstr(txt, "Sw<1,0,1> o 0 o (2,3):(1,2)"));
+  free(txt);
+  free(composed_txt);
+  panels[0].layout = l;
+  panels[0].composed = NULL;
+  cl_composed_free(swizzled);
+  cl_composed_free(inner_swizzle);
+  /* Panels of at most CL_PICTURE_MAX_CELLS cells in all. */
+  cl_layout_t *big = lay("(1024,1024):(1,1024)");
+  panels[1] = (cl_picture_panel){big, NULL, NULL, 0, 0, -1};
+  assert_int_equal(cl_render_panels(panels, 2, NULL, buf, sizeof buf), CL_E_LIMIT);
+  assert_non_null(strstr(cl_last_error(), "1048582 cells in all"));
+  panels[1] = panels[0];
+  cl_layout_free(big);
+  /* Streams: the same bytes; a failing one is CL_E_DOMAIN. */
+  FILE *f = tmpfile();
+  assert_non_null(f);
+  n = cl_render_panels(panels, 2, NULL, NULL, 0);
+  assert_int_equal(cl_render_panels_file(panels, 2, NULL, f), n);
+  fclose(f);
+  f = fopen("/dev/full", "w");
+  if (f != NULL) {
+    setvbuf(f, NULL, _IONBF, 0);
+    assert_int_equal(cl_render_panels_file(panels, 2, NULL, f), CL_E_DOMAIN);
+    fclose(f);
+  }
   cl_layout_free(l);
 }
 
@@ -571,7 +1100,7 @@ static void test_errors(void **state) {
   cl_layout_free(odd);
   odd = lay("((2,0),3):((1,2),4)");
   char *svg = render_layout(odd, CL_PICTURE_SVG, NULL);
-  assert_int_equal(count_of(svg, "<text"), 0);
+  assert_int_equal(count_of(svg, CELL_TEXT), 0);
   free(svg);
   cl_layout_free(odd);
   /* An index that does not fit in 64 bits. */
@@ -662,6 +1191,13 @@ int main(void) {
     cmocka_unit_test(test_other_ranks),
     cmocka_unit_test(test_index_map_and_title),
     cmocka_unit_test(test_options_are_checked),
+    cmocka_unit_test(test_lettering_is_text),
+    cmocka_unit_test(test_bank_colours),
+    cmocka_unit_test(test_tv_colour_schemes),
+    cmocka_unit_test(test_colour_options_are_checked),
+    cmocka_unit_test(test_composition_side_by_side),
+    cmocka_unit_test(test_copy_side_by_side),
+    cmocka_unit_test(test_panel_errors),
     cmocka_unit_test(test_snprintf_semantics),
     cmocka_unit_test(test_failing_stream),
     cmocka_unit_test(test_errors),

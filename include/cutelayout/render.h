@@ -43,11 +43,12 @@ CL_API int64_t cl_print_1d(const cl_layout_t *layout, char *buf, size_t cap);
 /* ------------------------------------------------------------- pictures */
 
 typedef enum cl_picture_format {
-  /* A standalone SVG 1.1 document.  It holds exactly one <text> element per
-   * cell of the grid, whose character data is the cell's label; the title,
-   * the margin coordinates and the notes are drawn as paths (and repeated in
-   * <title> and <desc>), and each cell's <rect> carries a <title> tooltip
-   * with its natural (hierarchical) coordinate. */
+  /* A standalone SVG 1.1 document.  Each cell of the grid has exactly one
+   * <text class="cell"> element, whose character data is the cell's label;
+   * the title, the margin coordinates and the notes are other <text>
+   * elements (classes "title", "axis", "note"; also in <title> and <desc>),
+   * and each cell's <rect> carries a <title> tooltip with its natural
+   * (hierarchical) coordinate. */
   CL_PICTURE_SVG = 0,
   /* A standalone LaTeX document (class standalone, package tikz) with the
    * same content; pdflatex turns it into a one-page PDF. */
@@ -63,6 +64,25 @@ typedef enum cl_picture_format {
  * A failure status from the map is returned by the render call. */
 typedef cl_status (*cl_index_map_fn)(void *ctx, int64_t index, int64_t *out);
 
+/* What the colour of a cell says. */
+typedef enum cl_colour_scheme {
+  /* By index for a layout's grid, by thread for a TV picture. */
+  CL_COLOUR_AUTO = 0,
+  /* The index shown, on a perceptually even ramp from the smallest index of
+   * the picture (dark) to the largest (light). */
+  CL_COLOUR_INDEX = 1,
+  /* The shared-memory bank of the index: (index * element_bytes / 4) mod
+   * 32, 32 distinct colours around a colour wheel, so that the banks a row
+   * or column of a shared-memory layout touches can be read off (a
+   * conflict-free access shows 32 different colours).  For a TV picture the
+   * index is the tile index of the cell. */
+  CL_COLOUR_BANK = 2,
+  /* TV pictures only: the thread that reaches the cell first. */
+  CL_COLOUR_THREAD = 3,
+  /* TV pictures only: the value number of that (thr,val). */
+  CL_COLOUR_VALUE = 4
+} cl_colour_scheme;
+
 /* How to draw.  Initialise with CL_PICTURE_OPTIONS_INIT, then set fields:
  *     cl_picture_options o = CL_PICTURE_OPTIONS_INIT;
  *     o.format = CL_PICTURE_TEX;
@@ -75,9 +95,13 @@ typedef struct cl_picture_options {
   const char *title;        /* NULL: the layout's canonical text */
   cl_index_map_fn map;      /* NULL: the identity */
   void *map_ctx;            /* passed to map */
+  /* Appended after the first version: a caller whose `size` ends before a
+   * field gets its zero value. */
+  cl_colour_scheme colour;  /* default CL_COLOUR_AUTO */
+  int64_t element_bytes;    /* CL_COLOUR_BANK: bytes per element, 1 to 2^20 (0: 4) */
 } cl_picture_options;
 
-#define CL_PICTURE_OPTIONS_INIT {sizeof(cl_picture_options), CL_PICTURE_SVG, NULL, NULL, NULL}
+#define CL_PICTURE_OPTIONS_INIT {sizeof(cl_picture_options), CL_PICTURE_SVG, NULL, NULL, NULL, CL_COLOUR_AUTO, 0}
 
 /* Pictures never draw more cells than CL_PICTURE_MAX_CELLS (common.h), nor
  * more rows or columns (CL_E_LIMIT): a 1024 x 1024 grid is already a 100 MB
@@ -91,11 +115,13 @@ typedef struct cl_picture_options {
  *  - rank 0: one cell, L(0);
  *  - rank r > 2: the rank-2 picture of (mode 0, (mode 1, ..., mode r-1)),
  *    with a note saying so.
- * Cells are coloured by index on a perceptually even ramp from the smallest
- * to the largest index shown, with labels in black or white, whichever
- * contrasts more.
+ * Cells are coloured as options->colour says, by default by index on a
+ * perceptually even ramp from the smallest to the largest index shown, with
+ * labels in black or white, whichever contrasts more; a scheme other than
+ * the default adds a note saying what the colours mean.
  * Errors: CL_E_NULL (layout, or buf with cap > 0), CL_E_DOMAIN (bad
- * options), CL_E_LIMIT (more than CL_PICTURE_MAX_CELLS cells), CL_E_OVERFLOW
+ * options, or a thread or value colour scheme, which only TV pictures
+ * have), CL_E_LIMIT (more than CL_PICTURE_MAX_CELLS cells), CL_E_OVERFLOW
  * from evaluating L, or the map's status. */
 CL_API int64_t cl_render_layout(const cl_layout_t *layout, const cl_picture_options *options, char *buf, size_t cap);
 CL_API int64_t cl_render_layout_file(const cl_layout_t *layout, const cl_picture_options *options, FILE *f);
@@ -104,7 +130,7 @@ CL_API int64_t cl_render_layout_file(const cl_layout_t *layout, const cl_picture
  * into a tile_rows x tile_cols tile, read column-major (index i is the cell
  * (i % tile_rows, i / tile_rows)), as CuTe's TV layouts do.  Each cell shows
  * the first (thr,val) that reaches it, thread-major, as T{thr}V{val}, and is
- * coloured by thread; a cell that several pairs reach is marked in its
+ * coloured by thread (or as options->colour says); a cell that several pairs reach is marked in its
  * corner and lists them in its tooltip; a cell no pair reaches shows "-".
  * Threads are mode 0 and values mode 1; a rank-1 layout has one value per
  * thread, and a rank r > 2 layout takes modes 1..r-1 as the values (noted).
@@ -115,6 +141,48 @@ CL_API int64_t cl_render_tv(const cl_layout_t *layout_tv, int64_t tile_rows, int
                             const cl_picture_options *options, char *buf, size_t cap);
 CL_API int64_t cl_render_tv_file(const cl_layout_t *layout_tv, int64_t tile_rows, int64_t tile_cols,
                                  const cl_picture_options *options, FILE *f);
+
+/* ------------------------------------------------------ side by side */
+
+/* One picture of a figure of several (cl_render_panels): a layout, or a
+ * composed layout (swizzle.h) drawn as cl_render_composed draws it, on its
+ * grid as cl_render_layout draws it or, when tile_rows > 0, as a TV layout
+ * on a tile_rows x tile_cols tile as cl_render_tv draws it.  Set every
+ * field (a panel has no size field: the struct is final). */
+typedef struct cl_picture_panel {
+  const cl_layout_t *layout;          /* what is drawn, or NULL and ... */
+  const struct cl_composed *composed; /* ... a cl_composed_t (swizzle.h) */
+  const char *title;                  /* NULL: the layout's canonical text */
+  int64_t tile_rows, tile_cols;       /* both 0: the grid; both > 0: a TV tile */
+  /* The cell to outline: a linear coordinate of the layout's domain (its
+   * grid cell is where cl_render_layout draws L(highlight)), or for a TV
+   * panel a tile index; -1 for none. */
+  int64_t highlight;
+} cl_picture_panel;
+
+/* Most panels in one figure. */
+#define CL_PICTURE_MAX_PANELS 8
+
+/* Several pictures side by side, left to right, in one document: e.g. A, B
+ * and composition(A,B) (highlighting coordinate c of B and of A o B and
+ * coordinate B(c) of A), or the source and destination of a copy
+ * (highlighting one element in both).  options->title, when not NULL, is a
+ * caption above them all; options->map must be NULL (each panel has its
+ * own).  The colour scheme and element size apply to every panel, and the
+ * index ramp spans the indices of all panels, so one index has one colour
+ * throughout.  SVG: each panel is a <g class="panel"> with one <text
+ * class="cell"> per cell; txt: the tables one after the other.
+ * Errors: CL_E_NULL (panels, a panel with neither or both of layout and
+ * composed, or buf with cap > 0), CL_E_DOMAIN (count 0 or above
+ * CL_PICTURE_MAX_PANELS, bad options or tile, a highlight outside its
+ * panel, or a thread/value colour scheme for a panel that is not TV),
+ * CL_E_UNSUPPORTED (a composed layout whose inner function is a swizzle),
+ * CL_E_LIMIT (more than CL_PICTURE_MAX_CELLS cells in all), and the errors
+ * of cl_render_layout / cl_render_tv for each panel. */
+CL_API int64_t cl_render_panels(const cl_picture_panel *panels, size_t count, const cl_picture_options *options,
+                                char *buf, size_t cap);
+CL_API int64_t cl_render_panels_file(const cl_picture_panel *panels, size_t count,
+                                     const cl_picture_options *options, FILE *f);
 
 #ifdef __cplusplus
 }

@@ -4,8 +4,9 @@
 'pictures-pdf').
 
     check_pictures.py xml  --tool T            every SVG of CASES is well-formed
-                                               XML with one <text> per cell,
-                                               holding the right labels
+                                               XML with one <text class="cell">
+                                               per cell holding its label, and
+                                               the title as a <text>
     check_pictures.py golden --tool T --dir D  the outputs of D/pictures.tsv are
                                                the committed files, byte for byte
     check_pictures.py update --tool T --dir D  rewrites those files (on purpose)
@@ -60,15 +61,27 @@ def eval_one(tool, expr):
     return run(tool, ['eval', expr]).stdout.decode().strip()
 
 
+# The classes of the <text> elements that are not cell labels.
+LETTERING = {'title', 'axis', 'note', 'caption'}
+
+
 def labels_of(svg_bytes):
+    """The labels of the cells: the <text class="cell"> elements (CONTRACT.md),
+    each cell's label its own character data, without child elements."""
     root = ET.fromstring(svg_bytes)  # raises on malformed XML
     if root.tag != SVG + 'svg':
         raise SystemExit('root element is %s, not svg' % root.tag)
     texts = list(root.iter(SVG + 'text'))
-    # A label is the element's own character data, without child elements.
     if any(len(t) for t in texts):
         raise SystemExit('a <text> element has child elements')
-    return root, [t.text or '' for t in texts]
+    others = {t.get('class') for t in texts} - LETTERING - {'cell'}
+    if others:
+        raise SystemExit('<text> elements of unexpected classes %s' % sorted(others, key=str))
+    return root, [t.text or '' for t in texts if t.get('class') == 'cell']
+
+
+def lettering_of(root, cls):
+    return [t.text or '' for t in root.iter(SVG + 'text') if t.get('class') == cls]
 
 
 def check_xml(tool):
@@ -79,7 +92,12 @@ def check_xml(tool):
         if cells is None:
             cells = int(eval_one(tool, 'size(%s)' % expr))
         if len(labels) != cells:
-            print('FAIL %s %s: %d <text> elements for %d cells' % (expr, extra, len(labels), cells))
+            print('FAIL %s %s: %d <text class="cell"> elements for %d cells' % (expr, extra, len(labels), cells))
+            failures += 1
+            continue
+        # The title is the value's text, as `eval` prints it, in a <text>.
+        if lettering_of(root, 'title') != [eval_one(tool, expr)]:
+            print('FAIL %s: title %s' % (expr, lettering_of(root, 'title')))
             failures += 1
             continue
         if '--tv' not in extra and expr != '():()':  # print1D(():()) is an error of its own
