@@ -26,6 +26,7 @@
 enum {
   PAD = 16,
   PANEL_GAP = 28,   /* between two panels */
+  CAPTION_FONT = 16, /* a figure's caption, above its panels' titles */
   TITLE_FONT = 14,
   TITLE_GAP = 12,   /* from the title's baseline to the top of the column labels */
   AXIS_FONT = 10,   /* the coordinates on the margins */
@@ -292,14 +293,14 @@ static void write_desc(cl_sink *o, const cl_figure *f) {
 void cl_figure_write_svg(cl_sink *o, const cl_figure *f) {
   /* Panels left to right, under the caption; each geometry is measured
    * once for the size of the document and again where it is drawn. */
-  int64_t top = PAD + (f->caption != NULL ? TITLE_FONT + 14 : 0);
+  int64_t top = PAD + (f->caption != NULL ? CAPTION_FONT + 16 : 0);
   int64_t x = PAD, width = 0, height = 0;
   for (size_t k = 0; k < f->count; k++) {
     geometry g = measure(&f->panels[k], x, top);
     x += g.width + PANEL_GAP;
     height = max64(height, g.height);
   }
-  width = max64(x - PANEL_GAP, f->caption != NULL ? PAD + text_width(f->caption, TITLE_FONT) : 0) + PAD;
+  width = max64(x - PANEL_GAP, f->caption != NULL ? PAD + text_width(f->caption, CAPTION_FONT) : 0) + PAD;
   height += PAD;
   cl_sink_puts(o, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
   cl_sink_printf(o,
@@ -310,9 +311,9 @@ void cl_figure_write_svg(cl_sink *o, const cl_figure *f) {
   write_desc(o, f);
   cl_sink_printf(o, "<rect width=\"%lld\" height=\"%lld\" fill=\"#ffffff\"/>\n", (long long)width, (long long)height);
   if (f->caption != NULL) {
-    cl_sink_printf(o, "<g font-family=\"%s\" font-size=\"%d\" font-weight=\"bold\" fill=\"#111111\">\n", font_family,
-                   TITLE_FONT);
-    write_text(o, "caption", PAD, PAD + TITLE_FONT, f->caption);
+    cl_sink_printf(o, "<g font-family=\"%s\" font-size=\"%d\" font-weight=\"bold\" fill=\"#000000\">\n", font_family,
+                   CAPTION_FONT);
+    write_text(o, "caption", PAD, PAD + CAPTION_FONT, f->caption);
     cl_sink_puts(o, "</g>\n");
   }
   x = PAD;

@@ -347,6 +347,23 @@ draw_status "ambiguous value" 2 "--format must be svg, tex or txt, not 'text'" -
 draw_status "misspelt value" 2 "--format must be svg, tex or txt, not 'svgg'; did you mean 'svg'?" -- 8:1 -f svgg
 draw_status "no such value" 2 "--format must be svg, tex or txt, not 'png'" -- 8:1 -fpng
 draw_status "second expression" 2 "expected one EXPR, got a second one, '4:1'" -- 8:1 4:1
+draw_status "third expression" 2 "expected at most two expressions, got a third one, '2:1'" -- 8:1 4:1 2:1
+draw_status "misspelt colour" 2 "--colour must be index, bank, thread or value, not 'bnak'; did you mean 'bank'?" -- 8:1 -c bnak
+draw_status "colour by thread" 1 "colour by thread needs a thread-value picture" -- 8:1 --color=thread
+draw_status "colour by value, txt" 1 "colour by value needs a thread-value picture" -- '(2,4):(4,1)' -c value -f txt
+draw_status "element bytes 0" 2 "--element-bytes wants a size in bytes, 1 to 1048576, not '0'" -- 8:1 --element-bytes=0
+draw_status "element bytes 2^20+1" 2 "not '1048577'" -- 8:1 --element-bytes 1048577
+draw_status "element bytes text" 2 "not '4B'" -- 8:1 --element-bytes 4B
+draw_status "negative highlight" 2 "--highlight wants a linear coordinate (0 or more), not '-1'" -- 8:1 --highlight=-1
+draw_status "highlight outside" 1 "the highlighted coordinate 8 is outside the 1x8 grid" -- 8:1 --highlight 8
+draw_status "highlight outside the tile" 1 "outside the 4x2 tile" -- '(4,2):(2,1)' --tv 4,2 --highlight 8
+draw_status "side by side of one" 2 "--side-by-side=copy wants two expressions, A and B" -- --side-by-side=copy 8:1
+draw_status "side by side, no such" 2 "--side-by-side must be composition or copy, not 'compose'" -- --side-by-side=compose 8:1 8:1
+draw_status "side by side, tv" 2 "--side-by-side draws grids; it takes no --tv" -- --side-by-side=copy 8:1 8:1 --tv 2,4
+draw_status "copy of two sizes" 1 "a copy needs a source and a destination of one size, not 8 and 4" -- --side-by-side=copy 8:1 4:1
+draw_status "composition of a swizzle" 1 "'Sw<3,3,3>' is a swizzle" -- --side-by-side=composition 'Sw<3,3,3>' '(8,8):(8,1)'
+draw_status "failing composition" 1 "cute-layout: draw: composition: shape divisibility condition" -- --side-by-side=composition '(6,2):(2,1)' '(4,2):(2,1)'
+draw_status "failing B" 1 "cute-layout: draw: " -- --side-by-side=composition '8:1' 'make_layout('
 draw_status "no expression" 2 "expected an expression to draw" -- -f txt
 draw_status "bad tile" 2 "--tv wants the tile as M,N" -- 8:1 --tv=0,4
 draw_status "failing expression" 1 "cute-layout: draw: shape_div: division by zero (4 % 0)" -- 'make_layout(shape_div(4,0))'

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* draw.c: `cute-layout draw EXPR [--format svg|tex|txt] [--tv M,N] [-o FILE]`
  * (CONTRACT.md): evaluates EXPR with the eval language and draws the layout
- * it gives with render.h.
+ * it gives with render.h; and `draw --side-by-side=composition|copy A B`,
+ * the figures of several panels (cl_render_panels).
  *
  * A composed layout `A o offset o B` is drawn as its inner layout B, each
  * cell showing A(offset + B(crd)) (cl_render_composed).  The txt format of a
@@ -29,19 +30,44 @@ static const char draw_help[] =
   "                     print_layout's table\n"
   "      --tv=M,N       read the layout as a thread-value layout (thr,val) -> index\n"
   "                     into an MxN tile (column-major); cells show T{thr}V{val}\n"
+  "  -c, --colour=index|bank|thread|value\n"
+  "                     what the colours say: the index (the default), its\n"
+  "                     shared-memory bank, (index x BYTES / 4) mod 32, where a\n"
+  "                     conflict-free row or column has no colour twice; for\n"
+  "                     --tv pictures the thread (their default) or the value\n"
+  "      --element-bytes=BYTES\n"
+  "                     bytes per element for --colour=bank (default 4)\n"
+  "      --highlight=I  outline the cell of linear coordinate I (with --tv, of\n"
+  "                     tile index I)\n"
+  "      --side-by-side=composition|copy\n"
+  "                     two expressions A and B; composition: A, B and\n"
+  "                     composition(A,B) side by side, --highlight=I outlining\n"
+  "                     coordinate I of B and of composition(A,B) and B(I) in A;\n"
+  "                     copy: a copy's source A and destination B (of one size),\n"
+  "                     --highlight=I outlining element I in both\n"
   "  -o, --output=FILE  write to FILE instead of standard output\n"
   "  -h, --help         this text\n"
   "\n"
   "examples:\n"
   "  cute-layout draw 'logical_divide(make_layout((8,8)),(2,4))' -o tiles.svg\n"
   "  cute-layout draw 'composition(Swizzle(3,3,3),make_layout((8,8),LayoutRight))' -f txt\n"
-  "  cute-layout draw '((4,8),2):((2,8),1)' --tv 8,8 -o tv.svg\n";
+  "  cute-layout draw '((4,8),2):((2,8),1)' --tv 8,8 -o tv.svg\n"
+  "  cute-layout draw 'composition(Swizzle(3,2,3),make_layout((8,32),LayoutRight))' --colour bank\n"
+  "  cute-layout draw --side-by-side=composition '(6,2):(8,2)' '(4,3):(3,1)' --highlight 5\n"
+  "  cute-layout draw --side-by-side=copy '(4,8):(1,4)' '(4,8):(8,1)' --highlight 9\n";
+
+typedef enum side_by_side { SIDE_NONE, SIDE_COMPOSITION, SIDE_COPY } side_by_side;
 
 typedef struct draw_args {
-  const char *expr;
+  const char *expr[2];         /* EXPR, or A and B of --side-by-side */
+  int exprs;
   const char *output;          /* NULL: standard output */
   cl_picture_format format;
   int64_t tile_rows, tile_cols; /* 0: not a TV picture */
+  cl_colour_scheme colour;
+  int64_t element_bytes;       /* 0: the library's default */
+  int64_t highlight;           /* -1: none */
+  side_by_side side;
 } draw_args;
 
 /* "M,N", "(M,N)" or "MxN": two positive integers. */
@@ -68,10 +94,32 @@ static int parse_tile(const char *text, int64_t *rows, int64_t *cols) {
   return 0;
 }
 
+/* A non-negative integer option value, at most `most`; -1 if it is not one. */
+static int64_t parse_count(const char *text, int64_t most) {
+  char *end;
+  errno = 0;
+  long long v = strtoll(text, &end, 10);
+  if (end == text || *end != '\0' || errno || v < 0 || v > most)
+    return -1;
+  return v;
+}
+
+/* The index of `name` in the NULL-terminated `names`, or -1. */
+static int choice_of(const char *const *names, const char *name) {
+  for (int i = 0; names[i] != NULL; i++)
+    if (strcmp(names[i], name) == 0)
+      return i;
+  return -1;
+}
+
 static const char *const format_names[] = {"svg", "tex", "txt", NULL};
 static const cl_picture_format formats[] = {CL_PICTURE_SVG, CL_PICTURE_TEX, CL_PICTURE_TXT};
+static const char *const colour_names[] = {"index", "bank", "thread", "value", NULL};
+static const cl_colour_scheme colours[] = {CL_COLOUR_INDEX, CL_COLOUR_BANK, CL_COLOUR_THREAD, CL_COLOUR_VALUE};
+static const char *const side_names[] = {"composition", "copy", NULL};
+static const side_by_side sides[] = {SIDE_COMPOSITION, SIDE_COPY};
 
-enum { OPT_TV = 256 };
+enum { OPT_TV = 256, OPT_ELEMENT_BYTES, OPT_HIGHLIGHT, OPT_SIDE_BY_SIDE };
 
 /* Reads the command line into *a; returns -1 to go on, or the exit status
  * (0 after --help, 2 after a usage error). */
@@ -79,28 +127,49 @@ static int parse_args(int argc, char **argv, draw_args *a) {
   static const struct option longopts[] = {
     {"format", required_argument, NULL, 'f'},
     {"tv", required_argument, NULL, OPT_TV},
+    {"colour", required_argument, NULL, 'c'},
+    {"color", required_argument, NULL, 'c'},
+    {"element-bytes", required_argument, NULL, OPT_ELEMENT_BYTES},
+    {"highlight", required_argument, NULL, OPT_HIGHLIGHT},
+    {"side-by-side", required_argument, NULL, OPT_SIDE_BY_SIDE},
     {"output", required_argument, NULL, 'o'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
   };
-  cli_options o = cli_options_start(argc, argv, "f:o:h", longopts);
+  cli_options o = cli_options_start(argc, argv, "f:c:o:h", longopts);
   const char *arg;
   for (int c; (c = cli_next_option(&o, &arg)) != CLI_END;) {
+    int i;
     switch (c) {
     case CLI_OPERAND:
-      if (a->expr != NULL)
-        return usage_error(&command_draw, "expected one EXPR, got a second one, '%s' (quote the expression)", arg);
-      a->expr = arg;
+      if (a->exprs == 2)
+        return usage_error(&command_draw, "expected at most two expressions, got a third one, '%s' (quote each "
+                                          "expression)", arg);
+      a->expr[a->exprs++] = arg;
       break;
-    case 'f': {
-      size_t i = 0;
-      while (format_names[i] != NULL && strcmp(arg, format_names[i]) != 0)
-        i++;
-      if (format_names[i] == NULL)
+    case 'f':
+      if ((i = choice_of(format_names, arg)) < 0)
         return cli_choice_error(&command_draw, "--format", arg, format_names);
       a->format = formats[i];
       break;
-    }
+    case 'c':
+      if ((i = choice_of(colour_names, arg)) < 0)
+        return cli_choice_error(&command_draw, "--colour", arg, colour_names);
+      a->colour = colours[i];
+      break;
+    case OPT_ELEMENT_BYTES:
+      if ((a->element_bytes = parse_count(arg, (int64_t)1 << 20)) < 1)
+        return usage_error(&command_draw, "--element-bytes wants a size in bytes, 1 to 1048576, not '%s'", arg);
+      break;
+    case OPT_HIGHLIGHT:
+      if ((a->highlight = parse_count(arg, INT64_MAX)) < 0)
+        return usage_error(&command_draw, "--highlight wants a linear coordinate (0 or more), not '%s'", arg);
+      break;
+    case OPT_SIDE_BY_SIDE:
+      if ((i = choice_of(side_names, arg)) < 0)
+        return cli_choice_error(&command_draw, "--side-by-side", arg, side_names);
+      a->side = sides[i];
+      break;
     case OPT_TV:
       if (parse_tile(arg, &a->tile_rows, &a->tile_cols) != 0)
         return usage_error(&command_draw, "--tv wants the tile as M,N (two positive integers), not '%s'", arg);
@@ -114,20 +183,16 @@ static int parse_args(int argc, char **argv, draw_args *a) {
     default: return cli_option_error(&command_draw, &o, c);
     }
   }
-  if (a->expr == NULL)
+  if (a->exprs == 0)
     return usage_error(&command_draw, "expected an expression to draw");
+  if (a->side == SIDE_NONE && a->exprs == 2)
+    return usage_error(&command_draw, "expected one EXPR, got a second one, '%s' (quote the expression, or draw "
+                                      "two with --side-by-side)", a->expr[1]);
+  if (a->side != SIDE_NONE && a->exprs != 2)
+    return usage_error(&command_draw, "--side-by-side=%s wants two expressions, A and B", side_names[a->side - 1]);
+  if (a->side != SIDE_NONE && a->tile_rows > 0)
+    return usage_error(&command_draw, "--side-by-side draws grids; it takes no --tv");
   return -1;
-}
-
-/* Runs the renderer on the value: a layout or a composed layout. */
-static int64_t render(const value *v, const draw_args *a, FILE *f) {
-  cl_picture_options opt = CL_PICTURE_OPTIONS_INIT;
-  opt.format = a->format;
-  if (v->kind == V_COMPOSED)
-    return a->tile_rows > 0 ? cl_render_composed_tv_file(v->composed, a->tile_rows, a->tile_cols, &opt, f)
-                            : cl_render_composed_file(v->composed, &opt, f);
-  return a->tile_rows > 0 ? cl_render_tv_file(v->layout, a->tile_rows, a->tile_cols, &opt, f)
-                          : cl_render_layout_file(v->layout, &opt, f);
 }
 
 static const char *kind_name(value_kind k) {
@@ -164,22 +229,113 @@ static int write_picture(const char *output, const char *picture, size_t len) {
   return 0;
 }
 
+/* The values drawn: EXPR, or A, B (and composition(A,B)). */
+typedef struct drawn {
+  value v[3];
+  int count;
+  char *titles[3];
+} drawn;
+
+static void drawn_free(drawn *d) {
+  for (int k = 0; k < d->count; k++) {
+    value_free(&d->v[k]);
+    free(d->titles[k]);
+  }
+}
+
+/* Evaluates `text` into the next value of d, which must be drawable; 0, or
+ * 1 after a message. */
+static int evaluate(drawn *d, const char *text) {
+  value *v = &d->v[d->count];
+  cl_status s = eval_expression(text, v);
+  d->titles[d->count++] = NULL;
+  if (s != CL_OK)
+    return tool_error("draw: %s", eval_error_message(s));
+  if (v->kind != V_LAYOUT && v->kind != V_COMPOSED)
+    return tool_error("draw: '%s' is %s, not a layout", text, kind_name(v->kind));
+  return 0;
+}
+
+static int64_t size_of(const value *v) {
+  int64_t size = 0;
+  if (v->kind == V_LAYOUT)
+    return cl_layout_size(v->layout);
+  return cl_composed_size(v->composed, &size) == CL_OK ? size : -1;
+}
+
+/* "NAME = TEXT", the title of a side-by-side panel; 0, or 1 after a message. */
+static int name_panel(drawn *d, int k, const char *name) {
+  char *text = value_format(&d->v[k]);
+  size_t n = text ? strlen(name) + strlen(text) + 4 : 0;
+  d->titles[k] = text ? malloc(n) : NULL;
+  if (d->titles[k] != NULL)
+    snprintf(d->titles[k], n, "%s = %s", name, text);
+  free(text);
+  return d->titles[k] != NULL ? 0 : tool_error("draw: out of memory");
+}
+
+/* Side by side: A, B and composition(A,B), evaluated by the eval language
+ * as the user would write it; or a copy's source and destination. */
+static int evaluate_side_by_side(drawn *d, const draw_args *a) {
+  if (evaluate(d, a->expr[0]) || evaluate(d, a->expr[1]))
+    return 1;
+  if (a->side == SIDE_COPY) {
+    if (size_of(&d->v[0]) != size_of(&d->v[1]))
+      return tool_error("draw: a copy needs a source and a destination of one size, not %lld and %lld",
+                        (long long)size_of(&d->v[0]), (long long)size_of(&d->v[1]));
+    return name_panel(d, 0, "source") || name_panel(d, 1, "destination");
+  }
+  size_t n = strlen(a->expr[0]) + strlen(a->expr[1]) + 16;
+  char *call = malloc(n);
+  if (call == NULL)
+    return tool_error("draw: out of memory");
+  snprintf(call, n, "composition(%s,%s)", a->expr[0], a->expr[1]);
+  int status = evaluate(d, call);
+  free(call);
+  return status || name_panel(d, 0, "A") || name_panel(d, 1, "B") || name_panel(d, 2, "A o B");
+}
+
+/* The coordinate of A that coordinate c of B lands on, B(c), when it is one
+ * of A's (the cells of composition(A,B) and B at c, and of A at B(c), are
+ * one element); -1 otherwise. */
+static int64_t through(const value *b, const value *a, int64_t c) {
+  int64_t at = -1;
+  cl_status s = b->kind == V_LAYOUT ? cl_layout_eval(b->layout, c, &at) : cl_composed_eval(b->composed, c, &at);
+  return s == CL_OK && at >= 0 && at < size_of(a) ? at : -1;
+}
+
+/* The picture, in memory (into *picture). */
+static int64_t render(const drawn *d, const draw_args *a, FILE *f) {
+  cl_picture_options opt = CL_PICTURE_OPTIONS_INIT;
+  opt.format = a->format;
+  opt.colour = a->colour;
+  opt.element_bytes = a->element_bytes;
+  cl_picture_panel panels[3];
+  for (int k = 0; k < d->count; k++) {
+    const value *v = &d->v[k];
+    panels[k] = (cl_picture_panel){v->kind == V_LAYOUT ? v->layout : NULL,
+                                   v->kind == V_COMPOSED ? v->composed : NULL,
+                                   d->titles[k], a->tile_rows, a->tile_cols, a->highlight};
+  }
+  if (a->side == SIDE_COMPOSITION) {
+    opt.title = "composition(A,B)(c) = A(B(c))";
+    panels[0].highlight = a->highlight < 0 ? -1 : through(&d->v[1], &d->v[0], a->highlight);
+  } else if (a->side == SIDE_COPY) {
+    opt.title = "copy: destination(i) = source(i)";
+  }
+  return cl_render_panels_file(panels, (size_t)d->count, &opt, f);
+}
+
 static int run_draw(int argc, char **argv) {
-  draw_args a = {NULL, NULL, CL_PICTURE_SVG, 0, 0};
+  draw_args a = {{NULL, NULL}, 0, NULL, CL_PICTURE_SVG, 0, 0, CL_COLOUR_AUTO, 0, -1, SIDE_NONE};
   int status = parse_args(argc, argv, &a);
   if (status >= 0)
     return status;
-  value v;
-  cl_status s = eval_expression(a.expr, &v);
-  if (s != CL_OK) {
-    tool_error("draw: %s", eval_error_message(s));
-    value_free(&v);
-    return 1;
-  }
-  if (v.kind != V_LAYOUT && v.kind != V_COMPOSED) {
-    tool_error("draw: '%s' is %s, not a layout", a.expr, kind_name(v.kind));
-    value_free(&v);
-    return 1;
+  drawn d = {.count = 0};
+  status = a.side == SIDE_NONE ? evaluate(&d, a.expr[0]) : evaluate_side_by_side(&d, &a);
+  if (status != 0) {
+    drawn_free(&d);
+    return status;
   }
   /* The picture is made in memory first: a layout too large to draw, or any
    * other failure to make it, leaves the file -o names untouched. */
@@ -187,8 +343,8 @@ static int run_draw(int argc, char **argv) {
   size_t picture_len = 0;
   FILE *mem = open_memstream(&picture, &picture_len);
   cli_clear_error();
-  int64_t n = mem != NULL ? render(&v, &a, mem) : cli_fail(CL_E_NOMEM, "out of memory");
-  value_free(&v);
+  int64_t n = mem != NULL ? render(&d, &a, mem) : cli_fail(CL_E_NOMEM, "out of memory");
+  drawn_free(&d);
   if (mem != NULL && fclose(mem) != 0 && n >= 0)
     n = cli_fail(CL_E_NOMEM, "out of memory");
   if (n < 0) {
@@ -201,10 +357,10 @@ static int run_draw(int argc, char **argv) {
   return status;
 }
 
-
 const command command_draw = {
   "draw", run_draw,
-  "usage: cute-layout draw EXPR [--format svg|tex|txt] [--tv M,N] [-o FILE]\n",
+  "usage: cute-layout draw EXPR [--format svg|tex|txt] [--tv M,N] [--colour SCHEME] [-o FILE]\n"
+  "       cute-layout draw --side-by-side=composition|copy A B [OPTIONS]\n",
   draw_help,
   "draw EXPR        a picture of a layout: SVG, TikZ or a table\n",
 };

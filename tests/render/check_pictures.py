@@ -47,6 +47,19 @@ CASES = [
     ('((4,8),2):((2,8),1)', ['--tv', '8,8'], 64),
     ('(2,2):(0,1)', ['--tv', '2,2'], 4),
     ('(4,2):(2,1)', ['--tv', '(4,2)'], 8),
+    ('composition(Swizzle(3,2,3),make_layout((8,32),LayoutRight))', ['--colour', 'bank'], 256),
+    ('(8,4):(4,1)', ['-c', 'bank', '--element-bytes', '2', '--highlight', '5'], None),
+    ('((4,8),(2,2)):((32,1),(16,8))', ['--tv', '16,8', '--colour=value', '--highlight', '17'], 128),
+]
+
+# Figures of several panels: (draw arguments, the expression of each panel).
+FIGURES = [
+    (['--side-by-side=composition', '(6,2):(8,2)', '(4,3):(3,1)', '--highlight', '5'],
+     ['(6,2):(8,2)', '(4,3):(3,1)', 'composition((6,2):(8,2),(4,3):(3,1))']),
+    (['--side-by-side=copy', '(4,8):(1,4)', '(4,8):(8,1)', '-c', 'bank'], ['(4,8):(1,4)', '(4,8):(8,1)']),
+    (['--side-by-side=copy', 'composition(Swizzle(3,0,3),make_layout((8,8),LayoutRight))', 'make_layout((8,8))',
+      '--highlight=63'],
+     ['composition(Swizzle(3,0,3),make_layout((8,8),LayoutRight))', 'make_layout((8,8))']),
 ]
 
 
@@ -119,6 +132,7 @@ def check_xml(tool):
                 failures += 1
                 continue
         print('ok   %s %s: %d cells' % (expr, ' '.join(extra), cells))
+    failures += check_figures(tool)
     # Errors: exit 1 and a message, no output file left behind.
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, 'x.svg')
@@ -135,8 +149,30 @@ def check_xml(tool):
             if f.read() != run(tool, ['draw', 'make_layout((2,3))']).stdout or r.stdout:
                 print('FAIL -o writes what standard output gets')
                 failures += 1
-    print('%d passed, %d failed' % (len(CASES) + 8 - failures, failures))
+    print('%d passed, %d failed' % (len(CASES) + len(FIGURES) + 8 - failures, failures))
     return 1 if failures else 0
+
+
+def check_figures(tool):
+    """Each panel of a side-by-side figure is a <g class="panel"> holding one
+    <text class="cell"> per element of its expression, labelled with its
+    values; --highlight outlines one cell in each panel."""
+    failures = 0
+    for args, panels in FIGURES:
+        root, _ = labels_of(run(tool, ['draw'] + args).stdout)
+        groups = [g for g in root.iter(SVG + 'g') if g.get('class') == 'panel']
+        got = [[t.text for t in g.iter(SVG + 'text') if t.get('class') == 'cell'] for g in groups]
+        want = [eval_one(tool, 'print1D(%s)' % e).split() for e in panels]
+        outlines = [len([h for h in g.iter(SVG + 'g') if h.get('class') == 'highlight']) for g in groups]
+        if len(got) != len(want) or any(collections.Counter(g) != collections.Counter(w) for g, w in zip(got, want)):
+            print('FAIL draw %s: panels %s, want the values %s' % (' '.join(args), got, want))
+            failures += 1
+        elif outlines != [1 if any(a.startswith('--highlight') for a in args) else 0] * len(want):
+            print('FAIL draw %s: outlines %s' % (' '.join(args), outlines))
+            failures += 1
+        else:
+            print('ok   draw %s: %s cells' % (' '.join(args), '+'.join(str(len(g)) for g in got)))
+    return failures
 
 
 def golden_cases(directory):
