@@ -28,7 +28,7 @@ void cl_flat_release(cl_flat *f) {
   cl_flat_init(f);
 }
 
-void cl_flat_grow(cl_flat *f, int64_t shape, int64_t stride) {
+void cl_flat_grow(cl_flat *f, cl_mode m) {
   if (f->status != CL_OK)
     return;
   if (f->n == f->cap) {
@@ -44,24 +44,49 @@ void cl_flat_grow(cl_flat *f, int64_t shape, int64_t stride) {
     f->m = grown;
     f->cap = cap;
   }
-  f->m[f->n++] = (cl_mode){shape, stride};
+  f->m[f->n++] = m;
+}
+
+bool cl_flat_has_basis(const cl_flat *f) {
+  for (int64_t i = 0; i < f->n; i++)
+    if (f->m[i].basis != NULL)
+      return true;
+  return false;
 }
 
 void cl_flat_of_view(cl_flat *f, cl_lview v) {
-  /* Congruent trees pair up node for node. */
-  for (int32_t i = 0; i < v.shape->span; i++)
-    if (!cl_is_tuple(&v.shape[i]))
-      cl_flat_push(f, v.shape[i].value, v.stride[i].value);
+  /* Congruent trees have their leaves in the same order; a scaled basis is
+   * one leaf spanning several nodes, so each tree is walked leaf by leaf. */
+  const cl_node *s = v.shape, *d = v.stride, *end = v.shape + v.shape->span;
+  while (s < end) {
+    if (cl_is_tuple(s)) {
+      s++;
+      d++;
+      continue;
+    }
+    cl_mode m = {s->value, d->value, cl_is_basis(d) ? d : NULL};
+    cl_flat_push_mode(f, m);
+    s += s->span;
+    d += d->span;
+  }
+}
+
+void cl_lb_mode(cl_lbuilder *lb, cl_mode m) {
+  cl_b_int(&lb->shape, m.shape);
+  if (m.basis != NULL)
+    cl_b_basis_like(&lb->stride, m.stride, m.basis);
+  else
+    cl_b_int(&lb->stride, m.stride);
 }
 
 void cl_lb_flat(cl_lbuilder *lb, const cl_flat *f) {
   if (f->n == 1) {
-    cl_lb_leaf(lb, f->m[0].shape, f->m[0].stride);
+    cl_lb_mode(lb, f->m[0]);
     return;
   }
   cl_lb_mark at = cl_lb_open(lb);
   for (int64_t i = 0; i < f->n; i++)
-    cl_lb_leaf(lb, f->m[i].shape, f->m[i].stride);
+    cl_lb_mode(lb, f->m[i]);
   cl_lb_close(lb, at);
 }
 
@@ -101,7 +126,8 @@ static int64_t signum(int64_t a) { return (a > 0) - (a < 0); }
 /* ================================================================ coalesce */
 
 /* bw_coalesce: walking the flat modes from the back, the front mode of the
- * result meets each earlier mode s:d:
+ * result meets each earlier mode s:d (s*d == d0 as CuTe's == has it: scaled
+ * bases merge only along one basis, never with an integer):
  *      front          s:d
  *      s0:d0          1:d       => s0:d0           (size-1 modes vanish)
  *      1:d0           s:d       => s:d             (only the starting front is 1)
@@ -130,18 +156,18 @@ cl_status cl_coalesce_flat(const cl_flat *in, bool beyond_domain, cl_flat *out) 
     }
     int64_t reach;
     CL_TRY(cl_mul(m.shape, m.stride, &reach));
-    if (reach == front.stride) {
+    if (cl_mode_stride_equal(reach, m.basis, front.stride, front.basis)) {
       CL_TRY(cl_mul(m.shape, front.shape, &front.shape));
       front.stride = m.stride;
     } else {
-      cl_flat_push(out, front.shape, front.stride);
+      cl_flat_push_mode(out, front);
       front = m;
       integral = false;
     }
   }
   if (integral && front.shape == 1)
-    front = (cl_mode){1, 0};
-  cl_flat_push(out, front.shape, front.stride);
+    front = (cl_mode){1, 0, NULL};
+  cl_flat_push_mode(out, front);
   reverse_modes(out);
   return out->status;
 }
@@ -160,11 +186,13 @@ static cl_status coalesce_into(cl_lbuilder *lb, cl_lview v) {
   return s;
 }
 
-/* filter_zeros(L): the shape with 1 wherever the stride is 0. */
+/* filter_zeros(L): the shape with 1 wherever the stride is 0 (an integer
+ * 0: CuTe's is_constant<0> is false for a basis, even 0@i). */
 static void filter_zeros_flat(cl_flat *f, cl_lview v) {
-  for (int32_t i = 0; i < v.shape->span; i++)
-    if (!cl_is_tuple(&v.shape[i]))
-      cl_flat_push(f, v.stride[i].value == 0 ? 1 : v.shape[i].value, v.stride[i].value);
+  cl_flat_of_view(f, v);
+  for (int64_t i = 0; i < f->n; i++)
+    if (cl_mode_stride_zero(&f->m[i]))
+      f->m[i].shape = 1;
 }
 
 cl_status cl_filter_flat(cl_lview v, cl_flat *out) {
@@ -252,7 +280,7 @@ static cl_status compose_mode(cl_lbuilder *lb, const cl_flat *lhs, int64_t s, in
   int64_t last = lhs->n - 1, stride;
   if (last == 0) {
     CL_TRY(cl_mul(d, lhs->m[0].stride, &stride));
-    cl_lb_leaf(lb, s, stride);
+    cl_lb_mode(lb, (cl_mode){s, stride, lhs->m[0].basis});
     return CL_OK;
   }
   cl_flat result;
@@ -285,18 +313,19 @@ static cl_status compose_mode(cl_lbuilder *lb, const cl_flat *lhs, int64_t s, in
     }
     if ((st = cl_mul(rest_stride, curr_stride, &stride)) != CL_OK)
       break;
-    cl_flat_push(&result, new_shape, stride);
+    cl_flat_push_mode(&result, (cl_mode){new_shape, stride, lhs->m[i].basis});
     rest_shape /= new_shape;
     rest_stride = next_stride;
   }
   if (st == CL_OK)
     st = cl_mul(rest_stride, lhs->m[last].stride, &stride);
   if (st == CL_OK) {
+    cl_mode rest = {rest_shape, stride, lhs->m[last].basis};
     if (result.n == 0)
-      cl_lb_leaf(lb, rest_shape, stride);
+      cl_lb_mode(lb, rest);
     else {
       if (rest_shape != 1)
-        cl_flat_push(&result, rest_shape, stride);
+        cl_flat_push_mode(&result, rest);
       st = result.status;
       if (st == CL_OK)
         cl_lb_flat(lb, &result); /* unwrap: a single mode is a leaf */
@@ -322,7 +351,152 @@ static cl_status compose_tree(cl_lbuilder *lb, const cl_flat *lhs, const cl_node
   return CL_OK;
 }
 
+/* ---- right-hand sides whose strides hold scaled bases ----
+ * CuTe first coalesces the left-hand side by the coprofile of the right-hand
+ * side (the shape of its values): coalesce_x(lhs, coprofile(rhs)), mode by
+ * mode down to the profile's leaves.  A right-hand stride k@i@j... then
+ * composes k with the mode get<...,j,i> of that (basis_get), and a stride
+ * 0@... gives stride 0 (it never reaches the left-hand side). */
+
+/* CuTe's sum(stride): each tuple summed from the left, 0 + d0 + d1 + ... */
+static void append_stride_sum(cl_forest *f, const cl_node *d) {
+  if (!cl_is_tuple(d)) {
+    cl_b_copy(&f->trees, d);
+    return;
+  }
+  int32_t acc = f->trees.count;
+  cl_b_int(&f->trees, 0);
+  CL_FOR_EACH_CHILD(c, d) {
+    append_stride_sum(f, c);
+    cl_forest_sum(f, acc);
+  }
+}
+
+static void zero_leaves(cl_builder *b, const cl_node *t) {
+  if (!cl_is_tuple(t)) {
+    cl_b_int(b, 0);
+    return;
+  }
+  int32_t at = cl_b_open(b, CL_KIND_TUPLE);
+  CL_FOR_EACH_CHILD(c, t) zero_leaves(b, c);
+  cl_b_close(b, at);
+}
+
+/* coprofile(L) = repeat_like(as_arithmetic_tuple(sum(stride(L))), _0). */
+static cl_status coprofile(cl_builder *out, const cl_node *stride) {
+  cl_forest f;
+  cl_builder sum, arith;
+  cl_forest_init(&f);
+  cl_b_init(&sum);
+  cl_b_init(&arith);
+  append_stride_sum(&f, stride);
+  cl_forest_finish(&f, &sum);
+  if (sum.status == CL_OK)
+    cl_b_as_arith(&arith, sum.nodes);
+  cl_status s = sum.status != CL_OK ? sum.status : arith.status;
+  if (s == CL_OK)
+    zero_leaves(out, arith.nodes);
+  cl_b_release(&sum);
+  cl_b_release(&arith);
+  return s;
+}
+
+/* detail::coalesce_x of a (sub-)layout, appended as one mode. */
+static cl_status coalesce_x_into(cl_lbuilder *lb, cl_lview v) {
+  cl_flat flat, merged;
+  cl_flat_init(&flat);
+  cl_flat_init(&merged);
+  cl_flat_of_view(&flat, v);
+  cl_status s = cl_coalesce_flat(&flat, true, &merged);
+  if (s == CL_OK)
+    cl_lb_flat(lb, &merged);
+  cl_flat_release(&flat);
+  cl_flat_release(&merged);
+  return s;
+}
+
+/* composition_impl of one right-hand mode s:d with an integer d against a
+ * left-hand side that coalesce_x left flat (an integral layout or a tuple of
+ * leaves). */
+static cl_status compose_with_flat(cl_lbuilder *lb, cl_lview lhs, int64_t s, int64_t d) {
+  if (d == 0) {
+    cl_lb_leaf(lb, s, 0);
+    return CL_OK;
+  }
+  if (cl_is_tuple(lhs.shape) && lhs.shape->depth > 1)
+    return cl_fail(CL_E_UNSUPPORTED, "composition: an integer stride %lld against a left-hand mode that is not flat "
+                                     "(CuTe composes it with nested modes)",
+                   (long long)d);
+  if (cl_is_tuple(lhs.shape) && lhs.shape->rank == 0)
+    return no_modes("composition");
+  cl_flat flat;
+  cl_flat_init(&flat);
+  cl_flat_of_view(&flat, lhs);
+  cl_status st = flat.status == CL_OK ? compose_mode(lb, &flat, s, d) : flat.status;
+  cl_flat_release(&flat);
+  return st;
+}
+
+static cl_status compose_by_basis(cl_lbuilder *lb, cl_lview lhs, const cl_node *s, const cl_node *d) {
+  if (cl_is_tuple(s)) {
+    if (s->rank == 0)
+      return no_modes("composition (right-hand side)");
+    cl_lb_mark at = cl_lb_open(lb);
+    const cl_node *dc = cl_first(d);
+    CL_FOR_EACH_CHILD(sc, s) {
+      CL_TRY(compose_by_basis(lb, lhs, sc, dc));
+      dc = cl_next(dc);
+    }
+    cl_lb_close(lb, at);
+    return CL_OK;
+  }
+  if (!cl_is_basis(d))
+    return compose_with_flat(lb, lhs, s->value, d->value);
+  /* basis_get: the left-hand mode at the basis's path (get<0> of an
+   * integral layout is itself). */
+  cl_lview mode = lhs;
+  for (int32_t k = 1; k <= d->rank; k++) {
+    int64_t i = d[k].value, rank = cl_view_rank(mode);
+    if (i >= rank || (!cl_is_tuple(mode.shape) && i != 0))
+      return cl_fail(CL_E_RANK, "composition: the right-hand stride's basis reaches mode %lld of a left-hand mode of rank %lld",
+                     (long long)i, (long long)rank);
+    mode = cl_view_mode(mode, i);
+  }
+  return compose_with_flat(lb, mode, s->value, d->value);
+}
+
+/* composition(lhs, rhs) for a right-hand side with scaled-basis strides. */
+static cl_status compose_coordinates(cl_lbuilder *lb, cl_lview lhs, cl_lview rhs) {
+  cl_builder profile;
+  cl_lbuilder flat_lhs;
+  cl_b_init(&profile);
+  cl_lb_init(&flat_lhs);
+  cl_status s = coprofile(&profile, rhs.stride);
+  if (s == CL_OK)
+    s = by_profile(&flat_lhs, lhs, profile.nodes, coalesce_x_into, "composition (left-hand side by the right's coprofile)");
+  if (s == CL_OK)
+    s = cl_lb_status(&flat_lhs);
+  if (s == CL_OK)
+    s = compose_by_basis(lb, cl_view_of_builder(&flat_lhs), rhs.shape, rhs.stride);
+  cl_b_release(&profile);
+  cl_lb_release(&flat_lhs);
+  return s;
+}
+
 cl_status cl_composition_flat_into(cl_lbuilder *lb, const cl_flat *lhs, cl_lview rhs) {
+  if (lhs->status != CL_OK)
+    return lhs->status;
+  if (cl_tree_has_basis(rhs.stride)) {
+    /* The left-hand side as the layout it is: integral or flat. */
+    cl_lbuilder layout;
+    cl_lb_init(&layout);
+    cl_lb_flat(&layout, lhs);
+    cl_status s = cl_lb_status(&layout);
+    if (s == CL_OK)
+      s = compose_coordinates(lb, cl_view_of_builder(&layout), rhs);
+    cl_lb_release(&layout);
+    return s;
+  }
   cl_flat flat_lhs;
   cl_flat_init(&flat_lhs);
   cl_status s = cl_coalesce_flat(lhs, true, &flat_lhs);
@@ -332,8 +506,10 @@ cl_status cl_composition_flat_into(cl_lbuilder *lb, const cl_flat *lhs, cl_lview
   return s;
 }
 
-/* composition(A, B) = composition_impl(coalesce_x(A), B). */
+/* composition(A, B) = composition_impl(coalesce_x(A, coprofile(B)), B). */
 cl_status cl_composition_into(cl_lbuilder *lb, cl_lview lhs, cl_lview rhs) {
+  if (cl_tree_has_basis(rhs.stride))
+    return compose_coordinates(lb, lhs, rhs);
   cl_flat flat;
   cl_flat_init(&flat);
   cl_flat_of_view(&flat, lhs);
@@ -370,6 +546,23 @@ cl_status cl_composition_tiler_into(cl_lbuilder *lb, cl_lview lhs, const cl_node
 }
 
 /* ============================================================== complement */
+
+cl_status cl_view_cosize(cl_lview v, int64_t *out) {
+  if (cl_tree_has_basis(v.stride)) { /* size(coshape(L)) */
+    cl_builder coshape;
+    cl_b_init(&coshape);
+    cl_b_coordinate_coshape(&coshape, v.shape, v.stride);
+    cl_status s = coshape.status == CL_OK ? cl_tree_product(coshape.nodes, out) : coshape.status;
+    cl_b_release(&coshape);
+    return s;
+  }
+  cl_flat flat;
+  cl_flat_init(&flat);
+  cl_flat_of_view(&flat, v);
+  cl_status s = flat.status == CL_OK ? cl_flat_cosize(&flat, out) : flat.status;
+  cl_flat_release(&flat);
+  return s;
+}
 
 cl_status cl_flat_cosize(const cl_flat *f, int64_t *out) {
   int64_t sum = 0;
@@ -491,8 +684,26 @@ static cl_status non_injective(int64_t stride, int64_t covered) {
  * and the rest, ceil_div(cotarget, covered), repeats everything.  The
  * result is coalesced.  The filtered 1:0 has the compact complement of the
  * cotarget. */
+/* CuTe orders the strides (cute::min) and divides by them: a scaled basis
+ * has neither (no operator< or operator/), so it does not compile. */
+static cl_status unordered_basis(const char *op, const cl_flat *f) {
+  for (int64_t i = 0; i < f->n; i++)
+    if (f->m[i].basis != NULL) {
+      const cl_node *e = f->m[i].basis;
+      char path[64] = "";
+      size_t len = 0;
+      for (int32_t k = e->rank; k >= 1 && len < sizeof path - 24; k--)
+        len += (size_t)snprintf(path + len, sizeof path - len, "@%lld", (long long)e[k].value);
+      return cl_fail(CL_E_TYPE, "%s: the stride %lld%s of the (coalesced) layout is a scaled basis, which CuTe can neither "
+                                "order nor divide by: %s needs integer strides",
+                     op, (long long)f->m[i].stride, path, op);
+    }
+  return CL_OK;
+}
+
 cl_status cl_complement_flat(const cl_flat *filtered, const cl_node *cotarget, cl_flat *out) {
   out->n = 0;
+  CL_TRY(unordered_basis("complement", filtered));
   /* coalesce() of a shape with no integers in it does not compile. */
   if (cl_tree_leaf_count(cotarget) == 0)
     return cl_fail(CL_E_DOMAIN, "complement: the cotarget has no integers (an empty tuple)");
@@ -555,7 +766,7 @@ static void sorted_release(sorted_layout *sl) {
   order_release(&sl->by_stride);
 }
 
-static cl_status sort_by_stride(cl_lview v, sorted_layout *sl) {
+static cl_status sort_by_stride(cl_lview v, sorted_layout *sl, const char *op) {
   cl_flat flat;
   cl_flat_init(&flat);
   cl_flat_init(&sl->modes);
@@ -565,6 +776,7 @@ static cl_status sort_by_stride(cl_lview v, sorted_layout *sl) {
   cl_status s = cl_coalesce_flat(&flat, false, &sl->modes);
   cl_flat_release(&flat);
   CL_TRY(s);
+  CL_TRY(unordered_basis(op, &sl->modes));
   int64_t product = 1;
   for (int64_t i = 0; i <= sl->modes.n; i++) {
     cl_flat_push(&sl->prefix, product, 0);
@@ -581,7 +793,7 @@ static cl_status sort_by_stride(cl_lview v, sorted_layout *sl) {
  * coalesced. */
 static cl_status right_inverse_flat(cl_lview v, cl_flat *out) {
   sorted_layout sl;
-  cl_status s = sort_by_stride(v, &sl);
+  cl_status s = sort_by_stride(v, &sl, "right_inverse");
   cl_flat result;
   cl_flat_init(&result);
   cl_flat_push(&result, 1, 0);
@@ -606,7 +818,7 @@ static cl_status right_inverse_flat(cl_lview v, cl_flat *out) {
  * domain; the mode of largest stride closes with its own shape. */
 static cl_status left_inverse_flat(cl_lview v, cl_flat *out) {
   sorted_layout sl;
-  cl_status s = sort_by_stride(v, &sl);
+  cl_status s = sort_by_stride(v, &sl, "left_inverse");
   cl_flat result;
   cl_flat_init(&result);
   int64_t size = 1, prev_prefix = 0; /* result strides lag result shapes by one */
@@ -696,7 +908,7 @@ cl_status cl_filter_profile(const cl_layout_t *layout, const cl_tuple_t *profile
 
 static void filter_zeros_tree(cl_builder *b, const cl_node *shape, const cl_node *stride) {
   if (!cl_is_tuple(shape)) {
-    cl_b_int(b, stride->value == 0 ? 1 : shape->value);
+    cl_b_int(b, cl_is_int(stride) && stride->value == 0 ? 1 : shape->value);
     return;
   }
   int32_t at = cl_b_open(b, CL_KIND_TUPLE);
@@ -776,6 +988,8 @@ cl_status cl_complement_full(const cl_layout_t *layout, cl_layout_t **out) {
   int64_t cosize = 0;
   cl_status s = cl_filter_flat(cl_view_of(layout), &filtered);
   if (s == CL_OK)
+    s = unordered_basis("complement", &filtered);
+  if (s == CL_OK)
     s = cl_flat_cosize(&filtered, &cosize);
   if (s == CL_OK) {
     cl_int_node m = cl_int_leaf(cosize);
@@ -822,7 +1036,7 @@ cl_status cl_max_common_vector(const cl_layout_t *a, const cl_layout_t *b, int64
   cl_status s = common_layout(a, b, &inv_b, &common);
   /* Only a stride-1 first mode is a common vector. */
   if (s == CL_OK)
-    *out = common.m[0].stride == 1 ? common.m[0].shape : 1;
+    *out = common.m[0].stride == 1 && common.m[0].basis == NULL ? common.m[0].shape : 1;
   cl_flat_release(&inv_b);
   cl_flat_release(&common);
   return s;
@@ -838,7 +1052,7 @@ cl_status cl_max_common_layout(const cl_layout_t *a, const cl_layout_t *b, cl_la
   cl_status s = common_layout(a, b, &inv_b, &common);
   cl_lbuilder lb;
   cl_lb_init(&lb);
-  if (s == CL_OK && common.m[0].stride == 1) {
+  if (s == CL_OK && common.m[0].stride == 1 && common.m[0].basis == NULL) {
     /* composition(inv_b, layout<0>(common)), layout<0>(common) = n:1 */
     cl_int_node n = cl_int_leaf(common.m[0].shape), one = cl_int_leaf(1);
     s = cl_composition_flat_into(&lb, &inv_b, (cl_lview){&n.node, &one.node});
@@ -863,7 +1077,7 @@ cl_status cl_nullspace(const cl_layout_t *layout, cl_layout_t **out) {
   int64_t current = 1;
   for (int64_t i = 0; s == CL_OK && i < flat.n; i++) {
     int64_t shape = flat.m[i].shape;
-    if (flat.m[i].stride == 0)
+    if (cl_mode_stride_zero(&flat.m[i]))
       cl_flat_push(&kernel, shape, shape == 1 ? 0 : current);
     if (shape != 1)
       s = cl_mul(current, shape, &current);
@@ -879,16 +1093,16 @@ cl_status cl_nullspace(const cl_layout_t *layout, cl_layout_t **out) {
   return cl_lb_result(&lb, s, out);
 }
 
-typedef cl_status (*leaf_op)(int64_t shape, int64_t stride, int64_t n, int64_t *new_shape, int64_t *new_stride);
+typedef cl_status (*leaf_op)(cl_mode m, int64_t n, cl_mode *out);
 
 /* CuTe's transform_layout over shape and stride down to the leaves: the
  * structure is kept, and an empty tuple is no layout (make_layout()). */
 static cl_status map_leaves(cl_lbuilder *lb, const cl_node *shape, const cl_node *stride, leaf_op f, int64_t n,
                             const char *op) {
   if (!cl_is_tuple(shape)) {
-    int64_t s, d;
-    CL_TRY(f(shape->value, stride->value, n, &s, &d));
-    cl_lb_leaf(lb, s, d);
+    cl_mode m = {shape->value, stride->value, cl_is_basis(stride) ? stride : NULL}, r;
+    CL_TRY(f(m, n, &r));
+    cl_lb_mode(lb, r);
     return CL_OK;
   }
   if (shape->rank == 0)
@@ -904,10 +1118,14 @@ static cl_status map_leaves(cl_lbuilder *lb, const cl_node *shape, const cl_node
 }
 
 /* upcast<N> of s:d: stride 0 stays; else d and N must divide one another,
- * and s:d becomes ceil_div(s, ceil_div(N, |d|)) : sign(d) * ceil_div(|d|, N). */
-static cl_status upcast_leaf(int64_t s, int64_t d, int64_t n, int64_t *new_shape, int64_t *new_stride) {
-  *new_shape = s;
-  *new_stride = d;
+ * and s:d becomes ceil_div(s, ceil_div(N, |d|)) : sign(d) * ceil_div(|d|, N).
+ * A scaled basis is a static stride that is not 0, and CuTe's test reads
+ * Stride::value, which a basis has not. */
+static cl_status upcast_leaf(cl_mode m, int64_t n, cl_mode *out) {
+  *out = m;
+  int64_t s = m.shape, d = m.stride, *new_shape = &out->shape, *new_stride = &out->stride;
+  if (m.basis != NULL)
+    return cl_fail(CL_E_TYPE, "upcast: a stride is a scaled basis, and CuTe's upcast divides integer strides only");
   if (d == 0)
     return CL_OK;
   int64_t d_mod_n, n_mod_d, abs_d = 0, per_element;
@@ -924,14 +1142,13 @@ static cl_status upcast_leaf(int64_t s, int64_t d, int64_t n, int64_t *new_shape
   return CL_OK;
 }
 
-/* downcast<N> of s:d: a unit stride (1 or -1) multiplies the shape, any
- * other stride is multiplied. */
-static cl_status downcast_leaf(int64_t s, int64_t d, int64_t n, int64_t *new_shape, int64_t *new_stride) {
-  *new_shape = s;
-  *new_stride = d;
-  if (d == 1 || d == -1)
-    return cl_mul(s, n, new_shape);
-  return cl_mul(d, n, new_stride);
+/* downcast<N> of s:d: a unit stride (the integer 1 or -1) multiplies the
+ * shape, any other stride (a scaled basis too) is multiplied. */
+static cl_status downcast_leaf(cl_mode m, int64_t n, cl_mode *out) {
+  *out = m;
+  if (m.basis == NULL && (m.stride == 1 || m.stride == -1))
+    return cl_mul(m.shape, n, &out->shape);
+  return cl_mul(m.stride, n, &out->stride);
 }
 
 cl_status cl_upcast(const cl_layout_t *layout, int64_t n, cl_layout_t **out) {
@@ -948,8 +1165,8 @@ cl_status cl_downcast(const cl_layout_t *layout, int64_t n, cl_layout_t **out) {
   CHECK_OUT(out);
   CHECK_NULL(layout);
   cl_lview v = cl_view_of(layout);
-  bool adjacent = false; /* CuTe's has_int1<Stride> */
-  for (int32_t i = 0; i < v.stride->span; i++)
+  bool adjacent = false; /* CuTe's has_int1<Stride>: an integer 1 */
+  for (int32_t i = 0; i < v.stride->span; i += cl_is_tuple(&v.stride[i]) ? 1 : v.stride[i].span)
     adjacent |= cl_is_int(&v.stride[i]) && v.stride[i].value == 1;
   if (!adjacent)
     return cl_fail(CL_E_DOMAIN, "downcast: requires adjacent elements (no stride is 1)");

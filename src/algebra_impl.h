@@ -48,10 +48,25 @@ static inline cl_lview cl_view_mode(cl_lview v, int64_t i) {
 }
 static inline void cl_lb_view(cl_lbuilder *lb, cl_lview v) { cl_lb_copy(lb, v.shape, v.stride); }
 
-/* ---- flat lists of modes ---- */
+/* ---- flat lists of modes ----
+ * A mode's stride is the integer `stride`, or, when `basis` is set, the
+ * scaled basis stride@path with the path of that basis leaf (which lives in
+ * the trees the operation reads, and only its path is used). */
 typedef struct cl_mode {
   int64_t shape, stride;
+  const cl_node *basis;
 } cl_mode;
+
+/* Strides equal as CuTe's == finds them for static values: integers of one
+ * value, or scaled bases of one path and one scale (an integer is never
+ * equal to a basis, even 0 to 0@i). */
+static inline bool cl_mode_stride_equal(int64_t a, const cl_node *abasis, int64_t b, const cl_node *bbasis) {
+  if ((abasis == NULL) != (bbasis == NULL))
+    return false;
+  return a == b && (abasis == NULL || cl_basis_same(abasis, bbasis));
+}
+/* CuTe's is_constant<0>(stride): an integer 0, never a basis. */
+static inline bool cl_mode_stride_zero(const cl_mode *m) { return m->basis == NULL && m->stride == 0; }
 
 #define CL_FLAT_INLINE 16
 typedef struct cl_flat {
@@ -64,15 +79,21 @@ typedef struct cl_flat {
 void cl_flat_init(cl_flat *f);
 void cl_flat_release(cl_flat *f);
 /* The slow path of cl_flat_push: grows the list (or records the failure). */
-void cl_flat_grow(cl_flat *f, int64_t shape, int64_t stride);
-static inline void cl_flat_push(cl_flat *f, int64_t shape, int64_t stride) {
+void cl_flat_grow(cl_flat *f, cl_mode m);
+static inline void cl_flat_push_mode(cl_flat *f, cl_mode m) {
   if (f->n < f->cap && f->status == CL_OK) {
-    f->m[f->n].shape = shape;
-    f->m[f->n++].stride = stride;
+    f->m[f->n++] = m;
     return;
   }
-  cl_flat_grow(f, shape, stride);
+  cl_flat_grow(f, m);
 }
+/* An integer-strided mode. */
+static inline void cl_flat_push(cl_flat *f, int64_t shape, int64_t stride) {
+  cl_mode m = {shape, stride, NULL};
+  cl_flat_push_mode(f, m);
+}
+/* Whether any mode's stride is a scaled basis. */
+bool cl_flat_has_basis(const cl_flat *f);
 /* The leaves of a view, in order (CuTe's flatten). */
 void cl_flat_of_view(cl_flat *f, cl_lview v);
 /* Appends f as one mode: a leaf when it has one mode (CuTe's integral
@@ -110,13 +131,17 @@ static inline cl_status cl_al_ceil_div(int64_t a, int64_t b, int64_t *r) {
 cl_status cl_coalesce_flat(const cl_flat *in, bool beyond_domain, cl_flat *out);
 /* filter(L) = coalesce(filter_zeros(L)), flat. */
 cl_status cl_filter_flat(cl_lview v, cl_flat *out);
-/* cosize of flat modes: 1 + sum of (s - 1) * |d|. */
+/* cosize of flat integer modes: 1 + sum of (s - 1) * |d|. */
 cl_status cl_flat_cosize(const cl_flat *f, int64_t *out);
+/* cosize of a layout, with scaled bases too: CuTe's size(coshape(L)). */
+cl_status cl_view_cosize(cl_lview v, int64_t *out);
 /* detail::complement on a filtered layout, for a cotarget (an integer or an
  * int tuple); the result is coalesced. */
 cl_status cl_complement_flat(const cl_flat *filtered, const cl_node *cotarget, cl_flat *out);
 /* complement(L, cotarget) of a view. */
 cl_status cl_complement_view(cl_lview v, const cl_node *cotarget, cl_flat *out);
+/* A mode s:d of a layout builder, d an integer or a scaled basis. */
+void cl_lb_mode(cl_lbuilder *lb, cl_mode m);
 /* composition(lhs, rhs) for layouts: appends one mode, congruent with rhs
  * down to its leaves. */
 cl_status cl_composition_into(cl_lbuilder *lb, cl_lview lhs, cl_lview rhs);

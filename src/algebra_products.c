@@ -46,7 +46,7 @@ static cl_status logical_divide_layout(cl_lbuilder *lb, cl_lview layout, cl_lvie
     s = cl_lb_status(&rhs);
   }
   if (s == CL_OK)
-    s = cl_composition_flat_into(lb, &flat, cl_view_of_builder(&rhs));
+    s = cl_composition_into(lb, layout, cl_view_of_builder(&rhs));
   cl_flat_release(&flat);
   cl_flat_release(&coalesced);
   cl_flat_release(&rest);
@@ -58,13 +58,11 @@ static cl_status logical_divide_layout(cl_lbuilder *lb, cl_lview layout, cl_lvie
 /* logical_product(B, T) = make_layout(B, composition(complement(B, size(B) * cosize(T)), T)):
  * the block B and, as the second mode, T's arrangement of copies of it. */
 static cl_status logical_product_layout(cl_lbuilder *lb, cl_lview block, cl_lview tiler) {
-  cl_flat tiler_modes, rest;
-  cl_flat_init(&tiler_modes);
+  cl_flat rest;
   cl_flat_init(&rest);
   int64_t size, cosize, cotarget = 0;
-  cl_flat_of_view(&tiler_modes, tiler);
   cl_status s = cl_tree_product(block.shape, &size);
-  if (s == CL_OK && (s = tiler_modes.status) == CL_OK && (s = cl_flat_cosize(&tiler_modes, &cosize)) == CL_OK)
+  if (s == CL_OK && (s = cl_view_cosize(tiler, &cosize)) == CL_OK)
     s = cl_mul(size, cosize, &cotarget);
   if (s == CL_OK) {
     cl_int_node m = cl_int_leaf(cotarget);
@@ -76,7 +74,6 @@ static cl_status logical_product_layout(cl_lbuilder *lb, cl_lview block, cl_lvie
     s = cl_composition_flat_into(lb, &rest, tiler);
     cl_lb_close(lb, at);
   }
-  cl_flat_release(&tiler_modes);
   cl_flat_release(&rest);
   return s;
 }

@@ -9,7 +9,8 @@
 
 static cl_status check_layout_trees(const cl_node *shape, const cl_node *stride) {
   CL_TRY(cl_require_int_tuple(shape, "a layout's shape"));
-  CL_TRY(cl_require_int_tuple(stride, "a layout's stride"));
+  if (!cl_tree_stride_leaves(stride))
+    return cl_fail(CL_E_TYPE, "a layout's stride must hold integers and scaled bases only (no '_' or layouts)");
   if (!cl_tree_congruent(shape, stride))
     return cl_fail(CL_E_RANK, "shape and stride are not congruent");
   return CL_OK;
@@ -52,6 +53,46 @@ cl_status cl_layout_make_ordered(const cl_tuple_t *shape, const cl_tuple_t *orde
   return cl_lb_finish(&lb, out);
 }
 
+/* make_basis_like(shape): at the leaf reached by get<I0,I1,...>, the unit
+ * basis E<I0,I1,...>; an integer shape (no index at all) gets CuTe's E<>,
+ * which is the integer 1. */
+static void basis_like(cl_builder *b, const cl_node *shape, int64_t *path, int64_t n) {
+  if (!cl_is_tuple(shape)) {
+    if (n == 0)
+      cl_b_int(b, 1);
+    else
+      cl_b_basis(b, 1, path, n);
+    return;
+  }
+  if (n == CL_MAX_DEPTH) {
+    cl_b_set_error(b, cl_fail(CL_E_LIMIT, "nesting deeper than %d levels", CL_MAX_DEPTH));
+    return;
+  }
+  int32_t at = cl_b_open(b, CL_KIND_TUPLE);
+  path[n] = 0;
+  CL_FOR_EACH_CHILD(c, shape) {
+    basis_like(b, c, path, n + 1);
+    path[n]++;
+  }
+  cl_b_close(b, at);
+}
+
+cl_status cl_make_identity_layout(const cl_tuple_t *shape, cl_layout_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(shape);
+  CL_TRY(cl_require_int_tuple(cl_troot(shape), "a layout's shape"));
+  int64_t path[CL_MAX_DEPTH];
+  cl_lbuilder lb;
+  cl_lb_init(&lb);
+  cl_b_copy(&lb.shape, cl_troot(shape));
+  basis_like(&lb.stride, cl_troot(shape), path, 0);
+  return cl_lb_finish(&lb, out);
+}
+
+int cl_layout_is_coordinate(const cl_layout_t *layout) {
+  return layout != NULL && cl_tree_has_basis(cl_lstride(cl_lroot(layout)));
+}
+
 cl_status cl_layout_concat(const cl_layout_t *const *layouts, int64_t n, cl_layout_t **out) {
   CHECK_OUT(out);
   if (n > 0)
@@ -73,7 +114,8 @@ cl_status cl_layout_concat(const cl_layout_t *const *layouts, int64_t n, cl_layo
 /* filter_zeros(stride, shape): the shape with extent 1 wherever the stride is 0. */
 static void filter_zero_extents(cl_builder *b, const cl_node *stride, const cl_node *shape) {
   if (!cl_is_tuple(shape)) {
-    cl_b_int(b, stride->value == 0 ? 1 : shape->value);
+    /* CuTe's is_constant<0>: an integer 0, not a basis 0@i. */
+    cl_b_int(b, cl_is_int(stride) && stride->value == 0 ? 1 : shape->value);
     return;
   }
   int32_t at = cl_b_open(b, CL_KIND_TUPLE);
@@ -91,6 +133,9 @@ cl_status cl_make_layout_like(const cl_layout_t *layout, cl_layout_t **out) {
   CHECK_OUT(out);
   CHECK_NULL(layout);
   const cl_node *shape = cl_lshape(cl_lroot(layout)), *stride = cl_lstride(cl_lroot(layout));
+  if (cl_tree_has_basis(stride))
+    return cl_fail(CL_E_TYPE, "make_layout_like: the strides hold scaled bases, and CuTe's compact_order orders the "
+                              "layout's strides, which a basis has no order for");
   cl_builder kept;
   cl_b_init(&kept);
   filter_zero_extents(&kept, stride, shape);
@@ -236,11 +281,85 @@ static cl_status cosize_of(const cl_node *shape, const cl_node *stride, int64_t 
   return cl_add(sum, 1, out);
 }
 
+/* CuTe's coshape of a layout with scaled bases: inner_product of the
+ * extents minus 1 with the strides' absolute values (each tuple summed from
+ * the left, starting at 0), as an arithmetic tuple, plus 1 at every leaf. */
+static void append_reach(cl_forest *f, const cl_node *shape, const cl_node *stride) {
+  if (!cl_is_tuple(shape)) {
+    int64_t extent = 0, abs_scale = 0;
+    cl_status s = cl_sub(shape->value, 1, &extent);
+    if (s == CL_OK && stride->value == INT64_MIN)
+      s = cl_fail(CL_E_OVERFLOW, "cosize: |stride| overflows");
+    abs_scale = stride->value < 0 ? -stride->value : stride->value;
+    if (s != CL_OK) {
+      cl_b_set_error(&f->trees, s);
+      return;
+    }
+    int64_t v = 0;
+    if ((s = cl_mul(extent, abs_scale, &v)) != CL_OK)
+      cl_b_set_error(&f->trees, s);
+    else if (cl_is_basis(stride))
+      cl_b_basis_like(&f->trees, v, stride);
+    else
+      cl_b_int(&f->trees, v);
+    return;
+  }
+  int32_t acc = f->trees.count;
+  cl_b_int(&f->trees, 0);
+  const cl_node *d = cl_first(stride);
+  CL_FOR_EACH_CHILD(c, shape) {
+    append_reach(f, c, d);
+    cl_forest_sum(f, acc);
+    d = cl_next(d);
+  }
+}
+
+static void add_one_to_leaves(cl_builder *b, const cl_node *t) {
+  if (!cl_is_tuple(t)) {
+    int64_t v = 0;
+    cl_status s = cl_add(t->value, 1, &v);
+    if (s != CL_OK)
+      cl_b_set_error(b, s);
+    cl_b_int(b, v);
+    return;
+  }
+  int32_t at = cl_b_open(b, CL_KIND_TUPLE);
+  CL_FOR_EACH_CHILD(c, t) add_one_to_leaves(b, c);
+  cl_b_close(b, at);
+}
+
+void cl_b_coordinate_coshape(cl_builder *b, const cl_node *shape, const cl_node *stride) {
+  cl_forest f;
+  cl_builder reach, arith;
+  cl_forest_init(&f);
+  cl_b_init(&reach);
+  cl_b_init(&arith);
+  append_reach(&f, shape, stride);
+  cl_forest_finish(&f, &reach);
+  if (reach.status == CL_OK)
+    cl_b_as_arith(&arith, reach.nodes);
+  if (reach.status != CL_OK || arith.status != CL_OK)
+    cl_b_set_error(b, reach.status != CL_OK ? reach.status : arith.status);
+  else
+    add_one_to_leaves(b, arith.nodes);
+  cl_b_release(&reach);
+  cl_b_release(&arith);
+}
+
 cl_status cl_layout_cosize_checked(const cl_layout_t *layout, int64_t *out) {
   CHECK_NULL(layout);
   CHECK_NULL(out);
+  const cl_node *shape = cl_lshape(cl_lroot(layout)), *stride = cl_lstride(cl_lroot(layout));
+  if (cl_tree_has_basis(stride)) { /* CuTe's size(coshape(L)) */
+    cl_builder b;
+    cl_b_init(&b);
+    cl_b_coordinate_coshape(&b, shape, stride);
+    cl_status s = b.status == CL_OK ? cl_tree_product(b.nodes, out) : b.status;
+    cl_b_release(&b);
+    return s;
+  }
   /* Shape and stride are congruent, so their nodes pair up one to one. */
-  return cosize_of(cl_lshape(cl_lroot(layout)), cl_lstride(cl_lroot(layout)), out);
+  return cosize_of(shape, stride, out);
 }
 
 int64_t cl_layout_size(const cl_layout_t *layout) {
@@ -257,6 +376,12 @@ int64_t cl_layout_cosize(const cl_layout_t *layout) {
 
 cl_status cl_layout_coshape(const cl_layout_t *layout, cl_tuple_t **out) {
   CHECK_OUT(out);
+  if (cl_layout_is_coordinate(layout)) {
+    cl_builder b;
+    cl_b_init(&b);
+    cl_b_coordinate_coshape(&b, cl_lshape(cl_lroot(layout)), cl_lstride(cl_lroot(layout)));
+    return cl_b_finish_tuple(&b, out);
+  }
   int64_t c;
   CL_TRY(cl_layout_cosize_checked(layout, &c));
   return cl_tuple_int(c, out);
@@ -313,6 +438,36 @@ cl_status cl_layout_eval_coord(const cl_layout_t *layout, const cl_tuple_t *crd,
   CHECK_NULL(crd);
   CHECK_NULL(index);
   return cl_tree_crd2idx(cl_troot(crd), cl_lshape(cl_lroot(layout)), cl_lstride(cl_lroot(layout)), index);
+}
+
+/* layout(crd) as a value: an integer layout's index as an integer leaf,
+ * through the index evaluation (so that its errors are the same); a
+ * coordinate layout's CuTe value. */
+static cl_status eval_value(const cl_layout_t *layout, const cl_node *crd, cl_tuple_t **out) {
+  const cl_node *shape = cl_lshape(cl_lroot(layout)), *stride = cl_lstride(cl_lroot(layout));
+  if (!cl_tree_has_basis(stride)) {
+    int64_t index;
+    CL_TRY(cl_is_int(crd) ? cl_layout_eval(layout, crd->value, &index) : cl_tree_crd2idx(crd, shape, stride, &index));
+    return cl_tuple_int(index, out);
+  }
+  cl_builder b;
+  cl_b_init(&b);
+  cl_b_crd2value(&b, crd, shape, stride);
+  return cl_b_finish_tuple(&b, out);
+}
+
+cl_status cl_layout_eval_tuple(const cl_layout_t *layout, int64_t i, cl_tuple_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(layout);
+  cl_int_node crd = cl_int_leaf(i);
+  return eval_value(layout, &crd.node, out);
+}
+
+cl_status cl_layout_eval_coord_tuple(const cl_layout_t *layout, const cl_tuple_t *crd, cl_tuple_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(layout);
+  CHECK_NULL(crd);
+  return eval_value(layout, cl_troot(crd), out);
 }
 
 /* ------------------------------------------------------------ slicing */
@@ -374,6 +529,23 @@ cl_status cl_layout_slice_and_offset(const cl_tuple_t *crd, const cl_layout_t *l
   int64_t at;
   CL_TRY(cl_layout_eval_coord(layout, crd, &at));
   CL_TRY(cl_layout_slice(crd, layout, out));
+  *offset = at;
+  return CL_OK;
+}
+
+cl_status cl_layout_slice_and_offset_tuple(const cl_tuple_t *crd, const cl_layout_t *layout, cl_layout_t **out,
+                                          cl_tuple_t **offset) {
+  CHECK_OUT(out);
+  CHECK_OUT(offset);
+  CHECK_NULL(crd);
+  CHECK_NULL(layout);
+  cl_tuple_t *at = NULL;
+  CL_TRY(cl_layout_eval_coord_tuple(layout, crd, &at));
+  cl_status s = cl_layout_slice(crd, layout, out);
+  if (s != CL_OK) {
+    cl_tuple_free(at);
+    return s;
+  }
   *offset = at;
   return CL_OK;
 }
@@ -580,7 +752,17 @@ static cl_status layout_at(const void *self, int64_t i, int64_t *value) { return
 static void layout_text(const void *self, cl_sink *o) { cl_sink_tree(o, cl_lroot(self)); }
 static cl_status layout_cosize(const void *self, int64_t *out) { return cl_layout_cosize_checked(self, out); }
 
+/* A coordinate layout's value at i (CuTe's L(i)). */
+static void layout_value(const void *self, int64_t i, cl_builder *b) {
+  cl_int_node crd = cl_int_leaf(i);
+  cl_b_crd2value(b, &crd.node, cl_lshape(cl_lroot(self)), cl_lstride(cl_lroot(self)));
+}
+
 cl_fnmap cl_fnmap_of_layout(const cl_layout_t *layout) {
-  cl_fnmap m = {cl_lshape(cl_lroot(layout)), layout, layout_at, layout_text, layout_cosize, false};
+  cl_fnmap m = {cl_lshape(cl_lroot(layout)), layout, layout_at, layout_text, layout_cosize, false, NULL};
+  if (cl_layout_is_coordinate(layout)) {
+    m.at = NULL;
+    m.value = layout_value;
+  }
   return m;
 }

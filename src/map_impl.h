@@ -7,9 +7,9 @@
  * (colexicographic, as CuTe's idx2crd splits them), a value at each, and a
  * text.  The printers (print_layout, print1D) and the pictures of render.h
  * are written once against it, so a new kind of function needs only its
- * cl_fnmap to be printed and drawn.  Values are integers; a coordinate-valued
- * map (a layout with scaled-basis strides) adds its own evaluation next to
- * `at`, which is then NULL. */
+ * cl_fnmap to be printed and drawn.  Values are integers, or, for a
+ * coordinate-valued map (a layout with scaled-basis strides), coordinates:
+ * then `at` is NULL and `value` gives them. */
 #ifndef CUTELAYOUT_MAP_IMPL_H
 #define CUTELAYOUT_MAP_IMPL_H
 
@@ -30,6 +30,10 @@ typedef struct cl_fnmap {
   /* The values are a C++ unsigned int (a composed layout after upcast or
    * downcast): print_layout shows int(value), as its %d does. */
   bool int_cells;
+  /* A coordinate-valued map's value at i, appended to b as CuTe computes it
+   * (an integer, a scaled basis or an arithmetic tuple); NULL for an
+   * integer-valued map. */
+  void (*value)(const void *self, int64_t i, cl_builder *b);
 } cl_fnmap;
 
 /* The map of a layout: L(i) on L's shape (layout.c). */

@@ -56,6 +56,9 @@ static cl_status table_entry(const cl_fnmap *m, int64_t rows, int64_t r, int64_t
 
 int64_t cl_print_layout_map(const cl_fnmap *m, cl_sink *o) {
   const cl_node *shape = m->shape;
+  if (m->at == NULL)
+    return cl_fail(CL_E_TYPE, "print_layout: the layout's values are coordinates, and CuTe's table holds integers "
+                              "(print1D lists them, a picture draws them)");
   if (cl_rank_of(shape) != 2 || !cl_is_tuple(shape))
     return cl_fail(CL_E_RANK, "print_layout: the layout must have rank 2, not %lld", (long long)cl_rank_of(shape));
   int64_t rows, cols, cosize, value;
@@ -87,10 +90,30 @@ int64_t cl_print_layout_map(const cl_fnmap *m, cl_sink *o) {
   return cl_sink_finish(o, "print_layout");
 }
 
+/* print1D of a coordinate-valued map: each value as CuTe prints it, all of
+ * them computed (one tree after the other in one builder) before a byte is
+ * written. */
+static int64_t print_1d_values(const cl_fnmap *m, int64_t size, cl_sink *o) {
+  cl_builder values;
+  cl_b_init(&values);
+  for (int64_t i = 0; i < size && values.status == CL_OK; i++)
+    m->value(m->self, i, &values);
+  cl_status s = values.status;
+  for (int32_t at = 0; s == CL_OK && at < values.count; at += values.nodes[at].span) {
+    if (at > 0)
+      cl_sink_write(o, " ", 1);
+    cl_sink_tree(o, values.nodes + at);
+  }
+  cl_b_release(&values);
+  return s == CL_OK ? cl_sink_finish(o, "print1D") : s;
+}
+
 int64_t cl_print_1d_map(const cl_fnmap *m, cl_sink *o) {
   int64_t size, value;
   CL_TRY(cl_tree_product(m->shape, &size));
   CL_TRY(cl_check_picture(1, size, "print1D: the layout"));
+  if (m->at == NULL)
+    return print_1d_values(m, size, o);
   for (int64_t i = 0; i < size; i++)
     CL_TRY(m->at(m->self, i, &value));
   for (int64_t i = 0; i < size; i++) {
@@ -486,6 +509,8 @@ static cl_status mapped(const cl_picture *p, int64_t i, int64_t *index) {
   /* A rank-0 layout ():() is the empty sum, 0, at its one coordinate. */
   if (cl_is_tuple(shape) && shape->rank == 0)
     *index = 0;
+  else if (p->fn.at == NULL)
+    return cl_fail(CL_E_TYPE, "picture: pictures of coordinate layouts are not drawn yet");
   else
     CL_TRY(p->fn.at(p->fn.self, i, index));
   if (p->map != NULL) {

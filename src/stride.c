@@ -46,9 +46,17 @@ cl_status cl_tree_crd2idx(const cl_node *crd, const cl_node *shape, const cl_nod
   return cl_tree_eval(shape, stride, crd->value, out);
 }
 
+/* An integer index is asked of a layout whose values are coordinates. */
+static cl_status coordinate_valued(void) {
+  return cl_fail(CL_E_TYPE, "crd2idx: the layout's strides hold scaled bases, so its values are coordinates, not "
+                            "indices (evaluate it to a tuple)");
+}
+
 cl_status cl_tree_eval(const cl_node *shape, const cl_node *stride, int64_t i, int64_t *out) {
   CL_TRY(no_empty_mode(shape));
   if (!cl_is_tuple(shape)) {
+    if (cl_is_int(shape) && cl_is_basis(stride))
+      return coordinate_valued();
     if (!cl_is_int(shape) || !cl_is_int(stride))
       return cl_fail(CL_E_RANK, "crd2idx: shape and stride are not congruent");
     return cl_mul(i, stride->value, out);
@@ -75,6 +83,123 @@ cl_status cl_tree_eval(const cl_node *shape, const cl_node *stride, int64_t i, i
   }
   *out = sum;
   return CL_OK;
+}
+
+/* ---- values of layouts whose strides hold scaled bases ----
+ *
+ * crd2idx(crd, shape, stride) computed as CuTe computes it, in its order,
+ * because the sum of values is not associative (basis.c): a tuple coordinate
+ * sums its modes' values from the left, (t0 + t1) + t2 ... (crd2idx_ttt); an
+ * integer coordinate over a tuple shape gives the first mode crd % size and
+ * the other modes crd / size, and sums to the right, t0 + (t1 + (t2 + ...))
+ * (crd2idx_itt); once what is left of it is 0 (before the last mode), the
+ * rest are the modes' values at 0, summed t_k + ((0 + t_{k+1}) + ...).
+ *
+ * The values are built in a cl_forest (basis.c). */
+static void append_value(cl_forest *f, const cl_node *crd, const cl_node *shape, const cl_node *stride);
+
+static void append_value_at(cl_forest *f, int64_t c, const cl_node *shape, const cl_node *stride) {
+  cl_int_node crd = cl_int_leaf(c);
+  append_value(f, &crd.node, shape, stride);
+}
+
+/* crd2idx_itt: the integer coordinate c over the modes of a tuple shape. */
+static void append_split_value(cl_forest *f, int64_t c, const cl_node *shape, const cl_node *stride) {
+  int32_t first = f->trees.count;
+  int64_t terms = 0;
+  const cl_node *end = shape + shape->span;
+  for (const cl_node *s = cl_first(shape), *d = cl_first(stride); s < end && f->trees.status == CL_OK;
+       s = cl_next(s), d = cl_next(d), terms++) {
+    if (cl_next(s) >= end) { /* the last mode takes the rest */
+      append_value_at(f, c, s, d);
+      continue;
+    }
+    if (c == 0) { /* t_k + ((0 + t_{k+1}) + ... + t_{n-1}) */
+      int32_t tail = f->trees.count;
+      append_value_at(f, 0, s, d);
+      int32_t rest = f->trees.count;
+      cl_b_int(&f->trees, 0);
+      for (s = cl_next(s), d = cl_next(d); s < end && f->trees.status == CL_OK; s = cl_next(s), d = cl_next(d)) {
+        append_value_at(f, 0, s, d);
+        cl_forest_sum(f, rest);
+      }
+      cl_forest_sum(f, tail);
+      terms++;
+      break;
+    }
+    int64_t size = 1, part = 0;
+    cl_status st = cl_tree_product(s, &size);
+    if (st == CL_OK)
+      st = cl_mod(c, size, &part);
+    if (st == CL_OK)
+      st = cl_div(c, size, &c);
+    if (st != CL_OK) {
+      cl_b_set_error(&f->trees, st);
+      return;
+    }
+    append_value_at(f, part, s, d);
+  }
+  /* t0 + (t1 + (... + t_last)): the last two trees, then the one before
+   * them with that sum, and so on; each start is found from the first. */
+  for (int64_t k = terms - 2; k >= 0 && f->trees.status == CL_OK; k--) {
+    int32_t at = first;
+    for (int64_t j = 0; j < k; j++)
+      at += f->trees.nodes[at].span;
+    cl_forest_sum(f, at);
+  }
+}
+
+static void append_value(cl_forest *f, const cl_node *crd, const cl_node *shape, const cl_node *stride) {
+  if (f->trees.status != CL_OK)
+    return;
+  cl_status st = no_empty_mode(shape);
+  if (st == CL_OK && cl_is_tuple(shape) && (!cl_is_tuple(stride) || stride->rank != shape->rank))
+    st = cl_fail(CL_E_RANK, "crd2idx: shape and stride are not congruent");
+  if (st != CL_OK) {
+    cl_b_set_error(&f->trees, st);
+    return;
+  }
+  if (cl_is_tuple(crd)) {
+    if (!cl_is_tuple(shape) || crd->rank != shape->rank) {
+      cl_b_set_error(&f->trees, cl_fail(CL_E_RANK, cl_is_tuple(shape) ? "crd2idx: coordinate of rank %d for a shape of rank %d"
+                                                                      : "crd2idx: invalid parameters: a tuple coordinate for an integer shape",
+                                        crd->rank, shape->rank));
+      return;
+    }
+    /* (t0 + t1) + t2 ... */
+    int32_t acc = f->trees.count;
+    const cl_node *s = cl_first(shape), *d = cl_first(stride);
+    CL_FOR_EACH_CHILD(c, crd) {
+      append_value(f, c, s, d);
+      if (c != cl_first(crd))
+        cl_forest_sum(f, acc);
+      s = cl_next(s);
+      d = cl_next(d);
+    }
+    return;
+  }
+  /* CuTe's Underscore is an Int<0>. */
+  int64_t c = crd->kind == CL_KIND_UNDERSCORE ? 0 : crd->value;
+  if (crd->kind != CL_KIND_UNDERSCORE && crd->kind != CL_KIND_INT) {
+    cl_b_set_error(&f->trees, cl_fail(CL_E_TYPE, "crd2idx: the coordinate must hold integers"));
+    return;
+  }
+  if (cl_is_tuple(shape)) {
+    append_split_value(f, c, shape, stride);
+    return;
+  }
+  if (!cl_is_int(shape) || (!cl_is_int(stride) && !cl_is_basis(stride))) {
+    cl_b_set_error(&f->trees, cl_fail(CL_E_RANK, "crd2idx: shape and stride are not congruent"));
+    return;
+  }
+  cl_b_scale_leaf(&f->trees, c, stride);
+}
+
+void cl_b_crd2value(cl_builder *b, const cl_node *crd, const cl_node *shape, const cl_node *stride) {
+  cl_forest f;
+  cl_forest_init(&f);
+  append_value(&f, crd, shape, stride);
+  cl_forest_finish(&f, b);
 }
 
 /* crd2idx(crd, shape): Horner's rule over the flattened coordinate, where an

@@ -255,6 +255,9 @@ static cl_status check_fn(cl_fn f, const char *side) {
     return cl_fail(CL_E_TYPE, "make_composed_layout: the %s function is neither a layout nor a swizzle", side);
   if (f.layout == NULL)
     return cl_fail(CL_E_NULL, "make_composed_layout: the %s layout is NULL", side);
+  if (cl_layout_is_coordinate(f.layout))
+    return cl_fail(CL_E_UNSUPPORTED, "make_composed_layout: the %s layout's strides hold scaled bases; composed layouts "
+                                     "of coordinate layouts are not supported", side);
   return CL_OK;
 }
 

@@ -47,6 +47,9 @@ cl_status cl_leaves_init(cl_leaves *f, const cl_layout_t *l, bool drop_units) {
   f->n = 0;
   f->shape = f->inline_buf;
   f->stride = f->inline_buf + CL_LEAVES_INLINE;
+  if (cl_tree_has_basis(stride))
+    return cl_fail(CL_E_TYPE, "tensor: the layout's strides hold scaled bases: its values are coordinates, which "
+                              "address no memory (a coordinate tensor holds such a layout)");
   if (leaves > CL_LEAVES_INLINE) {
     f->shape = cl_alloc(2 * (size_t)leaves * sizeof(int64_t));
     if (f->shape == NULL)

@@ -164,6 +164,9 @@ static cl_status flat_coord(const cl_node *shape, const cl_node *stride, int64_t
    * only when a later leaf needs it, so that the product of all of them
    * (which CuTe never forms) cannot fail the call. */
   int64_t c = 0, scale = 1, pending = 1;
+  if (cl_tree_has_basis(stride)) /* CuTe's idx2crd divides by the strides */
+    return cl_fail(CL_E_TYPE, "local_partition: the thread layout's strides hold scaled bases; a thread's coordinate "
+                              "is found by dividing by integer strides");
   const cl_node *end = shape + shape->span, *d = stride;
   for (const cl_node *s = shape; s < end; s++, d++) {
     if (cl_is_tuple(s))

@@ -2,7 +2,10 @@
 /* text.c: the canonical text form of CONTRACT.md, parsed and formatted.
  *
  *   value := term [':' term]        a layout when ':' is present
- *   term  := INT | '_' | '(' [value (',' value)*] ')'
+ *   term  := INT ('@' INDEX)* | '_' | '(' [value (',' value)*] ')'
+ *
+ * INT@i@j is CuTe's scaled basis E<j,i> times INT, written as CuTe prints it
+ * (innermost index first).
  *
  * White space may stand between any two tokens.  Nesting is limited to
  * CL_MAX_DEPTH, so recursion depth is bounded whatever the input. */
@@ -37,7 +40,8 @@ static bool fail_at(parser *p, const char *expected) {
   return false;
 }
 
-static bool parse_int(parser *p) {
+/* An integer literal into *out (false, with the builder failed, if none). */
+static bool read_int(parser *p, int64_t *out) {
   size_t start = p->pos;
   bool negative = false;
   if (p->text[p->pos] == '-') {
@@ -63,8 +67,50 @@ static bool parse_int(parser *p) {
     }
     v = -v;
   }
-  cl_b_int(p->b, v);
+  *out = v;
   return true;
+}
+
+/* An integer, or a scaled basis when '@' follows: k@i@j is E<j,i> * k, its
+ * indices read innermost first, as CuTe prints them. */
+static bool parse_int(parser *p) {
+  int64_t v, path[CL_MAX_DEPTH];
+  if (!read_int(p, &v))
+    return false;
+  int64_t n = 0;
+  for (;;) {
+    size_t before = p->pos;
+    skip_space(p);
+    if (p->text[p->pos] != '@') {
+      p->pos = before;
+      break;
+    }
+    p->pos++;
+    skip_space(p);
+    size_t at = p->pos;
+    int64_t index;
+    if (!isdigit((unsigned char)p->text[p->pos]))
+      return fail_at(p, "a basis index (a non-negative integer)");
+    if (!read_int(p, &index))
+      return false;
+    if (n == CL_MAX_DEPTH || index >= CL_MAX_RANK) {
+      cl_b_set_error(p->b, cl_fail(CL_E_LIMIT, "column %zu: a scaled basis has at most %d indices, each below %d",
+                                   at + 1, CL_MAX_DEPTH, CL_MAX_RANK));
+      return false;
+    }
+    path[n++] = index;
+  }
+  if (n == 0) {
+    cl_b_int(p->b, v);
+    return true;
+  }
+  for (int64_t i = 0, j = n - 1; i < j; i++, j--) {
+    int64_t t = path[i];
+    path[i] = path[j];
+    path[j] = t;
+  }
+  cl_b_basis(p->b, v, path, n);
+  return p->b->status == CL_OK;
 }
 
 static bool parse_value(parser *p);
@@ -136,8 +182,8 @@ static bool parse_value(parser *p) {
   if (p->b->status != CL_OK)
     return false;
   const cl_node *l = &p->b->nodes[at];
-  if (!cl_tree_all_int(cl_lshape(l)) || !cl_tree_all_int(cl_lstride(l))) {
-    cl_b_set_error(p->b, cl_fail(CL_E_PARSE, "column %zu: a layout's shape and stride hold integers only", start + 1));
+  if (!cl_tree_all_int(cl_lshape(l)) || !cl_tree_stride_leaves(cl_lstride(l))) {
+    cl_b_set_error(p->b, cl_fail(CL_E_PARSE, "column %zu: a layout's shape holds integers only, its stride integers and scaled bases", start + 1));
     return false;
   }
   if (!cl_tree_congruent(cl_lshape(l), cl_lstride(l))) {
@@ -183,6 +229,13 @@ static void put_tree(cl_sink *o, const cl_node *n) {
   switch (n->kind) {
   case CL_KIND_INT: cl_sink_int(o, n->value); return;
   case CL_KIND_UNDERSCORE: cl_sink_write(o, "_", 1); return;
+  case CL_KIND_BASIS:
+    cl_sink_int(o, n->value);
+    for (int32_t k = n->rank; k >= 1; k--) {
+      cl_sink_write(o, "@", 1);
+      cl_sink_int(o, n[k].value);
+    }
+    return;
   case CL_KIND_LAYOUT:
     put_tree(o, cl_lshape(n));
     cl_sink_write(o, ":", 1);

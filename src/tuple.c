@@ -254,6 +254,13 @@ bool cl_tree_all_int(const cl_node *n) {
   return true;
 }
 
+bool cl_tree_stride_leaves(const cl_node *n) {
+  for (int32_t i = 0; i < n->span; i += cl_is_tuple(&n[i]) ? 1 : n[i].span)
+    if (n[i].kind != CL_KIND_INT && n[i].kind != CL_KIND_TUPLE && n[i].kind != CL_KIND_BASIS)
+      return false;
+  return true;
+}
+
 cl_status cl_require_int_tuple(const cl_node *n, const char *what) {
   return cl_tree_all_int(n) ? CL_OK : cl_fail(CL_E_TYPE, "%s must be an int tuple (no '_' or layouts)", what);
 }
@@ -786,6 +793,53 @@ cl_status cl_tuple_ceil_div(const cl_tuple_t *a, const cl_tuple_t *b, cl_tuple_t
 }
 cl_status cl_tuple_elem_scale(const cl_tuple_t *a, const cl_tuple_t *b, cl_tuple_t **out) {
   return build_binary(a, b, out, cl_b_elem_scale, "elem_scale operand");
+}
+
+/* CuTe's elem_less: a tuple is less than another when each of its elements
+ * is, one by one, and the other has an element there; integers compare as
+ * integers ('_' is CuTe's Int<0>).  CuTe compiles every pair it meets before
+ * it knows the answer, so a pair it cannot compare (an integer against a
+ * tuple, a scaled basis) fails the call wherever it is. */
+static cl_status elem_less_tree(const cl_node *a, const cl_node *b, int *out) {
+  bool ta = cl_is_tuple(a), tb = cl_is_tuple(b);
+  if (ta && tb) {
+    int all = 1;
+    const cl_node *y = cl_first(b);
+    int64_t i = 0;
+    CL_FOR_EACH_CHILD(x, a) {
+      if (i++ == b->rank) { /* b is exhausted: false, and nothing further is compared */
+        all = 0;
+        break;
+      }
+      int less = 0;
+      CL_TRY(elem_less_tree(x, y, &less));
+      all &= less;
+      y = cl_next(y);
+    }
+    *out = all;
+    return CL_OK;
+  }
+  if (ta || tb)
+    return cl_fail(CL_E_RANK, "elem_less: an integer cannot be compared with a tuple");
+  for (int k = 0; k < 2; k++) {
+    const cl_node *n = k ? b : a;
+    if (n->kind != CL_KIND_INT && n->kind != CL_KIND_UNDERSCORE)
+      return cl_fail(CL_E_TYPE, "elem_less: the values must hold integers (CuTe has no order on %s)",
+                     n->kind == CL_KIND_BASIS ? "scaled bases" : "layouts");
+  }
+  *out = a->value < b->value;
+  return CL_OK;
+}
+
+cl_status cl_elem_less(const cl_tuple_t *a, const cl_tuple_t *b, int *out) {
+  CHECK_NULL(a);
+  CHECK_NULL(b);
+  CHECK_NULL(out);
+  *out = 0;
+  int less = 0;
+  CL_TRY(elem_less_tree(cl_troot(a), cl_troot(b), &less));
+  *out = less;
+  return CL_OK;
 }
 
 cl_status cl_tuple_prefix_product(const cl_tuple_t *a, cl_tuple_t **out) {

@@ -5,7 +5,10 @@
  * how many nodes its subtree spans, so the first child of node n is n+1, the
  * next sibling of a child c is c + c->span, and copying a subtree is one
  * memcpy.  A layout is a CL_KIND_LAYOUT node followed by its shape subtree and
- * its stride subtree; a tuple of layouts nests such nodes as leaves.
+ * its stride subtree; a tuple of layouts nests such nodes as leaves.  A scaled
+ * basis (CuTe's ScaledBasis, `1@0@1`) is a CL_KIND_BASIS node followed by the
+ * nodes of its path, so that it too is one leaf spanning several nodes: walk
+ * leaves with cl_next, never node by node.
  *
  * Results are built with a cl_builder: a growable node array with a sticky
  * status, so that algorithms append nodes without checking every step and
@@ -21,9 +24,9 @@
 #include "cutelayout/tuple.h"
 
 typedef struct cl_node {
-  int64_t value;  /* CL_KIND_INT: the integer; otherwise 0 */
+  int64_t value;  /* CL_KIND_INT: the integer; CL_KIND_BASIS: the scale; CL_NODE_PATH: an index; otherwise 0 */
   int32_t span;   /* nodes in this subtree, itself included */
-  int16_t rank;   /* children: a tuple's elements, 2 for a layout, 0 for leaves */
+  int16_t rank;   /* children: a tuple's elements, 2 for a layout, a basis's path length, 0 for other leaves */
   uint8_t kind;   /* cl_kind */
   uint8_t depth;  /* CuTe's depth of the subtree (layout: depth of its shape) */
 } cl_node;
@@ -40,8 +43,14 @@ struct cl_layout {
   cl_node nodes[]; /* nodes[0] is the CL_KIND_LAYOUT root */
 };
 
+/* The nodes after a CL_KIND_BASIS node: its path, one index each, in CuTe's
+ * order (E<1,0> is 1 then 0).  Not a public kind: no walk that goes leaf by
+ * leaf ever meets one. */
+#define CL_NODE_PATH 0x40
+
 /* ---- walking ---- */
 static inline bool cl_is_int(const cl_node *n) { return n->kind == CL_KIND_INT; }
+static inline bool cl_is_basis(const cl_node *n) { return n->kind == CL_KIND_BASIS; }
 static inline bool cl_is_tuple(const cl_node *n) { return n->kind == CL_KIND_TUPLE; }
 static inline bool cl_is_leaf(const cl_node *n) { return n->kind != CL_KIND_TUPLE; }
 static inline const cl_node *cl_first(const cl_node *n) { return n + 1; }
@@ -127,6 +136,10 @@ void cl_b_release(cl_builder *b);
 void cl_b_set_error(cl_builder *b, cl_status status);
 void cl_b_int(cl_builder *b, int64_t value);
 void cl_b_underscore(cl_builder *b);
+/* A scaled basis: `scale` on the path of n indices (n >= 1), or on the path
+ * of the basis leaf `like` (cl_b_basis_like). */
+void cl_b_basis(cl_builder *b, int64_t scale, const int64_t *path, int64_t n);
+void cl_b_basis_like(cl_builder *b, int64_t scale, const cl_node *like);
 /* Opens a tuple (or layout) node and returns its position; the nodes appended
  * until the matching cl_b_close are its children. */
 int32_t cl_b_open(cl_builder *b, cl_kind kind);
@@ -167,6 +180,7 @@ static inline const cl_node *cl_lroot(const cl_layout_t *l) { return l->nodes; }
 /* ---- tree algorithms used across modules (tuple.c, stride.c) ---- */
 bool cl_tree_equal(const cl_node *a, const cl_node *b);
 bool cl_tree_all_int(const cl_node *n); /* only integer leaves */
+bool cl_tree_stride_leaves(const cl_node *n); /* only integer and scaled-basis leaves: a stride */
 bool cl_tree_congruent(const cl_node *a, const cl_node *b);
 /* a's tuple structure is a prefix of b's: a leaf of a may stand for a subtree of b. */
 bool cl_tree_weakly_congruent(const cl_node *a, const cl_node *b);
@@ -193,8 +207,40 @@ cl_status cl_tree_crd2idx(const cl_node *crd, const cl_node *shape, const cl_nod
 /* layout(i) on (shape, stride) for an integer i. */
 cl_status cl_tree_eval(const cl_node *shape, const cl_node *stride, int64_t i, int64_t *out);
 cl_status cl_tree_crd2idx_shape(const cl_node *crd, const cl_node *shape, int64_t *out);
+/* crd2idx(crd, shape, stride) as a value: an integer, a scaled basis or an
+ * arithmetic tuple, as CuTe computes it for strides holding scaled bases
+ * (and the index for integer strides). */
+void cl_b_crd2value(cl_builder *b, const cl_node *crd, const cl_node *shape, const cl_node *stride);
+/* CuTe's coshape of a layout whose strides hold scaled bases (layout.c). */
+void cl_b_coordinate_coshape(cl_builder *b, const cl_node *shape, const cl_node *stride);
 void cl_b_idx2crd(cl_builder *b, const cl_node *idx, const cl_node *shape);
 void cl_b_idx2crd_strided(cl_builder *b, const cl_node *idx, const cl_node *shape, const cl_node *stride);
+
+/* ---- scaled bases and arithmetic tuples (basis.c) ---- */
+/* Two bases on the same path (their scales aside). */
+bool cl_basis_same(const cl_node *a, const cl_node *b);
+/* Does the tree hold a scaled basis anywhere? */
+bool cl_tree_has_basis(const cl_node *n);
+/* c times a stride leaf (an integer or a scaled basis): CuTe's Int<c> * d. */
+void cl_b_scale_leaf(cl_builder *b, int64_t c, const cl_node *leaf);
+/* CuTe's as_arithmetic_tuple: bases become nested tuples (3@1 is (0,3)). */
+void cl_b_as_arith(cl_builder *b, const cl_node *v);
+/* CuTe's x + y on values (integers, bases, arithmetic tuples): CL_E_TYPE for
+ * a nonzero integer added to a basis or a tuple. */
+void cl_b_value_add(cl_builder *b, const cl_node *x, const cl_node *y);
+
+/* A forest: values built one after the other in one builder, for sums in a
+ * given order.  cl_forest_sum(f, at) replaces the last two trees, the first
+ * of which starts at `at`, by their sum (cl_b_value_add), built in the
+ * scratch builder so that no tree is read while its builder grows.
+ * cl_forest_finish appends the forest's first tree (its result, when one
+ * tree is left) to b, or passes its failure on, and releases the forest. */
+typedef struct cl_forest {
+  cl_builder trees, scratch;
+} cl_forest;
+void cl_forest_init(cl_forest *f);
+void cl_forest_sum(cl_forest *f, int32_t at);
+void cl_forest_finish(cl_forest *f, cl_builder *b);
 
 /* The canonical text of a tree, snprintf-style (text.c). */
 int64_t cl_format_tree(const cl_node *root, char *buf, size_t cap);

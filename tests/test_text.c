@@ -91,9 +91,53 @@ static void test_parse_errors_name_the_column(void **state) {
   assert_parse_error("2:3:4", CL_E_PARSE, "column 4:");
   assert_parse_error("(2,3):(1)", CL_E_PARSE, "column 7: the stride is not congruent");
   assert_parse_error("(2,3):((1,1),2)", CL_E_PARSE, "not congruent");
-  assert_parse_error("(2,_):(1,2)", CL_E_PARSE, "column 1: a layout's shape and stride hold integers only");
+  assert_parse_error("(2,_):(1,2)", CL_E_PARSE, "column 1: a layout's shape holds integers only, its stride integers and scaled bases");
   assert_parse_error("(1,(2:1):(1))", CL_E_PARSE, "integers only");
   assert_parse_error("8:_", CL_E_PARSE, "integers only");
+}
+
+/* CuTe's scaled bases: k@i@j is E<j,i> * k, printed innermost index first,
+ * so that text and path are each other's reverse. */
+static void test_scaled_bases(void **state) {
+  (void)state;
+  static const char *const texts[] = {
+    "1@0", "3@1", "0@2", "-2@0", "1@0@1", "1@1@0@2", "(1@0,1@1)", "(1@0,(2,0@1))", "(4,8):(1@0,1@1)",
+    "((2,2),(4,2)):((1@0,2@0),(1@1,4@1))", "(4,8):(1@0,16)", "((2,2),4):((1@0@0,1@1@0),1@1)",
+    "9223372036854775807@4095", "-9223372036854775808@0",
+  };
+  for (size_t i = 0; i < COUNT_OF(texts); i++) {
+    cl_tuple_t *t = tup(texts[i]);
+    assert_tuple_is(t, texts[i]);
+    cl_tuple_free(t);
+  }
+  cl_tuple_t *t = tup(" 2 @ 0 @\t1 ");
+  assert_tuple_is(t, "2@0@1");
+  assert_int_equal(cl_tuple_kind(t), CL_KIND_BASIS);
+  int64_t scale = 0, path[4] = {0}, n = 0;
+  assert_int_equal(cl_tuple_basis_parts(t, &scale, path, 4, &n), CL_OK);
+  assert_int_equal(scale, 2);
+  assert_int_equal(n, 2);
+  assert_int_equal(path[0], 1); /* E<1,0>: get<1> first */
+  assert_int_equal(path[1], 0);
+  cl_tuple_free(t);
+  cl_layout_t *l = lay("(4, 8) : (1@0, 1 @ 1)");
+  assert_layout_is(l, "(4,8):(1@0,1@1)");
+  cl_layout_free(l);
+  assert_parse_error("1@", CL_E_PARSE, "column 3: expected a basis index");
+  assert_parse_error("1@-1", CL_E_PARSE, "column 3: expected a basis index (a non-negative integer), found '-'");
+  assert_parse_error("1@x", CL_E_PARSE, "column 3:");
+  assert_parse_error("_@1", CL_E_PARSE, "column 2: expected the end of the text");
+  assert_parse_error("(1@0,2):(1,1)", CL_E_PARSE, "column 1: a layout's shape holds integers only");
+  assert_parse_error("1@4096", CL_E_LIMIT, "column 3: a scaled basis has at most 64 indices, each below 4096");
+  assert_parse_error("1@0@99999999999999999999", CL_E_OVERFLOW, "column 5: integer does not fit");
+  char deep[4 + 2 * 65 + 1] = "1";
+  for (int k = 0; k < 65; k++)
+    strcat(deep, "@0");
+  assert_parse_error(deep, CL_E_LIMIT, "column 131: a scaled basis has at most 64 indices");
+  deep[strlen(deep) - 2] = '\0'; /* 64 indices is the most */
+  t = tup(deep);
+  assert_tuple_is(t, deep);
+  cl_tuple_free(t);
 }
 
 static void test_integer_limits(void **state) {
@@ -307,6 +351,7 @@ int main(void) {
     cmocka_unit_test(test_layout_round_trip),
     cmocka_unit_test(test_white_space),
     cmocka_unit_test(test_parse_errors_name_the_column),
+    cmocka_unit_test(test_scaled_bases),
     cmocka_unit_test(test_integer_limits),
     cmocka_unit_test(test_depth_limit),
     cmocka_unit_test(test_rank_limit),

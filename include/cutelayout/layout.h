@@ -5,6 +5,12 @@
  * that are congruent IntTuples, `(2,(2,2)):(4,(2,1))`.  A cl_layout_t is
  * immutable and lives in one allocation; any number of threads may read it.
  *
+ * A stride may also hold CuTe's scaled bases (`1@0`, tuple.h): such a
+ * *coordinate layout* maps coordinates to coordinates, as CuTe's
+ * make_identity_layout((4,8)) = (4,8):(1@0,1@1) maps each coordinate to
+ * itself.  Its values are tuples (cl_layout_eval_tuple); the functions that
+ * answer an integer index fail on it with CL_E_TYPE.
+ *
  * Every constructor returns a fresh handle through its last parameter (NULL
  * on failure); free it with cl_layout_free().  Inputs are never modified. */
 #ifndef CUTELAYOUT_LAYOUT_H
@@ -38,8 +44,9 @@ CL_API void cl_layout_free(cl_layout_t *layout);
 CL_API cl_status cl_layout_copy(const cl_layout_t *layout, cl_layout_t **out);
 
 /* ---- construction ---- */
-/* make_layout(shape, stride): int tuples (CL_E_TYPE otherwise) that are
- * congruent (CL_E_RANK otherwise).  A NULL stride means LayoutLeft. */
+/* make_layout(shape, stride): an int tuple shape and a congruent stride
+ * (CL_E_RANK otherwise) of integers and scaled bases (else CL_E_TYPE).  A
+ * NULL stride means LayoutLeft. */
 CL_API cl_status cl_layout_make(const cl_tuple_t *shape, const cl_tuple_t *stride, cl_layout_t **out);
 /* make_layout(shape, LayoutLeft) / make_layout(shape, LayoutRight): compact
  * column-major / row-major strides (cl_compact_col_major / _row_major). */
@@ -61,6 +68,16 @@ CL_API cl_status cl_layout_concat(const cl_layout_t *const *layouts, int64_t n, 
  * (shape<0>, shape<1>, ..., shape<R-1>), or (shape<0>, (shape<1>)) for rank
  * 2, as CuTe prints it.  A mode 0 without elements is CL_E_DOMAIN (CuTe
  * divides by zero). */
+/* make_identity_layout(shape): CuTe's make_layout(shape,
+ * make_basis_like(shape)), the coordinate layout that maps each coordinate
+ * of shape to itself: the leaf at get<i,j,...> gets the unit basis E<i,j,...>,
+ * so (4,8) gives (4,8):(1@0,1@1) and ((2,2),4) gives
+ * ((2,2),4):((1@0@0,1@1@0),1@1).  An integer shape n gives n:1 (CuTe's E<>,
+ * the integer 1).  shape must be an int tuple (CL_E_TYPE). */
+CL_API cl_status cl_make_identity_layout(const cl_tuple_t *shape, cl_layout_t **out);
+/* Nonzero when layout's strides hold a scaled basis (its values are
+ * coordinates); 0 for an integer layout or NULL. */
+CL_API int cl_layout_is_coordinate(const cl_layout_t *layout);
 CL_API cl_status cl_make_layout_like(const cl_layout_t *layout, cl_layout_t **out);
 CL_API cl_status cl_make_fragment_like(const cl_layout_t *layout, cl_layout_t **out);
 
@@ -70,15 +87,20 @@ CL_API cl_status cl_layout_shape(const cl_layout_t *layout, cl_tuple_t **out);
 CL_API cl_status cl_layout_stride(const cl_layout_t *layout, cl_tuple_t **out);
 /* size: the product of the shape.  cosize: CuTe's size(coshape), that is
  * 1 + sum of (extent - 1) * |stride| over the leaves (L(size-1) + 1 for
- * non-negative strides).  These two return the value or, on failure, a
+ * non-negative strides); for a coordinate layout, the product of its
+ * coshape.  These two return the value or, on failure, a
  * negative status; a size can itself be negative (a negative extent), so use
  * the _checked forms where that matters. */
 CL_API int64_t cl_layout_size(const cl_layout_t *layout);
 CL_API int64_t cl_layout_cosize(const cl_layout_t *layout);
 CL_API cl_status cl_layout_size_checked(const cl_layout_t *layout, int64_t *out);
 CL_API cl_status cl_layout_cosize_checked(const cl_layout_t *layout, int64_t *out);
-/* coshape(L): the cosize as an integer tuple leaf (CuTe's coshape of an
- * integer-strided layout). */
+/* coshape(L): for an integer layout, the cosize as an integer leaf; for a
+ * coordinate layout, CuTe's coordinate bound: the inner product of the
+ * extents minus 1 with the strides' absolute values as an arithmetic tuple,
+ * plus 1 at every leaf (coshape((4,8):(1@0,1@1)) is (4,8), coshape(4:1@1)
+ * is (1,4)).  CL_E_TYPE where CuTe cannot add the terms (an integer stride
+ * beside a basis: coshape((2,2):(1@1,2))). */
 CL_API cl_status cl_layout_coshape(const cl_layout_t *layout, cl_tuple_t **out);
 /* rank and depth of the shape (cl_tuple_rank / cl_tuple_depth); a negative
  * status on failure (depth: CL_E_DOMAIN when the shape holds ()). */
@@ -94,11 +116,24 @@ CL_API int cl_layout_equal(const cl_layout_t *a, const cl_layout_t *b);
 /* layout(i) for a linear coordinate i: i is split colexicographically over
  * the shape, the last mode taking whatever is left (so i need not be below
  * the size; a negative i follows C division), and the coordinates are summed
- * times the strides.  Evaluating through an empty tuple () is CL_E_DOMAIN. */
+ * times the strides.  Evaluating through an empty tuple () is CL_E_DOMAIN; a
+ * coordinate layout has no integer values (CL_E_TYPE): see
+ * cl_layout_eval_tuple. */
 CL_API cl_status cl_layout_eval(const cl_layout_t *layout, int64_t i, int64_t *index);
 /* layout(crd) for an integer or hierarchical coordinate: cl_crd2idx(crd,
  * shape, stride), CuTe's crd2idx(crd, L) ('_' counts as 0). */
 CL_API cl_status cl_layout_eval_coord(const cl_layout_t *layout, const cl_tuple_t *crd, int64_t *index);
+/* layout(i) and layout(crd) as a value, for any layout: an integer leaf for
+ * an integer layout (as cl_layout_eval / cl_layout_eval_coord), and for a
+ * coordinate layout the value CuTe computes and prints, in its three forms:
+ * an integer where no basis is reached, a scaled basis where one term is
+ * (crd2idx(3, 8:2@1) is 6@1), an arithmetic tuple (a tuple) where bases add
+ * up (crd2idx(5, (4,8):(1@0,1@1)) is (1,1)).  CuTe's sums are followed
+ * exactly, in its order: a nonzero integer added to a basis or a tuple is
+ * CL_E_TYPE, as CuTe's static_assert ("op+ error") rejects it
+ * (crd2idx(5, (4,8):(1@0,16))). */
+CL_API cl_status cl_layout_eval_tuple(const cl_layout_t *layout, int64_t i, cl_tuple_t **out);
+CL_API cl_status cl_layout_eval_coord_tuple(const cl_layout_t *layout, const cl_tuple_t *crd, cl_tuple_t **out);
 
 /* ---- slicing and rearranging modes ---- */
 /* slice(crd, L): the sub-layout over the `_` positions of crd, their modes
@@ -109,6 +144,11 @@ CL_API cl_status cl_layout_eval_coord(const cl_layout_t *layout, const cl_tuple_
 CL_API cl_status cl_layout_slice(const cl_tuple_t *crd, const cl_layout_t *layout, cl_layout_t **out);
 CL_API cl_status cl_layout_slice_and_offset(const cl_tuple_t *crd, const cl_layout_t *layout,
                                             cl_layout_t **out, int64_t *offset);
+/* slice_and_offset for any layout: the offset as a value
+ * (cl_layout_eval_coord_tuple), a new tuple to free.  Both out-parameters
+ * are set together, or both NULL on failure. */
+CL_API cl_status cl_layout_slice_and_offset_tuple(const cl_tuple_t *crd, const cl_layout_t *layout,
+                                                  cl_layout_t **out, cl_tuple_t **offset);
 /* flatten(L): shape and stride flattened; unflatten(L, profile): L's modes
  * (an integer shape counts as one) folded into profile's structure, CL_E_RANK
  * unless there are as many modes as profile has leaves. */

@@ -2,9 +2,10 @@
 /* tuple.h: IntTuples, CuTe's hierarchical integers.
  *
  * A cl_tuple_t is an immutable tree whose leaves are integers, underscores
- * (`_`, CuTe's slicing wildcard) or layouts, and whose inner nodes are tuples:
- * `8`, `(2,(3,4))`, `(1,_)`, `(2:3,(2,3):(1,8))`.  Most functions below want
- * an *int tuple* (integer leaves only) and fail with CL_E_TYPE otherwise.
+ * (`_`, CuTe's slicing wildcard), scaled bases (`1@0`, CuTe's E<i...> times
+ * an integer) or layouts, and whose inner nodes are tuples: `8`, `(2,(3,4))`,
+ * `(1,_)`, `(1@0,1@1)`, `(2:3,(2,3):(1,8))`.  Most functions below want an
+ * *int tuple* (integer leaves only) and fail with CL_E_TYPE otherwise.
  *
  * Ownership: every function that makes a tuple returns a fresh handle through
  * its last parameter; the caller frees it with cl_tuple_free().  On failure the
@@ -28,7 +29,8 @@ typedef enum cl_kind {
   CL_KIND_INT = 0,
   CL_KIND_TUPLE = 1,
   CL_KIND_UNDERSCORE = 2,
-  CL_KIND_LAYOUT = 3
+  CL_KIND_LAYOUT = 3,
+  CL_KIND_BASIS = 4
 } cl_kind;
 
 /* Common to every function below: a NULL handle or out-parameter is
@@ -54,6 +56,21 @@ CL_API cl_status cl_tuple_from_ints(const int64_t *values, int64_t n, cl_tuple_t
 CL_API cl_status cl_tuple_make(const cl_tuple_t *const *elems, int64_t n, cl_tuple_t **out);
 /* A leaf holding a copy of a layout, for tilers such as `(2:3,(2,3):(1,8))`. */
 CL_API cl_status cl_tuple_from_layout(const cl_layout_t *layout, cl_tuple_t **out);
+/* CuTe's scaled basis ScaledBasis<scale, path[0], ..., path[n-1]>, that is
+ * E<path...>{} * scale: the coordinate that holds `scale` at
+ * get<path[0], ..., path[n-1]> and 0 everywhere else.  As CuTe prints it,
+ * its text is the scale followed by the indices innermost first:
+ * cl_tuple_basis(1, {1, 0}, 2) is `1@0@1`, CuTe's E<1,0>.  It is the stride
+ * of a coordinate layout such as make_identity_layout((4,8)) =
+ * (4,8):(1@0,1@1).  Indices are 0 <= path[k] < CL_MAX_RANK (else
+ * CL_E_DOMAIN); 1 <= n <= CL_MAX_DEPTH (n == 0, CuTe's E<>, is its scale,
+ * an integer: use cl_tuple_int; else CL_E_DOMAIN / CL_E_LIMIT). */
+CL_API cl_status cl_tuple_basis(int64_t scale, const int64_t *path, int64_t n, cl_tuple_t **out);
+/* The parts of a scaled-basis leaf: its scale, and its path in CuTe's
+ * order (the reverse of the text): *n is the path's length, and its first
+ * min(*n, cap) indices are stored into path (which may be NULL when cap is
+ * 0).  CL_E_TYPE when t is not a scaled basis. */
+CL_API cl_status cl_tuple_basis_parts(const cl_tuple_t *t, int64_t *scale, int64_t *path, int64_t cap, int64_t *n);
 /* A copy of t (a new handle to free). */
 CL_API cl_status cl_tuple_copy(const cl_tuple_t *t, cl_tuple_t **out);
 /* Frees a tuple; NULL is a no-op. */
@@ -61,7 +78,8 @@ CL_API void cl_tuple_free(cl_tuple_t *t);
 
 /* ---- text ---- */
 /* Parses the canonical text (white space allowed between tokens):
- * integers, `_`, layouts `S:D` and parenthesised tuples of these.
+ * integers, `_`, scaled bases `k@i@...`, layouts `S:D` (scaled bases only
+ * in the stride) and parenthesised tuples of these.
  * CL_E_PARSE with cl_last_error() naming the column and what was expected on
  * bad text; CL_E_OVERFLOW for an integer outside int64_t; CL_E_LIMIT beyond
  * CL_MAX_RANK / CL_MAX_DEPTH. */
@@ -72,8 +90,8 @@ CL_API cl_status cl_tuple_parse(const char *text, cl_tuple_t **out);
 CL_API int64_t cl_tuple_format(const cl_tuple_t *t, char *buf, size_t cap);
 
 /* ---- inspecting ---- */
-/* What the root of t is: an integer, a tuple, '_' or a layout.  (NULL gives
- * CL_KIND_INT, so check for NULL first.) */
+/* What the root of t is: an integer, a tuple, '_', a layout or a scaled
+ * basis.  (NULL gives CL_KIND_INT, so check for NULL first.) */
 CL_API cl_kind cl_tuple_kind(const cl_tuple_t *t);
 /* The integer of an integer leaf; CL_E_TYPE for anything else. */
 CL_API cl_status cl_tuple_value(const cl_tuple_t *t, int64_t *value);
@@ -131,6 +149,16 @@ CL_API cl_status cl_tuple_ceil_div(const cl_tuple_t *a, const cl_tuple_t *b, cl_
 /* CuTe's elem_scale(a, b): each leaf of a times the product of b's mode
  * there; a tuple a needs b to be a tuple of its rank (CL_E_RANK). */
 CL_API cl_status cl_tuple_elem_scale(const cl_tuple_t *a, const cl_tuple_t *b, cl_tuple_t **out);
+/* CuTe's elem_less(a, b), the bounds test of predication (is a coordinate
+ * inside a shape?): for two integers a < b; for two tuples, elem_less of
+ * each element of a with the element of b at its position, all true, and
+ * false when b has fewer elements.  The values of a coordinate layout are
+ * tuples (arithmetic tuples), so elem_less(L(i), shape) is CUTLASS's
+ * predicate.  '_' counts as 0.  An integer against a tuple is CL_E_RANK and
+ * a scaled basis or a layout CL_E_TYPE, wherever they are: CuTe compiles
+ * every comparison it would make (all pairs up to the end of b).  *out is 1
+ * or 0 (0 on failure). */
+CL_API cl_status cl_elem_less(const cl_tuple_t *a, const cl_tuple_t *b, int *out);
 /* The exclusive prefix products of a, congruent with a: (2,(3,4),5) gives
  * (1,(2,6),24).  (Not one of CuTe's free functions today; compact_col_major
  * differs from it only at extent-1 modes.) */

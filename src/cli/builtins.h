@@ -26,6 +26,7 @@ extern const builtin cli_builtins_layout[];
 extern const builtin cli_builtins_print[];
 extern const builtin cli_builtins_algebra[];
 extern const builtin cli_builtins_swizzle[];
+extern const builtin cli_builtins_coord[];
 
 /* Looks a name up in every table; NULL if unknown. */
 const builtin *builtin_find(const char *name);

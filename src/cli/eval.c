@@ -3,8 +3,10 @@
  *
  *   expr    := layout ('o' layout)*          a composed layout when 'o' appears
  *   layout  := primary [':' primary]         SHAPE:STRIDE
- *   primary := INT | '(' [expr (',' expr)*] ')' | NAME | NAME '(' [expr (',' expr)*] ')'
+ *   primary := INT ('@' INT)* | '(' [expr (',' expr)*] ')' | NAME | NAME '(' [expr (',' expr)*] ')'
  *            | 'Sw' '<' INT ',' INT ',' INT '>'
+ *
+ * INT@i@j is a scaled basis, CuTe's E<j,i>{} * INT (tuple.h).
  *
  * Expressions are evaluated as they are parsed.  Nesting is bounded so that
  * hostile input cannot exhaust the stack. */
@@ -73,6 +75,38 @@ static cl_status parse_int_literal(parser *p, int64_t *out) {
     v = -v;
   }
   *out = v;
+  return CL_OK;
+}
+
+/* After an integer k: '@' i '@' j ... makes the scaled basis k@i@j, whose
+ * path is CuTe's E<..., j, i> (innermost index written first). */
+static cl_status parse_basis_path(parser *p, int64_t scale, value *out) {
+  int64_t path[64];
+  int n = 0;
+  for (;;) {
+    size_t before = p->pos;
+    skip_space(p);
+    if (p->text[p->pos] != '@') {
+      p->pos = before;
+      break;
+    }
+    p->pos++;
+    skip_space(p);
+    if (!isdigit((unsigned char)p->text[p->pos]))
+      return expected(p, "a basis index (a non-negative integer)");
+    if (n == 64)
+      return cli_fail(CL_E_LIMIT, "column %zu: a scaled basis of more than 64 indices", p->pos + 1);
+    TRY(parse_int_literal(p, &path[n]));
+    n++;
+  }
+  if (n == 0)
+    return value_of_int(scale, out);
+  int64_t order[64];
+  for (int k = 0; k < n; k++)
+    order[k] = path[n - 1 - k];
+  cl_tuple_t *t = NULL;
+  TRY(cl_tuple_basis(scale, order, n, &t));
+  *out = value_of_tuple(t);
   return CL_OK;
 }
 
@@ -237,7 +271,7 @@ static cl_status parse_primary(parser *p, value *out) {
   if (c == '-' || isdigit((unsigned char)c)) {
     int64_t v;
     TRY(parse_int_literal(p, &v));
-    return value_of_int(v, out);
+    return parse_basis_path(p, v, out);
   }
   if (c == '(') {
     value elems[MAX_ARGS];
@@ -408,7 +442,7 @@ int eval_and_print(const char *text, FILE *f) {
 
 /* Each module of functions adds its table here. */
 static const builtin *const tables[] = {
-  cli_builtins_tuple, cli_builtins_layout, cli_builtins_print, cli_builtins_algebra, cli_builtins_swizzle, NULL,
+  cli_builtins_tuple, cli_builtins_layout, cli_builtins_print, cli_builtins_algebra, cli_builtins_swizzle, cli_builtins_coord, NULL,
 };
 
 const builtin *builtin_find(const char *name) {

@@ -90,14 +90,12 @@ static cl_status fn_slice_and_offset(const char *name, const value *a, int n, va
   const cl_tuple_t *crd;
   const cl_layout_t *l;
   cl_layout_t *sliced = NULL;
-  int64_t offset = 0;
+  cl_tuple_t *offset = NULL;
   TRY(arg_tuple(name, a, 0, &crd));
   TRY(arg_layout(name, a, 1, &l));
-  TRY(cl_layout_slice_and_offset(crd, l, &sliced, &offset));
-  cl_tuple_t *parts[2] = {NULL, NULL}, *pair = NULL;
+  TRY(cl_layout_slice_and_offset_tuple(crd, l, &sliced, &offset));
+  cl_tuple_t *parts[2] = {NULL, offset}, *pair = NULL;
   cl_status s = cl_tuple_from_layout(sliced, &parts[0]);
-  if (s == CL_OK)
-    s = cl_tuple_int(offset, &parts[1]);
   if (s == CL_OK)
     s = cl_tuple_make((const cl_tuple_t *const *)parts, 2, &pair);
   cl_layout_free(sliced);

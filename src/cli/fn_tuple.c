@@ -218,7 +218,9 @@ static cl_status fn_crd2idx(const char *name, const value *a, int n, value *out)
     TRY(holds_underscore(crd, &slicing));
     if (slicing)
       return cli_fail(CL_E_TYPE, "crd2idx: the coordinate holds '_', so L(crd) is a slice, not an index (use slice or slice_and_offset)");
-    return int_result(cl_layout_eval_coord(a[1].layout, crd, &v), &v, out);
+    /* A coordinate layout's value is a coordinate: a tuple value. */
+    cl_tuple_t *r = NULL;
+    return tuple_result(cl_layout_eval_coord_tuple(a[1].layout, crd, &r), &r, out);
   }
   TRY(arg_tuple(name, a, 1, &shape));
   if (n == 2)
