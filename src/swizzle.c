@@ -671,7 +671,7 @@ static cl_status composed_cosize(const void *self, int64_t *out) { return cl_com
 cl_status cl_fnmap_of_composed(const cl_composed_t *c, const char *what, cl_fnmap *out) {
   const cl_layout_t *b = NULL;
   CL_TRY(cl_sw_inner_layout(c, what, &b));
-  *out = (cl_fnmap){cl_lshape(cl_lroot(b)), c, composed_at, composed_text, composed_cosize, c->unsigned_offset};
+  *out = (cl_fnmap){cl_lshape(cl_lroot(b)), c, composed_at, composed_text, composed_cosize, c->unsigned_offset, NULL};
   return CL_OK;
 }
 
