@@ -1,23 +1,30 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* bench_copy.c: the `copy` group of cute-layout-bench: cl_tensor_copy on
- * float32 tensors of 16 Mi elements (64 MiB each side).
+/* bench_copy.c: the `copy` group of cute-layout-bench: cl_tensor_copy between
+ * large tensors (16 Mi elements, or 4096 x 4096 of each element type).
  *
- * Workloads:
- *   contig-4096x4096      column-major -> column-major: one memcpy after the
+ * Workloads (float32 unless the name ends in the element type):
+ *   contig-4096x4096      column-major -> column-major: one copy after the
  *                         joint coalesce
- *   transpose-4096x4096   column-major -> row-major
+ *   transpose-4096x4096   column-major -> row-major (-u8, -f16, -f64: the
+ *                         same for 1-, 2- and 8-byte elements)
+ *   transpose-4000x4000   the same with rows of 4000 elements (16000 bytes,
+ *                         not a power of two)
  *   permute-64^4-3102     row-major 64x64x64x64 -> its transpose(3,1,0,2),
  *                         row-major (numpy's a.transpose(3,1,0,2).copy())
+ *   permute-256^3-201     row-major 256^3 -> its transpose(2,0,1), row-major
  *   hier-ldiv32-rowmajor  logical_divide(make_layout((4096,4096)),(32,32)),
  *                         ((32,128),(32,128)):((1,32),(4096,131072)), -> the
  *                         row-major layout of that same shape, which puts
  *                         each 32x32 tile's elements together
  *
- * Figures are GB/s counting the bytes read plus the bytes written (2 x 64
- * MiB).  Each workload prints two lines: the ratio to memcpy of the same 64
- * MiB, measured alternately with the copy in the same run, and the ratio to
- * a naive loop that evaluates both layouts with cl_layout_eval for every
- * element of the same copy (median of three runs: it is slow). */
+ * Figures are GB/s counting the bytes read plus the bytes written.  Each
+ * workload's ratio is to memcpy of the same bytes, timed run for run with
+ * the copy in the same process (bench_compare: the median of the paired
+ * ratios).  The float32 workloads of the first version also print the ratio
+ * to a naive loop that evaluates both layouts with cl_layout_eval for every
+ * element (median of three runs: it is slow).  bench/numpy_copy.py times
+ * numpy's ascontiguousarray of the same permutations against the library. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,15 +33,13 @@
 
 #include "bench_util.h"
 
-#define EXTENT 4096
-#define ELEMS ((int64_t)EXTENT * EXTENT)
-#define ROUNDS 3
 #define NAIVE_RUNS 3
+#define MAX_BYTES ((size_t)4096 * 4096 * 8)
 
 typedef struct copy_case {
   const cl_tensor_t *dst, *src;
-  float *dst_mem, *src_mem;
-  int64_t naive_elems;
+  char *dst_mem, *src_mem;
+  size_t bytes, elem;
 } copy_case;
 
 static void run_copy(void *ctx, int64_t iters) {
@@ -48,7 +53,7 @@ static void run_copy(void *ctx, int64_t iters) {
 static void run_memcpy(void *ctx, int64_t iters) {
   copy_case *c = ctx;
   for (int64_t k = 0; k < iters; k++) {
-    memcpy(c->dst_mem, c->src_mem, (size_t)ELEMS * sizeof(float));
+    memcpy(c->dst_mem, c->src_mem, c->bytes);
     bench_clobber();
   }
 }
@@ -57,12 +62,13 @@ static void run_memcpy(void *ctx, int64_t iters) {
 static void run_naive(void *ctx, int64_t iters) {
   copy_case *c = ctx;
   const cl_layout_t *dl = cl_tensor_layout(c->dst), *sl = cl_tensor_layout(c->src);
+  int64_t n = cl_layout_size(dl);
   for (int64_t k = 0; k < iters; k++) {
-    for (int64_t i = 0; i < c->naive_elems; i++) {
+    for (int64_t i = 0; i < n; i++) {
       int64_t od, os;
       cl_layout_eval(dl, i, &od);
       cl_layout_eval(sl, i, &os);
-      c->dst_mem[od] = c->src_mem[os];
+      memcpy(c->dst_mem + od * (int64_t)c->elem, c->src_mem + os * (int64_t)c->elem, c->elem);
     }
     bench_clobber();
   }
@@ -79,97 +85,105 @@ static int compare_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-static void run_case(const char *name, const cl_layout_t *dst_layout, const cl_layout_t *src_layout, float *dst_mem,
-                     float *src_mem) {
-  cl_tensor_t *dst, *src;
-  bench_check(cl_tensor_new_typed(dst_mem, CL_DTYPE_FLOAT32, dst_layout, &dst), "cl_tensor_new_typed");
-  bench_check(cl_tensor_new_typed(src_mem, CL_DTYPE_FLOAT32, src_layout, &src), "cl_tensor_new_typed");
-  copy_case c = {dst, src, dst_mem, src_mem, ELEMS};
-
-  /* Correctness first: a fast wrong copy is no benchmark. */
-  bench_check(cl_tensor_copy(dst, src), "cl_tensor_copy");
-  for (int64_t i = 0; i < ELEMS; i += 4099) {
+/* Checks a sample of the copy against its definition: a fast wrong copy is
+ * no benchmark. */
+static void check_sample(const char *name, const copy_case *c) {
+  const cl_layout_t *dl = cl_tensor_layout(c->dst), *sl = cl_tensor_layout(c->src);
+  int64_t n = cl_layout_size(dl);
+  for (int64_t i = 0; i < n; i += 4099) {
     int64_t od, os;
-    cl_layout_eval(dst_layout, i, &od);
-    cl_layout_eval(src_layout, i, &os);
-    if (dst_mem[od] != src_mem[os]) {
+    cl_layout_eval(dl, i, &od);
+    cl_layout_eval(sl, i, &os);
+    if (memcmp(c->dst_mem + od * (int64_t)c->elem, c->src_mem + os * (int64_t)c->elem, c->elem) != 0) {
       fprintf(stderr, "cute-layout-bench: copy/%s is wrong at element %lld\n", name, (long long)i);
       exit(1);
     }
   }
+}
 
-  /* Alternate the copy and its memcpy baseline so that a change in the
-   * machine's load moves both. */
-  double ratio[ROUNDS], seconds[ROUNDS];
-  for (int r = 0; r < ROUNDS; r++) {
-    double t_memcpy = bench_time(run_memcpy, &c, 1);
-    seconds[r] = bench_time(run_copy, &c, 1);
-    ratio[r] = t_memcpy / seconds[r];
+static void run_case(const char *name, const cl_layout_t *dst_layout, const cl_layout_t *src_layout, cl_dtype dtype,
+                     bool naive, char *dst_mem, char *src_mem) {
+  cl_tensor_t *dst, *src;
+  bench_check(cl_tensor_new_typed(dst_mem, dtype, dst_layout, &dst), "cl_tensor_new_typed");
+  bench_check(cl_tensor_new_typed(src_mem, dtype, src_layout, &src), "cl_tensor_new_typed");
+  size_t elem = cl_dtype_size(dtype);
+  copy_case c = {dst, src, dst_mem, src_mem, (size_t)cl_tensor_size(dst) * elem, elem};
+  bench_check(cl_tensor_copy(dst, src), "cl_tensor_copy");
+  check_sample(name, &c);
+
+  bench_pair pair = bench_compare(run_memcpy, &c, run_copy, &c, 1);
+  double gbps = 2.0 * (double)c.bytes / pair.b * 1e-9;
+  bench_report("copy", name, gbps, "GB/s", pair.ratio, "memcpy");
+
+  if (naive) {
+    double t[NAIVE_RUNS];
+    for (int r = 0; r < NAIVE_RUNS; r++) {
+      int64_t t0 = bench_now_ns();
+      run_naive(&c, 1);
+      t[r] = (double)(bench_now_ns() - t0) * 1e-9;
+    }
+    qsort(t, NAIVE_RUNS, sizeof t[0], compare_double);
+    char vs[96];
+    snprintf(vs, sizeof vs, "%s-vs-naive", name);
+    bench_report("copy", vs, gbps, "GB/s", t[NAIVE_RUNS / 2] / pair.b, "naive-eval-loop");
   }
-  qsort(ratio, ROUNDS, sizeof ratio[0], compare_double);
-  qsort(seconds, ROUNDS, sizeof seconds[0], compare_double);
-  double bytes = 2.0 * (double)ELEMS * sizeof(float);
-  double gbps = bytes / seconds[ROUNDS / 2] * 1e-9;
-  bench_report("copy", name, gbps, "GB/s", ratio[ROUNDS / 2], "memcpy");
-
-  double naive[NAIVE_RUNS];
-  for (int r = 0; r < NAIVE_RUNS; r++) {
-    int64_t t0 = bench_now_ns();
-    run_naive(&c, 1);
-    naive[r] = (double)(bench_now_ns() - t0) * 1e-9;
-  }
-  qsort(naive, NAIVE_RUNS, sizeof naive[0], compare_double);
-  char vs[96];
-  snprintf(vs, sizeof vs, "%s-vs-naive", name);
-  bench_report("copy", vs, gbps, "GB/s", naive[NAIVE_RUNS / 2] / seconds[ROUNDS / 2], "naive-eval-loop");
-
   cl_tensor_free(dst);
   cl_tensor_free(src);
 }
 
+/* A workload given by the text of its two layouts. */
+static void run_text_case(const char *name, const char *dst_text, const char *src_text, cl_dtype dtype, bool naive,
+                          char *dst_mem, char *src_mem) {
+  cl_layout_t *d = parse(dst_text), *s = parse(src_text);
+  run_case(name, d, s, dtype, naive, dst_mem, src_mem);
+  cl_layout_free(d);
+  cl_layout_free(s);
+}
+
 void bench_copy(void);
 void bench_copy(void) {
-  float *src_mem = aligned_alloc(64, (size_t)ELEMS * sizeof(float));
-  float *dst_mem = aligned_alloc(64, (size_t)ELEMS * sizeof(float));
+  char *src_mem = aligned_alloc(64, MAX_BYTES), *dst_mem = aligned_alloc(64, MAX_BYTES);
   if (src_mem == NULL || dst_mem == NULL) {
     fprintf(stderr, "cute-layout-bench: copy: out of memory\n");
     exit(1);
   }
-  for (int64_t i = 0; i < ELEMS; i++) {
-    src_mem[i] = (float)i;
-    dst_mem[i] = 0.0f;
-  }
+  for (size_t i = 0; i < MAX_BYTES; i++)
+    src_mem[i] = (char)(i * 7 + i / 4093);
+  memset(dst_mem, 0, MAX_BYTES);
 
-  cl_layout_t *col = parse("(4096,4096):(1,4096)");
-  cl_layout_t *row = parse("(4096,4096):(4096,1)");
-  run_case("contig-4096x4096", col, col, dst_mem, src_mem);
-  run_case("transpose-4096x4096", row, col, dst_mem, src_mem);
+  const char *col = "(4096,4096):(1,4096)", *row = "(4096,4096):(4096,1)";
+  run_text_case("contig-4096x4096", col, col, CL_DTYPE_FLOAT32, true, dst_mem, src_mem);
+  run_text_case("transpose-4096x4096", row, col, CL_DTYPE_FLOAT32, true, dst_mem, src_mem);
+  run_text_case("transpose-4096x4096-u8", row, col, CL_DTYPE_UINT8, false, dst_mem, src_mem);
+  run_text_case("transpose-4096x4096-f16", row, col, CL_DTYPE_FLOAT16, false, dst_mem, src_mem);
+  run_text_case("transpose-4096x4096-f64", row, col, CL_DTYPE_FLOAT64, false, dst_mem, src_mem);
+  run_text_case("transpose-4000x4000", "(4000,4000):(4000,1)", "(4000,4000):(1,4000)", CL_DTYPE_FLOAT32, false,
+                dst_mem, src_mem);
 
   /* dst = src.transpose(3,1,0,2), both row-major: the element at src
    * coordinate (a0,a1,a2,a3) lands at dst coordinate (a3,a1,a0,a2). */
-  cl_layout_t *perm_src = parse("(64,64,64,64):(262144,4096,64,1)");
-  cl_layout_t *perm_dst = parse("(64,64,64,64):(64,4096,1,262144)");
-  run_case("permute-64^4-3102", perm_dst, perm_src, dst_mem, src_mem);
+  run_text_case("permute-64^4-3102", "(64,64,64,64):(64,4096,1,262144)", "(64,64,64,64):(262144,4096,64,1)",
+                CL_DTYPE_FLOAT32, true, dst_mem, src_mem);
+  /* dst = src.transpose(2,0,1): src (a0,a1,a2) lands at dst (a2,a0,a1). */
+  run_text_case("permute-256^3-201", "(256,256,256):(256,1,65536)", "(256,256,256):(65536,256,1)", CL_DTYPE_FLOAT32,
+                false, dst_mem, src_mem);
 
   /* logical_divide(make_layout((4096,4096)), (32,32)) =
    * ((32,128),(32,128)):((1,32),(4096,131072)), copied to the row-major
    * layout of its own shape: a tile-major reordering. */
-  cl_layout_t *tiled = NULL, *tiled_row = NULL;
+  cl_layout_t *whole = parse(col), *tiled = NULL, *tiled_row = NULL;
   cl_tuple_t *tiled_shape = NULL, *tile = NULL;
   bench_check(cl_tuple_parse("(32,32)", &tile), "cl_tuple_parse");
-  bench_check(cl_logical_divide_tiler(col, tile, &tiled), "cl_logical_divide_tiler");
+  bench_check(cl_logical_divide_tiler(whole, tile, &tiled), "cl_logical_divide_tiler");
   bench_check(cl_layout_shape(tiled, &tiled_shape), "cl_layout_shape");
   bench_check(cl_layout_make_right(tiled_shape, &tiled_row), "cl_layout_make_right");
-  run_case("hier-ldiv32-rowmajor", tiled_row, tiled, dst_mem, src_mem);
+  run_case("hier-ldiv32-rowmajor", tiled_row, tiled, CL_DTYPE_FLOAT32, true, dst_mem, src_mem);
 
   cl_tuple_free(tiled_shape);
   cl_tuple_free(tile);
   cl_layout_free(tiled);
   cl_layout_free(tiled_row);
-  cl_layout_free(perm_src);
-  cl_layout_free(perm_dst);
-  cl_layout_free(col);
-  cl_layout_free(row);
+  cl_layout_free(whole);
   free(src_mem);
   free(dst_mem);
 }

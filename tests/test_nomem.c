@@ -1193,6 +1193,11 @@ static int64_t call_tensor_copy(const inputs *in, results *r) {
   (void)r;
   return cl_tensor_copy(in->x[1], in->x[0]);
 }
+static int64_t call_tensor_copy_streaming(const inputs *in, results *r) {
+  (void)r;
+  cl_copy_options_t opt = {sizeof opt, CL_COPY_STORES_STREAMING};
+  return cl_tensor_copy_ex(in->x[1], in->x[0], &opt);
+}
 static int64_t call_tensor_copy_explain(const inputs *in, results *r) {
   return cl_tensor_copy_explain(in->x[1], in->x[0], r->buf, OUT_CAP);
 }
@@ -1281,6 +1286,9 @@ static const nomem_case tensor_cases[] = {
    ON_MEM0_MEM1("(4,4,4,4):(16,128,1,4)", "(4,4,4,4):(1,4,16,64)")},
   {"cl_tensor_copy (14 modes permuted)", call_tensor_copy, {0}, {0}, {0}, ON_MEM0_MEM1(T_WIDE, T_WIDE_T)},
   {"cl_tensor_copy (interleaved in one buffer)", call_tensor_copy, {0}, {0}, {0}, {{"4096:2", 0, 0}, {"4096:2", 0, 1}}},
+  {"cl_tensor_copy_ex (streaming)", call_tensor_copy_streaming, {0}, {0}, {0}, ON_MEM0_MEM1(T_WIDE, T_WIDE_T)},
+  {"cl_tensor_copy_ex (staged transpose)", call_tensor_copy_streaming, {0}, {0}, {0},
+   ON_MEM0_MEM1("(1024,16):(16,1)", "(1024,16):(1,1024)")},
   {"cl_tensor_copy_explain", call_tensor_copy_explain, {0}, {0}, {0}, ON_MEM0_MEM1(T_BIG, T_TILE)},
   {"cl_tensor_copy_explain (transpose)", call_tensor_copy_explain, {0}, {0}, {0},
    ON_MEM0_MEM1("(4,4,4,4):(16,128,1,4)", "(4,4,4,4):(1,4,16,64)")},

@@ -192,16 +192,16 @@ static int job_render_svg(const handles *h, char *out, size_t cap) {
   return n >= 0 && (size_t)n < cap;
 }
 
-/* A transposing copy out of the shared tensor into the thread's own memory,
- * then a slice of the shared tensor. */
-static int job_tensor_copy(const handles *h, char *out, size_t cap) {
+/* A transposing copy out of the shared tensor into the thread's own memory
+ * (with options `opt`), then a slice of the shared tensor. */
+static int tensor_copy_job(const handles *h, char *out, size_t cap, const cl_copy_options_t *opt) {
   float mine[64];
   cl_layout_t *column_major = NULL;
   cl_tensor_t *dst = NULL, *row = NULL;
   cl_tuple_t *crd = NULL;
   int ok = cl_layout_parse("(8,8):(1,8)", &column_major) == CL_OK &&
            cl_tensor_new_typed(mine, CL_DTYPE_FLOAT32, column_major, &dst) == CL_OK &&
-           cl_tensor_copy(dst, h->source) == CL_OK && cl_tuple_parse("(3,_)", &crd) == CL_OK &&
+           cl_tensor_copy_ex(dst, h->source, opt) == CL_OK && cl_tuple_parse("(3,_)", &crd) == CL_OK &&
            cl_tensor_slice(h->source, crd, &row) == CL_OK;
   if (ok) {
     out[0] = '\0';
@@ -220,8 +220,15 @@ static int job_tensor_copy(const handles *h, char *out, size_t cap) {
   return ok;
 }
 
-static const job_fn jobs[] = {job_composed_eval, job_composed_divide, job_eval_range,
-                              job_print_layout,  job_render_svg,      job_tensor_copy};
+static int job_tensor_copy(const handles *h, char *out, size_t cap) { return tensor_copy_job(h, out, cap, NULL); }
+
+static int job_tensor_copy_streamed(const handles *h, char *out, size_t cap) {
+  cl_copy_options_t opt = {sizeof opt, CL_COPY_STORES_STREAMING};
+  return tensor_copy_job(h, out, cap, &opt);
+}
+
+static const job_fn jobs[] = {job_composed_eval, job_composed_divide, job_eval_range,  job_print_layout,
+                              job_render_svg,    job_tensor_copy,     job_tensor_copy_streamed};
 #define NJOBS (sizeof jobs / sizeof *jobs)
 #define ANSWER_CAP 16384
 

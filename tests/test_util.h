@@ -39,6 +39,36 @@ static inline cl_layout_t *lay(const char *text) {
   return l;
 }
 
+/* A small deterministic generator (xorshift64*), so that failures
+ * reproduce across platforms. */
+static inline uint64_t rnd(void) {
+  static uint64_t state = 0x9e3779b97f4a7c15ull;
+  state ^= state >> 12;
+  state ^= state << 25;
+  state ^= state >> 27;
+  return state * 2685821657736338717ull;
+}
+static inline int64_t rnd_below(int64_t n) { return (int64_t)(rnd() % (uint64_t)n); }
+
+/* A tensor view of data over a layout given as text: typed (elem 0), or
+ * untyped elements of elem bytes (dtype CL_DTYPE_NONE). */
+static inline cl_tensor_t *tensor_of(void *data, size_t elem, cl_dtype dtype, const char *layout) {
+  cl_layout_t *l = lay(layout);
+  cl_tensor_t *t = NULL;
+  cl_tensor_desc desc = {sizeof desc, data, elem, dtype, NULL, 0};
+  cl_status s = cl_tensor_create(&desc, l, &t);
+  if (s != CL_OK)
+    fail_msg("cl_tensor_create(%s) = %d: %s", layout, s, cl_last_error());
+  cl_layout_free(l);
+  return t;
+}
+static inline cl_tensor_t *tensor(void *data, cl_dtype dtype, const char *layout) {
+  return tensor_of(data, 0, dtype, layout);
+}
+static inline cl_tensor_t *raw_tensor(void *data, size_t elem, const char *layout) {
+  return tensor_of(data, elem, CL_DTYPE_NONE, layout);
+}
+
 /* Helpers kept out of line, so that the compiler does not see the size of
  * their static buffers at every caller (-Wformat-truncation). */
 #if defined(__GNUC__)

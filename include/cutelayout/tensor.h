@@ -215,9 +215,34 @@ CL_API cl_status cl_tensor_recast(const cl_tensor_t *t, size_t new_elem_size, cl
  * have any strides (negative, zero: broadcast).  Nothing is written on
  * failure.  Fast: the two layouts are coalesced jointly (their common
  * refinement, modes merged where contiguous in both), contiguous runs are
- * copied with memcpy, transposes are blocked for the cache, and no path
+ * copied with memcpy, transposes move whole cache lines through tiles
+ * transposed in vector registers (SSE2 or AVX2, chosen at run time; the
+ * environment variable CUTELAYOUT_COPY_ISA = "sse2" or "scalar" caps the
+ * choice), copies of 16 MiB or more use streaming stores, and no path
  * divides per element. */
 CL_API cl_status cl_tensor_copy(const cl_tensor_t *dst, const cl_tensor_t *src);
+/* How cl_tensor_copy_ex stores the destination. */
+typedef enum cl_copy_stores {
+  CL_COPY_STORES_AUTO = 0,     /* streaming for copies of 16 MiB or more, else cached */
+  CL_COPY_STORES_CACHED = 1,   /* ordinary stores: the destination is left in the cache */
+  CL_COPY_STORES_STREAMING = 2 /* streaming (non-temporal) stores past the cache, whatever the size */
+} cl_copy_stores_t;
+
+/* Options of cl_tensor_copy_ex.  `struct_size` lets the struct grow without
+ * breaking the ABI, as in cl_tensor_desc: set it to sizeof(cl_copy_options_t)
+ * as your program compiled it; fields past it are taken as zero, and zero is
+ * each field's default. */
+typedef struct cl_copy_options {
+  size_t struct_size;      /* sizeof(cl_copy_options_t) */
+  cl_copy_stores_t stores; /* CL_COPY_STORES_AUTO */
+} cl_copy_options_t;
+
+/* cl_tensor_copy with options (NULL: the defaults, which is cl_tensor_copy).
+ * Streaming stores apply where the destination's lines can be written whole
+ * (on x86-64; elsewhere every store is cached).  Errors: those of
+ * cl_tensor_copy; CL_E_ABI (struct_size smaller than the first version of
+ * the struct); CL_E_DOMAIN (a `stores` value not listed). */
+CL_API cl_status cl_tensor_copy_ex(const cl_tensor_t *dst, const cl_tensor_t *src, const cl_copy_options_t *opt);
 /* Describes the plan cl_tensor_copy would use (joint modes, kernel), one
  * line, snprintf-style; a negative status if the copy would fail. */
 CL_API int64_t cl_tensor_copy_explain(const cl_tensor_t *dst, const cl_tensor_t *src, char *buf, size_t cap);

@@ -21,7 +21,9 @@
  *                 CL_E_OVERLAP exactly when a brute-force check finds dst
  *                 not injective or sharing a byte with src (the footprints
  *                 here are far below the 16 MiB bound of exactness);
- *                 cl_tensor_copy_explain fails exactly when the copy does
+ *                 cl_tensor_copy_explain fails exactly when the copy does;
+ *                 cl_tensor_copy_ex with any options and any kernel set
+ *                 (CUTELAYOUT_COPY_ISA) likewise
  *   fill          every dst element equals the value, nothing else changed
  *   views         (slice, divides, compose, partitions, recast, flatten,
  *                 group) every element pointer is data + layout(i) * elem
@@ -39,6 +41,7 @@
  *
  * A failure must always be clean: a negative status, a NULL result and a
  * message from cl_last_error(). */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <stdbool.h>
 #include <string.h>
 
@@ -376,7 +379,18 @@ static void op_copy(const side *dst, const side *src, bool explain_only, uint8_t
   if (explain_only)
     return;
 
-  cl_status s = cl_tensor_copy(dst->t, src->t);
+  /* The copy, through cl_tensor_copy_ex half the time: any way of storing,
+   * any kernel set (copy_kernels.h), each of which must give the same. */
+  cl_status s;
+  if (cap_byte & 0x80) {
+    static const char *const isas[] = {"scalar", "sse2", "avx2"};
+    cl_copy_options_t opt = {sizeof opt, (cl_copy_stores_t)(cap_byte / 3 % 3)};
+    setenv("CUTELAYOUT_COPY_ISA", isas[cap_byte / 9 % 3], 1);
+    s = cl_tensor_copy_ex(dst->t, src->t, &opt);
+    unsetenv("CUTELAYOUT_COPY_ISA");
+  } else {
+    s = cl_tensor_copy(dst->t, src->t);
+  }
   if (s != expected)
     fprintf(stderr, "copy: status %d (%s), expected %d\n", (int)s, cl_last_error(), (int)expected);
   FUZZ_CHECK(s == expected);

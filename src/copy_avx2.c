@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* copy_avx2.c: the copy kernels with 32-byte AVX2 vectors (copy_simd.h),
+ * used only where the processor has AVX2 (copy_isa.c). */
+#include "copy_kernels.h"
+
+#ifdef CL_COPY_X86
+#include <immintrin.h>
+
+#define CL_SIMD_FN __attribute__((target("avx2")))
+#define CL_SIMD_NAME(x) x##_avx2
+#define VBYTES 32
+typedef __m256i vec;
+#define load(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
+#define load16(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
+/* Two rows in the two lanes: the lane-crossing step of the transpose. */
+#define load_lanes(rows, k, c) \
+  _mm256_inserti128_si256(_mm256_castsi128_si256(load16((rows)[0] + (c))), load16((rows)[k] + (c)), 1)
+#define store(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), (v))
+#define stream(p, v) _mm256_stream_si256((__m256i *)(void *)(p), (v))
+#define store_lane(p, v, L)                                                                     \
+  _mm_storeu_si128((__m128i *)(void *)(p), (L) ? _mm256_extracti128_si256((v), 1) : _mm256_castsi256_si128(v))
+#define unpacklo_8 _mm256_unpacklo_epi8
+#define unpackhi_8 _mm256_unpackhi_epi8
+#define unpacklo_16 _mm256_unpacklo_epi16
+#define unpackhi_16 _mm256_unpackhi_epi16
+#define unpacklo_32 _mm256_unpacklo_epi32
+#define unpackhi_32 _mm256_unpackhi_epi32
+#define unpacklo_64 _mm256_unpacklo_epi64
+#define unpackhi_64 _mm256_unpackhi_epi64
+#include "copy_simd.h"
+
+const cl_copy_isa cl_copy_isa_avx2 = {
+    "avx2",
+    {line_tile1_avx2, line_tile2_avx2, line_tile4_avx2, line_tile8_avx2, line_tile16_avx2},
+    {narrow_tile1_avx2, narrow_tile2_avx2},
+    stream_lines_avx2,
+    cl_copy_sfence,
+};
+#else
+typedef int cl_copy_avx2_unused; /* not an x86 target: no AVX2 kernels */
+#endif

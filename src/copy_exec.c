@@ -1,0 +1,314 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* copy_exec.c: running a copy plan (copy_plan.h): the strided and transposing
+ * kernels over the plan's inner modes, an odometer over the outer ones, and
+ * the split of that work between parts. */
+#include <stdlib.h>
+
+#include "copy_kernels.h"
+#include "copy_plan.h"
+
+/* ------------------------------------------------------------ a part of the work */
+
+/* What one thread runs: the whole loop nest, except that one dimension is
+ * cut to [lo, hi): an outer joint mode (split >= inner), or the kernel's own
+ * (split < 0): the j run of a transpose, the outer mode of the strided
+ * kernel, the bytes of a single memcpy. */
+typedef struct part {
+  const cl_copy_plan *p;
+  const cl_copy_isa *isa;
+  char *dst;
+  const char *src;
+  int64_t split, lo, hi;
+  char *stage; /* stage_rows x stage_run bytes, for a staged transpose */
+  bool threaded; /* run by a thread of its own */
+} part;
+
+#define KERNEL_SPLIT (-1)
+#define NO_SPLIT INT64_MIN
+
+/* ------------------------------------------------------------ contiguous */
+
+/* n bytes, streamed when the plan says so and the kernels can. */
+static void copy_bytes(const part *w, char *d, const char *s, size_t n) {
+  if (!w->p->nontemporal || w->isa->stream_lines == NULL || n < 4 * CL_COPY_LINE) {
+    memcpy(d, s, n);
+    return;
+  }
+  size_t head = (CL_COPY_LINE - (uintptr_t)d % CL_COPY_LINE) % CL_COPY_LINE;
+  size_t body = (n - head) / CL_COPY_LINE * CL_COPY_LINE;
+  memcpy(d, s, head);
+  w->isa->stream_lines(d + head, s + head, body);
+  memcpy(d + head + body, s + head + body, n - head - body);
+}
+
+/* ------------------------------------------------------------ strided */
+
+/* Element movers of a fixed size compile to plain loads and stores. */
+#define MOVE(n) \
+  static inline void move##n(char *d, const char *s) { memcpy(d, s, n); }
+MOVE(1)
+MOVE(2)
+MOVE(4)
+MOVE(8)
+MOVE(16)
+MOVE(32)
+MOVE(64)
+
+/* The 2-D strided kernel: modes m0 (inner) and m1 (outer), m1 steps
+ * [j0, j1). */
+#define STRIDED_KERNEL(name, MV)                                                                          \
+  static void name(char *dst, const char *src, const cl_jmode *m0, const cl_jmode *m1, int64_t j0,       \
+                   int64_t j1, int64_t elem) {                                                            \
+    (void)elem;                                                                                           \
+    dst += j0 * m1->d;                                                                                    \
+    src += j0 * m1->s;                                                                                    \
+    for (int64_t j = j0; j < j1; j++, dst += m1->d, src += m1->s) {                                       \
+      char *d = dst;                                                                                      \
+      const char *s = src;                                                                                \
+      for (int64_t i = 0; i < m0->n; i++, d += m0->d, s += m0->s)                                         \
+        MV;                                                                                               \
+    }                                                                                                     \
+  }
+STRIDED_KERNEL(strided1, move1(d, s))
+STRIDED_KERNEL(strided2, move2(d, s))
+STRIDED_KERNEL(strided4, move4(d, s))
+STRIDED_KERNEL(strided8, move8(d, s))
+STRIDED_KERNEL(strided16, move16(d, s))
+STRIDED_KERNEL(strided32, move32(d, s))
+STRIDED_KERNEL(strided64, move64(d, s))
+STRIDED_KERNEL(strided_any, memcpy(d, s, (size_t)elem))
+
+typedef void (*strided_fn)(char *, const char *, const cl_jmode *, const cl_jmode *, int64_t, int64_t, int64_t);
+
+static strided_fn pick_strided(int64_t elem) {
+  switch (elem) {
+  case 1: return strided1;
+  case 2: return strided2;
+  case 4: return strided4;
+  case 8: return strided8;
+  case 16: return strided16;
+  case 32: return strided32;
+  case 64: return strided64;
+  default: return strided_any;
+  }
+}
+
+/* ------------------------------------------------------------ transpose */
+
+/* The src offset of step i of the i run, the dst offset of step j of the j
+ * run. */
+static inline int64_t isrc(const cl_copy_plan *p, int64_t i) { return p->is ? p->is[i] : i * p->m[0].s; }
+static inline int64_t jdst(const cl_copy_plan *p, int64_t j) { return p->jd ? p->jd[j] : j * p->m[p->ichain].d; }
+
+/* The rectangle [i0, i1) x [j0, j1) one element at a time: the edges that
+ * whole tiles do not cover. */
+#define ELEMENTS_KERNEL(name, E)                                                                           \
+  static void name(const cl_copy_plan *p, char *dst, const char *src, int64_t i0, int64_t i1, int64_t j0, \
+                   int64_t j1) {                                                                           \
+    for (int64_t j = j0; j < j1; j++) {                                                                    \
+      char *d = dst + jdst(p, j);                                                                          \
+      const char *s = src + j * (E);                                                                       \
+      for (int64_t i = i0; i < i1; i++)                                                                    \
+        move##E(d + i * (E), s + isrc(p, i));                                                              \
+    }                                                                                                      \
+  }
+ELEMENTS_KERNEL(elements1, 1)
+ELEMENTS_KERNEL(elements2, 2)
+ELEMENTS_KERNEL(elements4, 4)
+ELEMENTS_KERNEL(elements8, 8)
+ELEMENTS_KERNEL(elements16, 16)
+
+static void elements(const cl_copy_plan *p, char *dst, const char *src, int64_t i0, int64_t i1, int64_t j0, int64_t j1) {
+  if (i0 >= i1 || j0 >= j1)
+    return;
+  switch (p->elem) {
+  case 1: elements1(p, dst, src, i0, i1, j0, j1); break;
+  case 2: elements2(p, dst, src, i0, i1, j0, j1); break;
+  case 4: elements4(p, dst, src, i0, i1, j0, j1); break;
+  case 8: elements8(p, dst, src, i0, i1, j0, j1); break;
+  default: elements16(p, dst, src, i0, i1, j0, j1); break; /* choose_kernel transposes 1 to 16 bytes only */
+  }
+}
+
+static int log2_of(int64_t pow2) { return __builtin_ctzll((unsigned long long)pow2); }
+
+/* A strip: the h src rows from step i, over j steps [j0, j1) (a multiple of
+ * S = 64/E apart), each tile into dst rows drow[j - j0] + doff.  With the
+ * plan's prefetch, the next strip's lines are fetched meanwhile: rows too
+ * short for the processor to see them as streams. */
+static void strip(const part *w, cl_line_tile_fn tile, int64_t h, char *const *drow, size_t doff, const char *src,
+                  int64_t i, int64_t j0, int64_t j1, bool nt) {
+  const cl_copy_plan *p = w->p;
+  const int64_t E = p->elem, S = CL_COPY_LINE / E;
+  const char *srow[CL_COPY_LINE], *next[CL_COPY_LINE];
+  bool prefetch = p->prefetch && i + 2 * h <= p->in;
+  for (int64_t r = 0; r < h; r++) {
+    srow[r] = src + isrc(p, i + r);
+    if (prefetch)
+      next[r] = src + isrc(p, i + h + r);
+  }
+  for (int64_t j = j0; j < j1; j += S) {
+    if (prefetch)
+      for (int64_t r = 0; r < h; r++)
+        __builtin_prefetch(next[r] + j * E);
+    tile(drow + (j - j0), doff, srow, (size_t)(j * E), nt);
+  }
+}
+
+/* Steps of j per chunk: the tiles of one strip of i sweep a chunk, then the
+ * next strip does, so a chunk's dst rows are written a line at a time each
+ * while its src rows (4 KiB of each, for 4-byte elements) are read as
+ * sequential streams. */
+#define CHUNK_STEPS 1024
+
+/* Whole tiles over strips [i0, i1) (multiples of S apart) and j steps
+ * [j0, j1) (a multiple of S), written to dst directly. */
+static void tiles_direct(const part *w, char *dst, const char *src, int64_t i0, int64_t i1, int64_t j0, int64_t j1) {
+  const cl_copy_plan *p = w->p;
+  const int64_t E = p->elem, S = CL_COPY_LINE / E;
+  cl_line_tile_fn tile = w->isa->line_tile[log2_of(E)];
+  char *drow[CHUNK_STEPS];
+  for (int64_t jc = j0; jc < j1; jc += CHUNK_STEPS) {
+    int64_t je = j1 - jc < CHUNK_STEPS ? j1 : jc + CHUNK_STEPS;
+    for (int64_t j = jc; j < je; j++)
+      drow[j - jc] = dst + jdst(p, j);
+    for (int64_t i = i0; i < i1; i += S)
+      strip(w, tile, S, drow, (size_t)(i * E), src, i, jc, je, p->nontemporal);
+  }
+}
+
+/* Whole tiles over blocks of stage_run bytes of i (from i0, aligned to a dst
+ * line, while a block fits before i1) by chunks of stage_rows steps of j:
+ * each block is transposed into the staging buffer, then written out with
+ * streaming stores as one run per dst row.  Returns where the blocks
+ * stopped. */
+static int64_t tiles_staged(const part *w, char *dst, const char *src, int64_t i0, int64_t i1, int64_t j0, int64_t j1) {
+  const cl_copy_plan *p = w->p;
+  const int64_t E = p->elem, run = p->stage_run, rows = p->stage_rows, B = run / E;
+  /* Strips of 16 src rows at most: the streams the processor follows. */
+  bool narrow = E < 4;
+  cl_line_tile_fn tile = narrow ? w->isa->narrow_tile[log2_of(E)] : w->isa->line_tile[log2_of(E)];
+  int64_t h = narrow ? 16 : CL_COPY_LINE / E;
+  char *stage_row[CL_COPY_STAGE_ROWS];
+  for (int64_t k = 0; k < rows; k++)
+    stage_row[k] = w->stage + k * run;
+  int64_t ib = i0;
+  for (int64_t jc = j0; jc < j1; jc += rows) {
+    int64_t je = j1 - jc < rows ? j1 : jc + rows;
+    for (ib = i0; ib + B <= i1; ib += B) {
+      for (int64_t i = ib; i < ib + B; i += h)
+        strip(w, tile, h, stage_row, (size_t)((i - ib) * E), src, i, jc, je, false);
+      for (int64_t j = jc; j < je; j++)
+        w->isa->stream_lines(dst + jdst(p, j) + ib * E, stage_row[j - jc], (size_t)run);
+    }
+  }
+  return ib;
+}
+
+/* The transpose over i in [0, in), j in [j0, j1): whole line tiles where
+ * dst lines can be whole (from the first i whose dst address starts a line,
+ * when every dst row shares that alignment), elements on the edges. */
+static void transpose(const part *w, char *dst, const char *src, int64_t j0, int64_t j1) {
+  const cl_copy_plan *p = w->p;
+  const int64_t E = p->elem, S = CL_COPY_LINE / E;
+  int64_t ih = 0;
+  if (p->nontemporal)
+    ih = (int64_t)((CL_COPY_LINE - ((uintptr_t)dst + (uintptr_t)jdst(p, 0)) % CL_COPY_LINE) % CL_COPY_LINE) / E;
+  if (ih > p->in)
+    ih = p->in;
+  int64_t it = ih + (p->in - ih) / S * S, jt = j0 + (j1 - j0) / S * S;
+  int64_t ib = ih;
+  if (p->staged && w->stage != NULL && w->isa->stream_lines != NULL)
+    ib = tiles_staged(w, dst, src, ih, it, j0, jt);
+  tiles_direct(w, dst, src, ib, it, j0, jt);
+  elements(p, dst, src, 0, ih, j0, j1);
+  elements(p, dst, src, it, p->in, j0, j1);
+  elements(p, dst, src, ih, it, jt, j1);
+}
+
+/* ------------------------------------------------------------ the loop nest */
+
+/* The kernel over the inner modes at (dst, src), within the part's range of
+ * the kernel's own dimension when the part splits it. */
+static void run_kernel(const part *w, char *dst, const char *src) {
+  const cl_copy_plan *p = w->p;
+  bool cut = w->split == KERNEL_SPLIT;
+  switch (p->kind) {
+  case CL_COPY_ONE: {
+    int64_t lo = cut ? w->lo : 0, hi = cut ? w->hi : p->elem;
+    copy_bytes(w, dst + lo, src + lo, (size_t)(hi - lo));
+    break;
+  }
+  case CL_COPY_STRIDED: {
+    static const cl_jmode single = {1, 0, 0};
+    const cl_jmode *m1 = p->r > 1 ? &p->m[1] : &single;
+    pick_strided(p->elem)(dst, src, &p->m[0], m1, cut ? w->lo : 0, cut ? w->hi : m1->n, p->elem);
+    break;
+  }
+  case CL_COPY_TRANSPOSE: transpose(w, dst, src, cut ? w->lo : 0, cut ? w->hi : p->jn); break;
+  }
+}
+
+/* The joint loop nest from (dst, src): the kernel over its inner modes, an
+ * odometer over the rest (the split mode, if any, over the part's range). */
+static void run_joint(const part *w, char *dst, const char *src) {
+  const cl_copy_plan *p = w->p;
+  const cl_jmode *m = p->m;
+  int64_t inner = cl_copy_plan_inner(p);
+  int64_t ext[64], idx[64] = {0};
+  for (int64_t k = inner; k < p->r; k++)
+    ext[k] = m[k].n;
+  if (w->split >= inner) {
+    ext[w->split] = w->hi - w->lo;
+    dst += w->lo * m[w->split].d;
+    src += w->lo * m[w->split].s;
+  }
+  int64_t od = 0, os = 0;
+  for (;;) {
+    run_kernel(w, dst + od, src + os);
+    int64_t k = inner;
+    for (; k < p->r; k++) {
+      if (++idx[k] < ext[k]) {
+        od += m[k].d;
+        os += m[k].s;
+        break;
+      }
+      idx[k] = 0;
+      od -= (ext[k] - 1) * m[k].d;
+      os -= (ext[k] - 1) * m[k].s;
+    }
+    if (k == p->r)
+      return;
+  }
+}
+
+/* The whole nest: the joint modes inside the two tails' odometers. */
+static void run_part(const part *w) {
+  const cl_copy_plan *p = w->p;
+  int64_t tidx_d[64] = {0}, tidx_s[64] = {0};
+  int64_t td = 0, ts = 0;
+  do {
+    run_joint(w, w->dst + p->base_d + td, w->src + p->base_s + ts);
+    cl_odo_step(p->tn_s, p->ts_shape, p->ts_stride, tidx_s, &ts);
+  } while (cl_odo_step(p->tn_d, p->td_shape, p->td_stride, tidx_d, &td));
+}
+
+cl_status cl_copy_plan_run(const cl_copy_plan *p, char *dst, const char *src, int threads) {
+  (void)threads;
+  const cl_copy_isa *isa = cl_copy_isa_select();
+  part w = {p, isa, dst, src, NO_SPLIT, 0, 0, NULL, false};
+  if (p->kind == CL_COPY_TRANSPOSE && p->staged) {
+    /* Everything that can fail comes first: nothing is written on failure. */
+    char *stage = cl_alloc((size_t)(p->stage_rows * p->stage_run + CL_COPY_LINE));
+    if (stage == NULL)
+      return cl_fail(CL_E_NOMEM, "out of memory");
+    w.stage = stage + (CL_COPY_LINE - (uintptr_t)stage % CL_COPY_LINE) % CL_COPY_LINE;
+    run_part(&w);
+    cl_dealloc(stage);
+  } else {
+    run_part(&w);
+  }
+  if (p->nontemporal && isa->fence != NULL)
+    isa->fence();
+  return CL_OK;
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* copy_isa.c: the scalar copy kernels, and the choice of a kernel set by
+ * processor and environment (copy_kernels.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "copy_kernels.h"
+
+/* A line tile one element at a time: what every other set computes. */
+#define CL_DEFINE_SCALAR_TILE(E)                                                                   \
+  static void line_tile##E##_scalar(char *const *d, size_t doff, const char *const *s, size_t soff, \
+                                    bool nt) {                                                     \
+    (void)nt;                                                                                      \
+    for (int c = 0; c < CL_COPY_LINE / (E); c++)                                                   \
+      for (int r = 0; r < CL_COPY_LINE / (E); r++)                                                 \
+        memcpy(d[c] + doff + (size_t)r * (E), s[r] + soff + (size_t)c * (E), (E));                 \
+  }
+CL_DEFINE_SCALAR_TILE(1)
+CL_DEFINE_SCALAR_TILE(2)
+CL_DEFINE_SCALAR_TILE(4)
+CL_DEFINE_SCALAR_TILE(8)
+CL_DEFINE_SCALAR_TILE(16)
+
+/* A narrow tile (copy_kernels.h) one element at a time. */
+#define CL_DEFINE_SCALAR_NARROW(E)                                                                  \
+  static void narrow_tile##E##_scalar(char *const *d, size_t doff, const char *const *s, size_t soff, \
+                                      bool nt) {                                                     \
+    (void)nt;                                                                                        \
+    for (int c = 0; c < CL_COPY_LINE / (E); c++)                                                     \
+      for (int r = 0; r < 16; r++)                                                                   \
+        memcpy(d[c] + doff + (size_t)r * (E), s[r] + soff + (size_t)c * (E), (E));                   \
+  }
+CL_DEFINE_SCALAR_NARROW(1)
+CL_DEFINE_SCALAR_NARROW(2)
+
+const cl_copy_isa cl_copy_isa_scalar = {
+    "scalar",
+    {line_tile1_scalar, line_tile2_scalar, line_tile4_scalar, line_tile8_scalar, line_tile16_scalar},
+    {narrow_tile1_scalar, narrow_tile2_scalar},
+    NULL,
+    NULL,
+};
+
+/* The sets from the lowest up; a name in CUTELAYOUT_COPY_ISA caps the choice. */
+const cl_copy_isa *cl_copy_isa_select(void) {
+  const char *cap = getenv("CUTELAYOUT_COPY_ISA");
+  bool known_cap = cap != NULL && (strcmp(cap, "scalar") == 0 || strcmp(cap, "sse2") == 0 || strcmp(cap, "avx2") == 0);
+  if (known_cap && strcmp(cap, "scalar") == 0)
+    return &cl_copy_isa_scalar;
+#ifdef CL_COPY_X86
+  __builtin_cpu_init();
+  if (!__builtin_cpu_supports("sse2"))
+    return &cl_copy_isa_scalar;
+  if ((!known_cap || strcmp(cap, "avx2") == 0) && __builtin_cpu_supports("avx2"))
+    return &cl_copy_isa_avx2;
+  return &cl_copy_isa_sse2;
+#else
+  return &cl_copy_isa_scalar;
+#endif
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* copy_kernels.h: the copy engine's inner kernels, one set per instruction
+ * set, chosen at run time.
+ *
+ * Each set lives in its own translation unit compiled for its instruction
+ * set by function attributes (copy_sse2.c, copy_avx2.c; the library itself is
+ * built for the baseline of its target), and copy_isa.c picks the best one
+ * the processor runs: __builtin_cpu_supports, lowered by the environment
+ * variable CUTELAYOUT_COPY_ISA ("avx2", "sse2" or "scalar"), which the tests
+ * set so that every set runs whatever the processor. */
+#ifndef CUTELAYOUT_COPY_KERNELS_H
+#define CUTELAYOUT_COPY_KERNELS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Bytes of a cache line, the unit that tiles load and store whole. */
+#define CL_COPY_LINE 64
+
+/* One line tile of E-byte elements, S = 64 / E: for r, c < S, the E bytes
+ * at s[r] + soff + c*E go to d[c] + doff + r*E.  S source lines in, S
+ * destination lines out.  nt: streaming stores (then every d[c] + doff is
+ * aligned to 64 bytes). */
+typedef void (*cl_line_tile_fn)(char *const *d, size_t doff, const char *const *s, size_t soff, bool nt);
+
+typedef struct cl_copy_isa {
+  const char *name;
+  /* line_tile[k] for elements of 2^k bytes, k = 0..4 (1 to 16 bytes). */
+  cl_line_tile_fn line_tile[5];
+  /* narrow_tile[k] for elements of 2^k bytes, k = 0, 1: 16 source rows of
+   * one line each to 64 / E destination rows of 16 * E bytes (for r < 16,
+   * c < 64 / E: s[r] + soff + c*E to d[c] + doff + r*E); never streams. */
+  cl_line_tile_fn narrow_tile[2];
+  /* n bytes from s to d with streaming stores: d aligned to a line, n a
+   * multiple of the line; NULL where the set has no streaming stores. */
+  void (*stream_lines)(char *d, const char *s, size_t n);
+  /* Orders streamed stores before later ones (sfence); NULL: none needed. */
+  void (*fence)(void);
+} cl_copy_isa;
+
+extern const cl_copy_isa cl_copy_isa_scalar;
+#if defined(__x86_64__) || defined(__i386__)
+#define CL_COPY_X86 1
+extern const cl_copy_isa cl_copy_isa_sse2;
+extern const cl_copy_isa cl_copy_isa_avx2;
+void cl_copy_sfence(void);
+#endif
+
+/* The best set for this processor, no higher than CUTELAYOUT_COPY_ISA names
+ * (an unknown name is ignored).  Reads the environment on every call. */
+const cl_copy_isa *cl_copy_isa_select(void);
+
+#endif

@@ -1,0 +1,301 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* copy_plan.c: the copy engine's planner (copy_plan.h says what a plan is):
+ * joint modes, their order, the kernel and how it walks memory. */
+#include <stdlib.h>
+
+#include "copy_kernels.h"
+#include "copy_plan.h"
+
+cl_status cl_scratch_init(cl_scratch *s, int64_t words) {
+  s->p = s->inline_buf;
+  if (words > (int64_t)(sizeof s->inline_buf / sizeof s->inline_buf[0])) {
+    if ((uint64_t)words > SIZE_MAX / sizeof(int64_t))
+      return cl_fail(CL_E_NOMEM, "out of memory");
+    s->p = cl_alloc((size_t)words * sizeof(int64_t));
+    if (s->p == NULL)
+      return cl_fail(CL_E_NOMEM, "out of memory");
+  }
+  memset(s->p, 0, (size_t)words * sizeof(int64_t));
+  return CL_OK;
+}
+
+void cl_scratch_release(cl_scratch *s) {
+  if (s->p != s->inline_buf)
+    cl_dealloc(s->p);
+}
+
+/* Joint modes from the common refinement of the dst and src leaves (extent-1
+ * leaves already dropped); what cannot be refined becomes the tails. */
+static cl_status refine(cl_copy_plan *p, const cl_leaves *fd, const cl_leaves *fs, int64_t e) {
+  int64_t i = 0, j = 0, r = 0;
+  int64_t ra = 1, ca = 0, rb = 1, cb = 0;
+  if (fd->n > 0) {
+    ra = fd->shape[0];
+    CL_TRY(cl_mul(fd->stride[0], e, &ca));
+  }
+  if (fs->n > 0) {
+    rb = fs->shape[0];
+    CL_TRY(cl_mul(fs->stride[0], e, &cb));
+  }
+  while (i < fd->n && j < fs->n) {
+    int64_t g;
+    if (ra % rb == 0)
+      g = rb;
+    else if (rb % ra == 0)
+      g = ra;
+    else
+      break;
+    p->m[r++] = (cl_jmode){g, ca, cb};
+    ra /= g;
+    rb /= g;
+    if (ra == 1) {
+      if (++i < fd->n) {
+        ra = fd->shape[i];
+        CL_TRY(cl_mul(fd->stride[i], e, &ca));
+      }
+    } else {
+      CL_TRY(cl_mul(ca, g, &ca));
+    }
+    if (rb == 1) {
+      if (++j < fs->n) {
+        rb = fs->shape[j];
+        CL_TRY(cl_mul(fs->stride[j], e, &cb));
+      }
+    } else {
+      CL_TRY(cl_mul(cb, g, &cb));
+    }
+  }
+  p->r = r;
+  p->tn_d = p->tn_s = 0;
+  if (i < fd->n) {
+    /* Equal sizes: both lists stop together, each with a partly used leaf. */
+    p->td_shape[0] = ra;
+    p->td_stride[0] = ca;
+    p->tn_d = 1;
+    for (int64_t k = i + 1; k < fd->n; k++, p->tn_d++) {
+      p->td_shape[p->tn_d] = fd->shape[k];
+      CL_TRY(cl_mul(fd->stride[k], e, &p->td_stride[p->tn_d]));
+    }
+    p->ts_shape[0] = rb;
+    p->ts_stride[0] = cb;
+    p->tn_s = 1;
+    for (int64_t k = j + 1; k < fs->n; k++, p->tn_s++) {
+      p->ts_shape[p->tn_s] = fs->shape[k];
+      CL_TRY(cl_mul(fs->stride[k], e, &p->ts_stride[p->tn_s]));
+    }
+  }
+  return CL_OK;
+}
+
+/* Step 1: flip to positive dst strides, sort by dst stride, merge modes that
+ * are contiguous in both layouts. */
+static void normalize(cl_copy_plan *p) {
+  cl_jmode *m = p->m;
+  for (int64_t k = 0; k < p->r; k++)
+    if (m[k].d < 0) {
+      p->base_d += (m[k].n - 1) * m[k].d;
+      p->base_s += (m[k].n - 1) * m[k].s;
+      m[k].d = -m[k].d;
+      m[k].s = -m[k].s;
+    }
+  for (int64_t k = 1; k < p->r; k++) {
+    cl_jmode x = m[k];
+    int64_t j = k;
+    while (j > 0 && m[j - 1].d > x.d) {
+      m[j] = m[j - 1];
+      j--;
+    }
+    m[j] = x;
+  }
+  int64_t w = 0;
+  for (int64_t k = 0; k < p->r; k++) {
+    if (w > 0 && cl_continues(m[w - 1].n, m[w - 1].d, m[k].d) && cl_continues(m[w - 1].n, m[w - 1].s, m[k].s))
+      m[w - 1].n *= m[k].n;
+    else
+      m[w++] = m[k];
+  }
+  p->r = w;
+}
+
+/* Moves mode k of m to position at, keeping the order of the others. */
+static void move_mode(cl_jmode *m, int64_t k, int64_t at) {
+  cl_jmode x = m[k];
+  if (k > at)
+    memmove(m + at + 1, m + at, (size_t)(k - at) * sizeof *m);
+  m[at] = x;
+}
+
+/* Grows a run of modes m[at..at+len) of total extent *steps, along which one
+ * side (dst when on_dst) is contiguous, with any later mode that continues
+ * it, up to CHAIN_MAX_STEPS steps; returns the new length. */
+#define CHAIN_MAX_STEPS ((int64_t)1 << 16)
+static int64_t grow_run(cl_copy_plan *p, int64_t at, int64_t len, bool on_dst, int64_t *steps) {
+  cl_jmode *m = p->m;
+  for (;;) {
+    int64_t k = at + len;
+    while (k < p->r && !(cl_continues(*steps, p->elem, on_dst ? m[k].d : m[k].s) && *steps <= CHAIN_MAX_STEPS / m[k].n))
+      k++;
+    if (k == p->r)
+      return len;
+    move_mode(m, k, at + len);
+    *steps *= m[at + len].n;
+    len++;
+  }
+}
+
+/* Steps 2 and 3. */
+static void choose_kernel(cl_copy_plan *p) {
+  cl_jmode *m = p->m;
+  if (p->r > 0 && m[0].d == p->elem && m[0].s == p->elem) {
+    p->vector *= m[0].n;
+    p->elem *= m[0].n;
+    memmove(m, m + 1, (size_t)(p->r - 1) * sizeof *m);
+    p->r--;
+  }
+  if (p->r == 0) {
+    p->kind = CL_COPY_ONE;
+    return;
+  }
+  p->kind = CL_COPY_STRIDED;
+  /* A transpose: dst's fastest mode is unit-stride, src's fastest is another
+   * mode.  Tiles pay once both edges are a few elements long. */
+  bool power_of_two = p->elem <= 16 && (p->elem & (p->elem - 1)) == 0; /* the sizes with a line tile */
+  if (m[0].d != p->elem || !power_of_two || m[0].n < 4)
+    return;
+  int64_t q = 1;
+  while (q < p->r && !(m[q].s == p->elem && m[q].n >= 4))
+    q++;
+  if (q == p->r)
+    return;
+  p->kind = CL_COPY_TRANSPOSE;
+  /* j starts with src's unit mode, i with dst's; i takes the dst-contiguous
+   * modes first, j the src-contiguous ones left. */
+  move_mode(m, q, 1);
+  cl_jmode j0 = m[1];
+  memmove(m + 1, m + 2, (size_t)(p->r - 2) * sizeof *m); /* j0 out of the way while i grows */
+  p->r--;
+  p->in = m[0].n;
+  p->ichain = grow_run(p, 0, 1, true, &p->in);
+  memmove(m + p->ichain + 1, m + p->ichain, (size_t)(p->r - p->ichain) * sizeof *m);
+  m[p->ichain] = j0;
+  p->r++;
+  p->jn = j0.n;
+  p->jchain = grow_run(p, p->ichain, 1, false, &p->jn);
+}
+
+/* The offsets of a run's steps on the other side (src for i, dst for j). */
+static cl_status run_table(const cl_jmode *run, int64_t len, int64_t steps, bool dst_side, int64_t **out) {
+  *out = NULL;
+  if (len < 2)
+    return CL_OK;
+  int64_t *t = cl_alloc((size_t)steps * sizeof *t);
+  if (t == NULL)
+    return cl_fail(CL_E_NOMEM, "out of memory");
+  /* At most 16 modes: each is >= 2 and the product <= 2^16. */
+  int64_t idx[16] = {0}, shape[16], stride[16], off = 0, k = 0;
+  for (int64_t r = 0; r < len; r++) {
+    shape[r] = run[r].n;
+    stride[r] = dst_side ? run[r].d : run[r].s;
+  }
+  do
+    t[k++] = off;
+  while (cl_odo_step(len, shape, stride, idx, &off));
+  *out = t;
+  return CL_OK;
+}
+
+static cl_status transpose_tables(cl_copy_plan *p) {
+  if (p->kind != CL_COPY_TRANSPOSE)
+    return CL_OK;
+  CL_TRY(run_table(p->m, p->ichain, p->in, false, &p->is));
+  return run_table(p->m + p->ichain, p->jchain, p->jn, true, &p->jd);
+}
+
+/* Copies this large stream their stores by default: past about half the
+ * last-level cache the written data will not be read from cache again soon,
+ * and streaming it saves reading each destination line before writing it. */
+#define NONTEMPORAL_BYTES ((int64_t)16 << 20)
+#define SHORT_ROW_BYTES 1024
+
+/* Whether every step of the j run (every dst row of a transpose) starts at
+ * the same offset within a cache line. */
+static bool rows_share_line_offset(const cl_copy_plan *p) {
+  for (int64_t k = p->ichain; k < p->ichain + p->jchain; k++)
+    if (p->m[k].d % CL_COPY_LINE != 0)
+      return false;
+  return true;
+}
+
+/* How a transpose walks memory (measured on a 2-core AMD EPYC, Zen 3, with
+ * 4 KiB pages; README "Copy performance" has the figures):
+ *   - line tiles: every source line is read whole and every destination line
+ *     written whole, by one tile, so no line is fetched twice;
+ *   - strips of tiles sweep chunks of j (copy_exec.c), so the src rows of a
+ *     strip are read as sequential streams;
+ *   - streaming stores, for copies of NONTEMPORAL_BYTES or more whose
+ *     destination rows all start at one offset in a cache line (so that
+ *     lines can be aligned);
+ *   - staged, when the destination rows are a multiple of 256 bytes apart:
+ *     streaming one line into each of many such rows in turn runs at a third
+ *     of the speed of streaming 256-byte runs (the rows fall on the same
+ *     memory banks), so a block of every dst row is transposed into a
+ *     buffer and written out as runs of 256 bytes or more;
+ *   - prefetch of the next strip when the src rows are short (1 KiB or
+ *     less, as in a permutation whose innermost source mode is short): the
+ *     processor does not take them for streams, while on long rows a
+ *     software prefetch only competes with its own. */
+static void transpose_strategy(cl_copy_plan *p, const cl_tensor_t *dst, bool stream) {
+  uintptr_t first = (uintptr_t)(dst->data + p->base_d);
+  p->nontemporal = stream && rows_share_line_offset(p) && first % (uintptr_t)p->elem == 0;
+  p->stage_rows = p->jn < CL_COPY_STAGE_ROWS ? p->jn : CL_COPY_STAGE_ROWS;
+  p->stage_run = CL_COPY_STAGE_BYTES / p->stage_rows / CL_COPY_STAGE_RUN * CL_COPY_STAGE_RUN;
+  if (p->stage_run > CL_COPY_STAGE_RUN_MAX)
+    p->stage_run = CL_COPY_STAGE_RUN_MAX;
+  int64_t row_step = p->jd ? p->jd[1] : p->m[p->ichain].d;
+  p->staged = p->nontemporal && row_step % CL_COPY_STAGE_RUN == 0 && p->in * p->elem >= p->stage_run;
+  p->prefetch = p->jn * p->elem <= SHORT_ROW_BYTES;
+}
+
+void cl_copy_plan_release(cl_copy_plan *p) {
+  cl_dealloc(p->is);
+  cl_dealloc(p->jd);
+  cl_scratch_release(&p->mem);
+}
+
+cl_status cl_copy_plan_make(cl_copy_plan *p, const cl_tensor_t *dst, const cl_leaves *fd, const cl_leaves *fs,
+                            cl_copy_stores_t stores) {
+  int64_t nd = fd->n, ns = fs->n, slots = nd + ns + 1;
+  /* jmodes (3 words each) + tails (2 words per leaf each side). */
+  CL_TRY(cl_scratch_init(&p->mem, 3 * slots + 2 * (nd + ns)));
+  p->m = (cl_jmode *)p->mem.p;
+  p->td_shape = p->mem.p + 3 * slots;
+  p->td_stride = p->td_shape + nd;
+  p->ts_shape = p->td_stride + nd;
+  p->ts_stride = p->ts_shape + ns;
+  p->elem = (int64_t)dst->elem_size;
+  p->vector = 1;
+  p->base_d = p->base_s = 0;
+  p->ichain = p->in = p->jchain = p->jn = 0;
+  p->is = p->jd = NULL;
+  p->nontemporal = p->staged = p->prefetch = false;
+  cl_status s = refine(p, fd, fs, p->elem);
+  if (s == CL_OK) {
+    normalize(p);
+    choose_kernel(p);
+    s = transpose_tables(p);
+    bool stream = stores == CL_COPY_STORES_STREAMING ||
+                  (stores == CL_COPY_STORES_AUTO && dst->size >= NONTEMPORAL_BYTES / (int64_t)dst->elem_size);
+    if (s == CL_OK && p->kind == CL_COPY_TRANSPOSE)
+      transpose_strategy(p, dst, stream);
+    else if (s == CL_OK && p->kind == CL_COPY_ONE)
+      p->nontemporal = stream;
+  }
+  if (s != CL_OK)
+    cl_copy_plan_release(p);
+  return s;
+}
+
+int64_t cl_copy_plan_inner(const cl_copy_plan *p) {
+  int64_t inner = p->kind == CL_COPY_ONE ? 0 : p->kind == CL_COPY_STRIDED ? 2 : p->ichain + p->jchain;
+  return inner < p->r ? inner : p->r;
+}

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* copy_plan.h: the copy engine's plan (copy_plan.c) and its execution
+ * (copy_exec.c), shared with tensor_copy.c, which checks a copy and runs it.
+ *
+ * A copy dst(i) = src(i) for i in [0, size) visits the same linear
+ * coordinate in two layouts.  Splitting both layouts into their leaves and
+ * refining the two lists of extents into one ("joint modes", each with a dst
+ * stride and a src stride) turns it into a loop nest over joint modes, whose
+ * order is free because dst is injective and does not overlap src.  The
+ * plan then
+ *   1. flips modes so every dst stride is positive, sorts them by dst stride
+ *      and merges neighbours that are contiguous in both layouts (a joint
+ *      coalesce);
+ *   2. folds a leading mode that is unit-stride in both into the element: the
+ *      common contiguous vector (CuTe's max_common_vector), moved by memcpy;
+ *   3. picks a kernel: one memcpy; a strided 2-D loop; or, when dst's fastest
+ *      mode is not src's fastest (a transpose), tiles of whole cache lines
+ *      over a run of modes along which dst is contiguous (i) and a run along
+ *      which src is contiguous (j);
+ *   4. walks the remaining modes with an odometer (mixed-radix counter: one
+ *      addition per step, a subtraction on carry, never a division).
+ * When the two extent lists have no common refinement (e.g. (2,3) against
+ * (3,2)), the refinable prefix still forms the joint modes and the rest of
+ * each layout is walked by its own odometer (the tails). */
+#ifndef CUTELAYOUT_COPY_PLAN_H
+#define CUTELAYOUT_COPY_PLAN_H
+
+#include "tensor_impl.h"
+
+/* Advances the mixed-radix counter idx (radices shape[0..n), leaf 0 fastest)
+ * by one, moving *off along the strides; false after the last position. */
+static inline bool cl_odo_step(int64_t n, const int64_t *shape, const int64_t *stride, int64_t *idx, int64_t *off) {
+  for (int64_t k = 0; k < n; k++) {
+    if (++idx[k] < shape[k]) {
+      *off += stride[k];
+      return true;
+    }
+    idx[k] = 0;
+    *off -= (shape[k] - 1) * stride[k];
+  }
+  return false;
+}
+
+/* Does a mode (n, d) continue into a mode of stride next: n * d == next? */
+static inline bool cl_continues(int64_t n, int64_t d, int64_t next) {
+  int64_t end;
+  return !__builtin_mul_overflow(n, d, &end) && end == next;
+}
+
+/* One allocation (or the inline buffer) for the arrays of one call, zeroed. */
+typedef struct cl_scratch {
+  int64_t *p;
+  int64_t inline_buf[192];
+} cl_scratch;
+cl_status cl_scratch_init(cl_scratch *s, int64_t words);
+void cl_scratch_release(cl_scratch *s);
+
+typedef struct cl_jmode {
+  int64_t n, d, s; /* extent, dst byte stride, src byte stride */
+} cl_jmode;
+
+typedef enum cl_copy_kind { CL_COPY_ONE, CL_COPY_STRIDED, CL_COPY_TRANSPOSE } cl_copy_kind;
+
+typedef struct cl_copy_plan {
+  int64_t elem;   /* bytes per kernel element: the common vector folded in */
+  int64_t vector; /* original elements per kernel element */
+  int64_t r;      /* joint modes m[0..r) */
+  cl_jmode *m;
+  int64_t base_d, base_s; /* byte offsets of the first element after flips */
+  cl_copy_kind kind;
+  /* Transpose: two runs of joint modes, each walked as one index through a
+   * table of offsets.  i: m[0..ichain), along which dst is contiguous (m[0]
+   * its unit mode, each next mode continuing it), in steps whose src offsets
+   * are is[i]; j: the next jchain modes, along which src is contiguous, jn
+   * steps whose dst offsets are jd[j].  A run of a single mode has no table
+   * (offset = step * stride). */
+  int64_t ichain, in, jchain, jn;
+  int64_t *is, *jd;
+  bool tiles;       /* line tiles (elements of 1, 2, 4, 8 or 16 bytes), else element by element */
+  bool nontemporal; /* stream the stores past the cache */
+  bool staged;      /* tiles go through a staging buffer, written out as runs per dst row */
+  int64_t stage_run, stage_rows; /* staged: bytes per dst row of a block, dst rows per block */
+  bool prefetch;    /* fetch the next strip's src lines ahead (short src rows) */
+  /* Tails past the common refinement, walked independently (byte strides). */
+  int64_t tn_d, tn_s;
+  int64_t *td_shape, *td_stride, *ts_shape, *ts_stride;
+  cl_scratch mem;
+} cl_copy_plan;
+
+/* The plan for dst(i) = src(i), from the leaves of both layouts (extent-1
+ * leaves dropped), storing as `stores` says; checks nothing about overlap.
+ * Release with cl_copy_plan_release. */
+cl_status cl_copy_plan_make(cl_copy_plan *p, const cl_tensor_t *dst, const cl_leaves *fd, const cl_leaves *fs,
+                            cl_copy_stores_t stores);
+void cl_copy_plan_release(cl_copy_plan *p);
+/* The modes the kernel moves itself (the odometer walks the rest). */
+int64_t cl_copy_plan_inner(const cl_copy_plan *p);
+
+/* Runs a plan with up to `threads` threads (copy_exec.c).  CL_E_NOMEM when
+ * the staging buffers cannot be had; nothing is written then. */
+cl_status cl_copy_plan_run(const cl_copy_plan *p, char *dst, const char *src, int threads);
+
+/* A staged transpose's buffer (bytes), its shortest and longest run per
+ * dst row, and the most dst rows it holds. */
+#define CL_COPY_STAGE_BYTES ((int64_t)256 << 10)
+#define CL_COPY_STAGE_RUN 256
+#define CL_COPY_STAGE_RUN_MAX 4096
+#define CL_COPY_STAGE_ROWS 1024
+
+#endif

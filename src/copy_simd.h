@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* copy_simd.h: the copy kernels written once for any vector width, included
+ * by each instruction set's translation unit (copy_sse2.c, copy_avx2.c) after
+ * it defines:
+ *
+ *   CL_SIMD_FN        the function attributes of the unit (its target)
+ *   CL_SIMD_NAME(x)   the unit's name for kernel x (e.g. x##_avx2)
+ *   vec               the vector type, VBYTES bytes (16 or 32)
+ *   load_lanes(rows, k, c)  a vector whose 16-byte lane L is the 16 bytes at
+ *                     rows[L * k] + c (so lanes can come from different rows)
+ *   load(p), store(p, v), stream(p, v)   unaligned load, unaligned store,
+ *                     non-temporal store (p aligned to VBYTES)
+ *   store_lane(p, v, L)  unaligned store of v's 16-byte lane L
+ *   unpacklo_N(a, b), unpackhi_N(a, b)   interleave the N-byte elements of the
+ *                     low (high) halves of each 16-byte lane of a and b
+ *
+ * The tile transpose.  A line tile is S x S elements, S = 64 / E for E-byte
+ * elements: S source rows of one 64-byte line each in, S destination lines
+ * out, so both sides move whole cache lines.  It is cut into groups: the 16
+ * bytes at column c of 16/E * LANES source rows (LANES = VBYTES / 16), lane L
+ * of vector k holding row k + L * 16/E.  In each lane that is a square of
+ * n = 16/E elements, and log2(n) rounds of
+ *     w[2k] = unpacklo(v[k], v[k + n/2]),  w[2k+1] = unpackhi(v[k], v[k + n/2])
+ * transpose every lane's square at once: writing an element's place as the
+ * bits (row, column), each round rotates them left by one, so log2(n) rounds
+ * swap row and column.  Vector k then holds destination row c/E + k, its lane
+ * L the elements of source rows L * n .. L * n + n - 1: VBYTES contiguous
+ * destination bytes.  The lane-crossing part of the transpose is done by the
+ * loads, which put different rows in different lanes. */
+
+#define CL_LANES (VBYTES / 16)
+#define CL_LINE 64
+
+/* The in-lane transpose of n = 16/E vectors, for each element size. */
+#define CL_DEFINE_LANE_TRANSPOSE(E, N)                                               \
+  CL_SIMD_FN static inline void CL_SIMD_NAME(lane_transpose##E)(vec *v) {            \
+    _Pragma("GCC unroll 4") for (int round = 1; round < 16 / (E); round *= 2) {      \
+      vec w[16 / (E)];                                                               \
+      _Pragma("GCC unroll 16") for (int k = 0; k < 8 / (E); k++) {                   \
+        w[2 * k] = unpacklo_##N(v[k], v[k + 8 / (E)]);                               \
+        w[2 * k + 1] = unpackhi_##N(v[k], v[k + 8 / (E)]);                           \
+      }                                                                              \
+      _Pragma("GCC unroll 16") for (int k = 0; k < 16 / (E); k++) v[k] = w[k];       \
+    }                                                                                \
+  }
+CL_DEFINE_LANE_TRANSPOSE(1, 8)
+CL_DEFINE_LANE_TRANSPOSE(2, 16)
+CL_DEFINE_LANE_TRANSPOSE(4, 32)
+CL_DEFINE_LANE_TRANSPOSE(8, 64)
+CL_SIMD_FN static inline void CL_SIMD_NAME(lane_transpose16)(vec *v) { (void)v; }
+
+CL_SIMD_FN static inline void CL_SIMD_NAME(put)(char *p, vec v, bool nt) {
+  if (nt)
+    stream(p, v);
+  else
+    store(p, v);
+}
+
+/* One line tile: s[r] + soff is source row r's line, d[c] + doff destination
+ * row c's line (r, c < S).  The groups of one 16-byte column of the source lines give
+ * n destination rows; the 64 / VBYTES groups along the rows are transposed
+ * before anything is stored, so each destination line is written by
+ * consecutive stores (streaming stores combine them into one line write),
+ * unless that needs more than 16 vectors (1-byte elements with 16-byte
+ * vectors). */
+#define CL_DEFINE_LINE_TILE(E)                                                                           \
+  CL_SIMD_FN static void CL_SIMD_NAME(line_tile##E)(char *const *d, size_t doff, const char *const *s, size_t soff, bool nt) { \
+    enum { n = 16 / (E), groups = CL_LINE / VBYTES, rows = VBYTES / (E), whole = groups * n <= 16 };     \
+    _Pragma("GCC unroll 4") for (int c = 0; c < CL_LINE; c += 16) {                                      \
+      vec v[groups][n];                                                                                  \
+      _Pragma("GCC unroll 4") for (int g = 0; g < groups; g++) {                                         \
+        const char *const *sg = s + g * rows;                                                            \
+        _Pragma("GCC unroll 16") for (int k = 0; k < n; k++)                                             \
+          v[g][k] = load_lanes(sg + k, n, soff + c);                                                      \
+        CL_SIMD_NAME(lane_transpose##E)(v[g]);                                                           \
+        if (!whole)                                                                                      \
+          _Pragma("GCC unroll 16") for (int k = 0; k < n; k++)                                           \
+            CL_SIMD_NAME(put)(d[c / (E) + k] + doff + g * VBYTES, v[g][k], nt);                          \
+      }                                                                                                  \
+      if (whole)                                                                                         \
+        _Pragma("GCC unroll 16") for (int k = 0; k < n; k++)                                             \
+          _Pragma("GCC unroll 4") for (int g = 0; g < groups; g++)                                       \
+            CL_SIMD_NAME(put)(d[c / (E) + k] + doff + g * VBYTES, v[g][k], nt);                          \
+    }                                                                                                    \
+  }
+CL_DEFINE_LINE_TILE(1)
+CL_DEFINE_LINE_TILE(2)
+CL_DEFINE_LINE_TILE(4)
+CL_DEFINE_LINE_TILE(8)
+CL_DEFINE_LINE_TILE(16)
+
+/* A narrow tile, for 1- and 2-byte elements going to a staging buffer: 16
+ * source rows (one line of each) in, 64/E destination rows of 16*E bytes
+ * out.  A line tile of such elements reads 64/E source rows at once, more
+ * streams than the processor follows; a staging buffer needs no whole lines.
+ * Vector k of a group holds VBYTES bytes of one row, its lanes being
+ * neighbouring columns, so after the in-lane transpose lane L of vector k is
+ * the piece of destination row (c + 16 L)/E + k. */
+#define CL_DEFINE_NARROW_TILE(E)                                                                         \
+  CL_SIMD_FN static void CL_SIMD_NAME(narrow_tile##E)(char *const *d, size_t doff, const char *const *s, size_t soff, bool nt) { \
+    enum { n = 16 / (E) };                                                                               \
+    (void)nt;                                                                                            \
+    _Pragma("GCC unroll 4") for (int c = 0; c < CL_LINE; c += VBYTES) {                                  \
+      _Pragma("GCC unroll 2") for (int g = 0; g < (E); g++) {                                            \
+        vec v[n];                                                                                        \
+        _Pragma("GCC unroll 16") for (int k = 0; k < n; k++)                                             \
+          v[k] = load(s[g * n + k] + soff + c);                                                          \
+        CL_SIMD_NAME(lane_transpose##E)(v);                                                              \
+        _Pragma("GCC unroll 16") for (int k = 0; k < n; k++)                                             \
+          _Pragma("GCC unroll 2") for (int L = 0; L < CL_LANES; L++)                                     \
+            store_lane(d[(c + 16 * L) / (E) + k] + doff + g * 16, v[k], L);                              \
+      }                                                                                                  \
+    }                                                                                                    \
+  }
+CL_DEFINE_NARROW_TILE(1)
+CL_DEFINE_NARROW_TILE(2)
+
+/* n bytes from s to d, d aligned to a line and n a multiple of the line:
+ * streaming stores, whole lines. */
+CL_SIMD_FN static void CL_SIMD_NAME(stream_lines)(char *d, const char *s, size_t n) {
+  for (size_t k = 0; k < n; k += CL_LINE)
+    _Pragma("GCC unroll 4") for (int v = 0; v < CL_LINE; v += VBYTES)
+      stream(d + k + v, load(s + k + v));
+}
+
+#undef CL_DEFINE_LANE_TRANSPOSE
+#undef CL_DEFINE_LINE_TILE
+#undef CL_DEFINE_NARROW_TILE
