@@ -17,12 +17,23 @@ Coordinates and indices are 0-based, as in CuTe.  Failures raise CuteLayoutError
 which carries the library's status code and its detail message
 (cl_last_error()).
 
-The library is found through the environment variable CUTELAYOUT_LIBRARY (a
-path), else the system's search for libcutelayout.so.<ABI major>.
+The library is found, in this order, at:
+  1. $CUTELAYOUT_LIBRARY, a path, when it is set (and then only there);
+  2. libcutelayout.so.<ABI major> beside this file;
+  3. the library directory this file was configured with: the build tree's
+     src/ for the copy meson writes to <build>/bindings/python/, the
+     installed libdir for the copy `meson install` puts in Python's path
+     (relative to this file, so a moved prefix or a DESTDIR still works);
+  4. the system's search (LD_LIBRARY_PATH, ldconfig's cache, ctypes.util.find_library);
+  5. the libdir that `pkg-config --variable=libdir cute-layout` reports
+     (a prefix under /usr/local before `ldconfig` has run, or one under
+     $HOME named by PKG_CONFIG_PATH).
 """
 import ctypes
 import ctypes.util
 import os
+import shutil
+import subprocess
 
 # `filter` is left out of __all__ so that `import *` does not hide the builtin.
 __all__ = ['Layout', 'CuteLayoutError', 'size', 'cosize', 'rank', 'depth', 'version',
@@ -36,19 +47,60 @@ __all__ = ['Layout', 'CuteLayoutError', 'size', 'cosize', 'rank', 'depth', 'vers
 ABI_VERSION = 1
 ABI_MINOR = 0
 
+_SONAME = 'libcutelayout.so.%d' % ABI_VERSION
+# Meson replaces this with the library's directory relative to this file's
+# (bindings/meson.build); in the source tree it stays as it is.
+_CONFIGURED_LIBDIR = '@LIBDIR_FROM_MODULE@'
+
+
+def _pkg_config_libdir():
+    pkg_config = shutil.which('pkg-config') or shutil.which('pkgconf')
+    if pkg_config is None:
+        return None
+    try:
+        out = subprocess.run([pkg_config, '--variable=libdir', 'cute-layout'], stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL, universal_newlines=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() if out.returncode == 0 and out.stdout.strip() else None
+
+
+def _candidates():
+    """(where, what to load) in the order of the module's docstring; each
+    `what` is a path, or a bare name for the dynamic linker's search."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    yield 'beside the module', os.path.join(here, _SONAME)
+    if not _CONFIGURED_LIBDIR.startswith('@'):
+        yield 'the configured libdir', os.path.normpath(os.path.join(here, _CONFIGURED_LIBDIR, _SONAME))
+    yield "the system's library path", _SONAME
+    found = ctypes.util.find_library('cutelayout')
+    if found:
+        yield 'ctypes.util.find_library', found
+    libdir = _pkg_config_libdir()
+    if libdir:
+        yield "pkg-config's libdir", os.path.join(libdir, _SONAME)
+
 
 def _load():
     path = os.environ.get('CUTELAYOUT_LIBRARY')
-    if not path:
-        path = 'libcutelayout.so.%d' % ABI_VERSION
+    if path:
         try:
             return ctypes.CDLL(path)
+        except OSError as e:
+            raise ImportError('cannot load CUTELAYOUT_LIBRARY=%s: %s' % (path, e)) from None
+    tried = []
+    for where, what in _candidates():
+        if os.sep in what and not os.path.exists(what):
+            tried.append('%s (%s)' % (what, where))
+            continue
+        try:
+            return ctypes.CDLL(what)
         except OSError:
-            path = ctypes.util.find_library('cutelayout')
-            if path is None:
-                raise ImportError('libcutelayout not found: install cute-layout or set CUTELAYOUT_LIBRARY '
-                                  'to the path of libcutelayout.so') from None
-    return ctypes.CDLL(path)
+            tried.append('%s (%s)' % (what, where))
+    raise ImportError('%s not found; tried %s.  Install cute-layout (`meson install -C build`, and '
+                      '`sudo ldconfig` after installing under /usr/local), set PKG_CONFIG_PATH to the '
+                      'pkgconfig directory of its prefix, or set CUTELAYOUT_LIBRARY to the path of '
+                      '%s' % (_SONAME, ', '.join(tried), _SONAME))
 
 
 library = _load()

@@ -8,7 +8,14 @@ through `pkg-config --cflags --libs cute-layout`.
   - consume.c (C11) and consume.cpp (C++17) link against the shared library and
     run with only the installed libdir on LD_LIBRARY_PATH;
   - consume.c links statically (`pkg-config --static`, `-static`) and runs;
-  - the installed tool runs, and its man page and cute-layout.pc are in place.
+  - the installed tool runs, and its man page and cute-layout.pc are in place;
+  - with no variable naming a library path (no LD_LIBRARY_PATH,
+    CUTELAYOUT_LIBRARY, PKG_CONFIG_PATH), the tool carries exactly the
+    RUNPATH meson was configured with ($ORIGIN/../<libdir> for any prefix
+    but /usr, none for /usr: Debian packages must not have one) and, where
+    it has one, runs; and the installed Python module imports and loads the
+    library installed in the temporary root (its configured path is relative
+    to itself: the temporary root is a moved prefix).
 
 The temporary root acts as the sysroot of the installed prefix
 (PKG_CONFIG_SYSROOT_DIR), so the .pc file is the one a distribution would ship.
@@ -19,11 +26,17 @@ the system's pkg-config search path and library path.
 """
 import argparse
 import os
+import re
 import shlex
 import shutil
 import subprocess
 import sys
 import tempfile
+
+# The Python binding's test of how the module finds the library: a clean
+# environment and an import that says which library file it loaded.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'bindings', 'python'))
+from test_find_library import clean_env, import_module  # noqa: E402
 
 SKIP = 77
 WARNINGS = ['-Wall', '-Wextra', '-pedantic', '-Werror']
@@ -50,6 +63,37 @@ def under(root, prefix, directory):
     return os.path.join(root, path.lstrip('/'))
 
 
+def runpath(program):
+    """The RPATH and RUNPATH entries of a program, by readelf."""
+    out = subprocess.run(['readelf', '--dynamic', '--wide', program], check=True, stdout=subprocess.PIPE,
+                         universal_newlines=True).stdout
+    return re.findall(r'\((?:RPATH|RUNPATH)\)\s+Library (?:rpath|runpath): \[([^\]]*)\]', out)
+
+
+def check_tool_runpath(tool, rpath):
+    found = runpath(tool)
+    expected = [rpath] if rpath else []
+    if found != expected:
+        raise Failure(f'the installed tool has RUNPATH {found}, meson was configured for {expected}')
+    if rpath:
+        out = run([tool, 'eval', 'size((2,(2,2)):(4,(2,1)))'], env=clean_env())
+        if out.strip() != '8':
+            raise Failure('the installed tool evaluated size(...) wrongly without LD_LIBRARY_PATH')
+    else:
+        print('no RUNPATH, as configured: the tool relies on the system search path')
+
+
+def check_python_module(python, module_dir, libdir):
+    if not os.path.isfile(os.path.join(module_dir, 'cutelayout.py')):
+        raise Failure(f'cutelayout.py is not installed in {module_dir}')
+    status, loaded = import_module(module_dir, clean_env(), python=python)
+    print(loaded)
+    if status != 0:
+        raise Failure('the installed Python module does not import with a clean environment')
+    if os.path.realpath(os.path.dirname(loaded)) != os.path.realpath(libdir):
+        raise Failure(f'the installed module loaded {loaded}, not the library installed in {libdir}')
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     ap.add_argument('--meson', nargs='+', help='needed unless --installed')
@@ -67,6 +111,9 @@ def main():
     ap.add_argument('--pkg-config', default='pkg-config')
     ap.add_argument('--sanitize', default='none', help="meson's b_sanitize")
     ap.add_argument('--static', action='store_true', help='a static library is installed')
+    ap.add_argument('--rpath', default='', help="the tool's configured install_rpath ('' for none)")
+    ap.add_argument('--python-module-dir', default='', help="where cutelayout.py is installed ('' if not)")
+    ap.add_argument('--python', default=sys.executable, help='the Python meson installed the module for')
     args = ap.parse_args()
     if not args.installed and not (args.meson and args.builddir):
         ap.error('--meson and --builddir are needed unless --installed')
@@ -168,6 +215,14 @@ def main():
         out = run([tool, 'eval', 'size((2,(2,2)):(4,(2,1)))'], env=run_env)
         if out.strip() != '8':
             raise Failure('the installed tool evaluated size(...) wrongly')
+
+        # No variable names a library path: the tool through its RUNPATH, the
+        # Python module through its configured libdir.
+        check_tool_runpath(tool, args.rpath)
+        if args.python_module_dir and not sanitize:
+            check_python_module(args.python, under(root, args.prefix, args.python_module_dir), libdir)
+        elif args.python_module_dir:
+            print('sanitizer build: the installed Python module is not imported')
     except Failure as e:
         print(f'INSTALL-AND-CONSUME FAILED: {e}\n(the temporary tree is kept in {work})')
         return 1
