@@ -519,8 +519,16 @@ static void op_blocked_raked(const cl_layout_t *a, const cl_layout_t *b, binary_
   if (SUCCEEDED(product(a, b, &r), r) && SUCCEEDED(cl_logical_product(a, b, &logical), logical)) {
     int64_t sr = 0, sl = 0;
     cl_status size_r = cl_layout_size_checked(r, &sr), size_l = cl_layout_size_checked(logical, &sl);
-    FUZZ_CHECK(size_r == size_l && sr == sl);
-    check_same_values(logical, r);
+    /* The same extents in another order: a size whose left-to-right
+     * product overflows before it reaches a zero extent is an overflow (as
+     * CuTe's fold would be) while the other order gives 0, so only sizes
+     * that both exist are compared. */
+    if (size_r == CL_OK && size_l == CL_OK) {
+      FUZZ_CHECK(sr == sl);
+      check_same_values(logical, r);
+    } else {
+      FUZZ_CHECK(size_r == CL_E_OVERFLOW || size_l == CL_E_OVERFLOW);
+    }
   }
   cl_layout_free(logical);
   cl_layout_free(r);
