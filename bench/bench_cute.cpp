@@ -51,9 +51,11 @@ auto make_hier() {
   return make_layout(make_shape(make_shape(rt(4), rt(8)), make_shape(rt(2), make_shape(rt(2), rt(4)))),
                      make_stride(make_stride(rt(2), rt(16)), make_stride(rt(1), make_stride(rt(8), rt(128)))));
 }
+auto make_odd() { return make_layout(make_shape(rt(6), rt(5), rt(7)), make_stride(rt(1), rt(8), rt(48))); }
 using rank2_t = decltype(make_rank2());
 using rank4_t = decltype(make_rank4());
 using hier_t = decltype(make_hier());
+using odd_t = decltype(make_odd());
 
 eval_ctx<rank2_t> &rank2() {
   static eval_ctx<rank2_t> c{make_rank2(), 2048 - 1};
@@ -67,15 +69,21 @@ eval_ctx<hier_t> &hier() {
   static eval_ctx<hier_t> c{make_hier(), 512 - 1};
   return c;
 }
+eval_ctx<odd_t> &odd() {
+  static eval_ctx<odd_t> c{make_odd(), 128 - 1};  // i < 128 <= size 210
+  return c;
+}
 
 }  // namespace
 
-// (64,32):(32,1), (8,4,8,16):(4,1,512,32), ((4,8),(2,(2,4))):((2,16),(1,(8,128)))
+// (64,32):(32,1), (8,4,8,16):(4,1,512,32), ((4,8),(2,(2,4))):((2,16),(1,(8,128))), (6,5,7):(1,8,48)
 extern "C" bench_cute_fn bench_cute_eval_fn(const char *name) {
   if (std::strcmp(name, "rank2") == 0)
     return run<rank2_t>;
   if (std::strcmp(name, "rank4") == 0)
     return run<rank4_t>;
+  if (std::strcmp(name, "odd") == 0)
+    return run<odd_t>;
   return run<hier_t>;
 }
 
@@ -84,5 +92,7 @@ extern "C" void *bench_cute_eval_ctx(const char *name) {
     return &rank2();
   if (std::strcmp(name, "rank4") == 0)
     return &rank4();
+  if (std::strcmp(name, "odd") == 0)
+    return &odd();
   return &hier();
 }

@@ -13,9 +13,9 @@ extern "C" {
 #endif
 
 #ifdef CL_BENCH_CUTE
-/* The eval workload `name` (rank2, rank4, hier) through CuTe's Layout with
- * run-time integers, as a bench_fn and its context: layout(i) for i cycling
- * over [0, size). */
+/* The eval workload `name` (rank2, rank4, hier, odd) through CuTe's Layout
+ * with run-time integers, as a bench_fn and its context: layout(i) for i
+ * cycling over the same indices as bench_eval.c's. */
 typedef void (*bench_cute_fn)(void *ctx, int64_t iters);
 bench_cute_fn bench_cute_eval_fn(const char *name);
 void *bench_cute_eval_ctx(const char *name);

@@ -23,13 +23,17 @@
  * coalesce(L) after the first.
  *
  * Fast division (the technique of libdivide and of Granlund & Montgomery,
- * "Division by invariant integers using multiplication", PLDI 1994): for a
- * divisor P >= 2 with 2^(l-1) < P <= 2^l and the magic number
- * m = ceil(2^(63+l) / P) < 2^64, floor(mulhi(x, m) / 2^(l-1)) == floor(x / P)
- * for every 0 <= x < 2^63, because the rounding error m*P - 2^(63+l) < P <= 2^l
- * moves x * m / 2^(63+l) by less than x / 2^63 / P < 1/P, too little to
- * reach the next multiple.  The arithmetic itself is compiled.h's
- * cl_compiled_plan_eval, inline, shared with the users of compiled layouts.
+ * "Division by invariant integers using multiplication", PLDI 1994), for a
+ * divisor P >= 2 and 0 <= x < size, in three forms (set_divisors):
+ *   pow2 (every P of the plan a power of two 2^a): q = x >> a;
+ *   narrow (size <= 2^32): m = ceil(2^64 / P), q = mulhi(x, m); the rounding
+ *     error m*P - 2^64 < P moves x * m / 2^64 by less than x * P / 2^64 / P,
+ *     and x * P < 2^64, too little to reach the next multiple;
+ *   wide: with 2^(l-1) < P <= 2^l, m = ceil(2^(63+l) / P) < 2^64 and
+ *     q = mulhi(x, m) >> (l - 1), exact for x < 2^63 by the same argument;
+ * and a one-term form, a narrow plan of at most one term, evaluated without
+ * any branch.  The arithmetic itself is compiled.h's, inline, shared with
+ * the users of compiled layouts.
  *
  * Overflow.  The plan answers 0 <= i < size(layout) only, and only for
  * layouts where every such i is known to evaluate without overflow:
@@ -50,10 +54,8 @@
 
 #if defined(__GNUC__) || defined(__clang__)
 #define CL_NOINLINE __attribute__((noinline))
-#define CL_LIKELY(x) __builtin_expect(!!(x), 1)
 #else
 #define CL_NOINLINE
-#define CL_LIKELY(x) (x)
 #endif
 
 /* ------------------------------------------------------- the reciprocals */
@@ -89,18 +91,35 @@ static unsigned ceil_log2(uint64_t x) { /* x >= 2 */
 #endif
 }
 
-/* The term's magic number and shift for i / P, 2 <= P < 2^63 (see the top of
- * the file); a power of two 2^l gets m = 2^63, mulhi = i / 2, no division. */
-static void set_reciprocal(uint64_t divisor, cl_compiled_term_t *term, uint8_t *shift) {
-  unsigned l = ceil_log2(divisor);
-  term->magic = (divisor & (divisor - 1)) == 0 ? (uint64_t)1 << 63 : ceil_pow2_div(63 + l, divisor);
-  *shift = (uint8_t)(l - 1);
-}
+/* The narrow form of the reciprocals answers sizes up to this. */
+#define NARROW_MAX ((uint64_t)1 << 32)
 
-/* Two's complement reading of a wrapped result (what the cast does on every
- * compiler we build with, written out because C leaves it implementation-defined). */
-static inline int64_t to_signed(uint64_t v) {
-  return v <= (uint64_t)INT64_MAX ? (int64_t)v : -(int64_t)(~v) - 1;
+/* Turns the n terms of a plan of the given size, whose magic fields hold
+ * their divisors P_k, into the divisions of the form it returns (compiled.h,
+ * the top of this file): pow2 when every P_k is a power of two, else narrow
+ * or wide by the size; the one-term form, where allowed, for at most one
+ * term of a narrow plan.  magic is the narrow or wide reciprocal in every
+ * form; shift is what the form uses (0 for narrow). */
+static cl_compiled_form set_divisors(cl_compiled_term_t *term, uint8_t *shift, int32_t n, uint64_t size,
+                                     bool allow_one_term) {
+  bool wide = size > NARROW_MAX, pow2 = true;
+  for (int32_t k = 0; k < n; k++)
+    pow2 &= (term[k].magic & (term[k].magic - 1)) == 0;
+  cl_compiled_form form = allow_one_term && !wide && n <= 1 ? CL_COMPILED_ONE_TERM
+                          : pow2                           ? CL_COMPILED_POW2
+                          : wide                           ? CL_COMPILED_WIDE
+                                                           : CL_COMPILED_NARROW;
+  for (int32_t k = 0; k < n; k++) {
+    uint64_t divisor = term[k].magic;
+    unsigned l = ceil_log2(divisor);
+    bool is_pow2 = (divisor & (divisor - 1)) == 0;
+    if (!wide)
+      term[k].magic = is_pow2 ? (uint64_t)1 << (64 - l) : UINT64_MAX / divisor + 1; /* ceil(2^64 / P) */
+    else
+      term[k].magic = is_pow2 ? (uint64_t)1 << 63 : ceil_pow2_div(63 + l, divisor);
+    shift[k] = (uint8_t)(form == CL_COMPILED_POW2 ? l : form == CL_COMPILED_WIDE ? l - 1 : 0);
+  }
+  return form;
 }
 
 /* ------------------------------------------------------------- the plan */
@@ -225,7 +244,10 @@ static cl_status compile_fail(cl_status status, const cl_layout_t *layout) {
   }
 }
 
-cl_status cl_layout_compile(const cl_layout_t *layout, cl_compiled_layout_t *out) {
+/* compiled.h promises one size for every build. */
+_Static_assert(sizeof(cl_compiled_layout_t) == 296, "cl_compiled_layout_t is 296 bytes in ABI 1");
+
+cl_status cl_compile_layout(const cl_layout_t *layout, bool allow_one_term, cl_compiled_layout_t *out) {
   CHECK_NULL(out);
   memset(out, 0, sizeof *out);
   CHECK_NULL(layout);
@@ -242,12 +264,15 @@ cl_status cl_layout_compile(const cl_layout_t *layout, cl_compiled_layout_t *out
     memset(out, 0, sizeof *out);
     return compile_fail(s, layout);
   }
-  for (int32_t k = 0; k < p.nterms; k++)
-    set_reciprocal(out->term[k].magic, &out->term[k], &out->shift[k]);
+  out->form = (uint8_t)set_divisors(out->term, out->shift, p.nterms, (uint64_t)bounds.size, allow_one_term);
   out->size = bounds.size;
   out->d0 = p.d0;
   out->nterms = (uint8_t)p.nterms;
   return CL_OK;
+}
+
+cl_status cl_layout_compile(const cl_layout_t *layout, cl_compiled_layout_t *out) {
+  return cl_compile_layout(layout, true, out);
 }
 
 /* --------------------------------------------------- the handle's plan */
@@ -275,7 +300,11 @@ typedef struct plan {
 
 enum {
   PLAN_NONE = 0,
-  PLAN_READY = 1, /* the only state with bit 0: the fast path tests one bit */
+  PLAN_READY = 1, /* the only states with bit 0: the fast path tests one bit */
+  PLAN_FORM_SHIFT = 1, /* a ready plan's cl_compiled_form is in bits 1-2 */
+  PLAN_ONE_TERM = PLAN_READY | CL_COMPILED_ONE_TERM << PLAN_FORM_SHIFT,
+  PLAN_POW2 = PLAN_READY | CL_COMPILED_POW2 << PLAN_FORM_SHIFT,
+  PLAN_NARROW = PLAN_READY | CL_COMPILED_NARROW << PLAN_FORM_SHIFT,
   PLAN_UNBUILT = 4,
   PLAN_BUILDING = 6,
   PLAN_STATE_MASK = 7,
@@ -285,7 +314,8 @@ enum {
 };
 
 static inline int32_t plan_terms(uint32_t tag) { return (int32_t)((tag >> PLAN_TERMS_SHIFT) & PLAN_TERMS_MASK); }
-/* Only for a tag with an offset (any state but NONE). */
+/* The plan's address; only read through it for a tag with an offset (any
+ * state but NONE). */
 static inline const plan *plan_of(const cl_layout_t *layout, uint32_t tag) {
   return (const plan *)(const void *)((const char *)layout + (tag >> PLAN_OFFSET_SHIFT));
 }
@@ -294,7 +324,7 @@ static inline const uint8_t *plan_shifts(const plan *p, int32_t nterms) {
 }
 
 /* Run for every handle made: just the room the plan will need, one term per
- * leaf after the first and a byte for its shift. */
+ * leaf after the first (at least one) and a byte for its shift. */
 void cl_plan_measure(const cl_node *shape, const cl_node *stride, cl_plan_info *info) {
   (void)stride;
   info->bytes = 0;
@@ -311,7 +341,7 @@ void cl_plan_measure(const cl_node *shape, const cl_node *stride, cl_plan_info *
   }
   if (n == 0)
     return;
-  size_t terms = (size_t)n - 1;
+  size_t terms = n > 1 ? (size_t)n - 1 : 1; /* the one-term form reads term[0] */
   info->leaves = n;
   info->size = (uint64_t)total;
   info->bytes = sizeof(plan) + terms * sizeof(cl_compiled_term_t) + ((terms + 7) & ~(size_t)7);
@@ -337,12 +367,13 @@ static uint32_t plan_write(const cl_node *shape, const cl_node *stride, plan *p,
   plan_sink sink = {0, p->term, 0, PLAN_TERMS_MASK};
   if (plan_terms_of(shape, stride, &sink) != CL_OK)
     return PLAN_NONE;
+  if (sink.nterms == 0) /* the one-term form adds term[0]: make it 0 */
+    p->term[0] = (cl_compiled_term_t){0, 0};
   uint8_t *shift = (uint8_t *)(void *)(p->term + sink.nterms);
-  for (int32_t k = 0; k < sink.nterms; k++)
-    set_reciprocal(p->term[k].magic, &p->term[k], &shift[k]);
+  cl_compiled_form form = set_divisors(p->term, shift, sink.nterms, (uint64_t)bounds.size, true);
   p->limit = (uint64_t)bounds.size;
   p->d0 = sink.d0;
-  return offset_bits | ((uint32_t)sink.nterms << PLAN_TERMS_SHIFT) | PLAN_READY;
+  return offset_bits | ((uint32_t)sink.nterms << PLAN_TERMS_SHIFT) | ((uint32_t)form << PLAN_FORM_SHIFT) | PLAN_READY;
 }
 
 /* The first evaluation of a handle compiles its plan (see above); returns the
@@ -371,9 +402,18 @@ static inline uint32_t plan_tag(const cl_layout_t *layout) {
   return tag;
 }
 
-/* layout(i) by the plan, for 0 <= i < p->limit. */
-static inline int64_t plan_eval(const plan *p, int32_t nterms, int64_t i) {
-  return to_signed(cl_compiled_plan_eval((uint64_t)i, p->d0, p->term, plan_shifts(p, nterms), nterms));
+/* layout(i) by a ready plan, for 0 <= i < p->limit. */
+static inline int64_t plan_eval(const plan *p, uint32_t tag, int64_t i) {
+  uint64_t u = cl_compiled_operand(i);
+  int32_t n = plan_terms(tag);
+  const uint8_t *shift = plan_shifts(p, n);
+  switch ((cl_compiled_form)((tag >> PLAN_FORM_SHIFT) & 3)) {
+  case CL_COMPILED_ONE_TERM: return cl_compiled_signed(cl_compiled_one_term(u, p->d0, p->term));
+  case CL_COMPILED_POW2: return cl_compiled_signed(cl_compiled_plan_eval(u, p->d0, p->term, shift, n, CL_COMPILED_POW2));
+  case CL_COMPILED_NARROW:
+    return cl_compiled_signed(cl_compiled_plan_eval(u, p->d0, p->term, shift, n, CL_COMPILED_NARROW));
+  default: return cl_compiled_signed(cl_compiled_plan_eval(u, p->d0, p->term, shift, n, CL_COMPILED_WIDE));
+  }
 }
 
 /* ------------------------------------------------------------ layout(i) */
@@ -386,15 +426,15 @@ static CL_NOINLINE cl_status eval_exact(const cl_layout_t *layout, int64_t i, in
   return cl_tree_eval(cl_lshape(cl_lroot(layout)), cl_lstride(cl_lroot(layout)), i, index);
 }
 
-/* Everything but a compiled plan and 0 <= i < size: a plan still to compile,
- * and the exact evaluation. */
+/* Everything but the one-term form and 0 <= i < size: the other forms, a
+ * plan still to compile, and the exact evaluation. */
 static CL_NOINLINE cl_status eval_other(const cl_layout_t *layout, int64_t i, int64_t *index) {
   if (layout != NULL && index != NULL) {
     uint32_t tag = plan_tag(layout);
-    if ((tag & PLAN_STATE_MASK) == PLAN_READY) {
+    if (tag & PLAN_READY) {
       const plan *p = plan_of(layout, tag);
       if ((uint64_t)i < p->limit) {
-        *index = plan_eval(p, plan_terms(tag), i);
+        *index = plan_eval(p, tag, i);
         return CL_OK;
       }
     }
@@ -402,16 +442,30 @@ static CL_NOINLINE cl_status eval_other(const cl_layout_t *layout, int64_t i, in
   return eval_exact(layout, i, index);
 }
 
+/* The one-term form (most rank-2 layouts) is answered here with no branch
+ * taken, the power-of-two form (CuTe's usual tiles) and the narrow one with
+ * a jump or two into their terms; everything else (the wide form, a plan
+ * still to compile, i outside [0, size)) is one jump away, in eval_other. */
 cl_status cl_layout_eval(const cl_layout_t *layout, int64_t i, int64_t *index) {
   if (CL_LIKELY(layout != NULL && index != NULL)) {
     /* Acquire: a plan compiled by another thread is read after its tag. */
-    uint32_t tag = (uint32_t)__atomic_load_n(&layout->plan, __ATOMIC_ACQUIRE);
-    if (CL_LIKELY(tag & PLAN_READY)) {
-      const plan *p = plan_of(layout, tag);
-      if (CL_LIKELY((uint64_t)i < p->limit)) {
-        *index = plan_eval(p, plan_terms(tag), i);
-        return CL_OK;
-      }
+    uint32_t tag = (uint32_t)__atomic_load_n(&layout->plan, __ATOMIC_ACQUIRE), state = tag & PLAN_STATE_MASK;
+    const plan *p = plan_of(layout, tag);
+    if (CL_LIKELY(state == PLAN_ONE_TERM && (uint64_t)i < p->limit)) {
+      *index = cl_compiled_signed(cl_compiled_one_term(cl_compiled_operand(i), p->d0, p->term));
+      return CL_OK;
+    }
+    if (CL_LIKELY(state == PLAN_POW2 && (uint64_t)i < p->limit)) {
+      int32_t n = plan_terms(tag);
+      *index = cl_compiled_signed(
+          cl_compiled_plan_eval(cl_compiled_operand(i), p->d0, p->term, plan_shifts(p, n), n, CL_COMPILED_POW2));
+      return CL_OK;
+    }
+    if (CL_LIKELY(state == PLAN_NARROW && (uint64_t)i < p->limit)) {
+      int32_t n = plan_terms(tag);
+      *index = cl_compiled_signed(
+          cl_compiled_plan_eval(cl_compiled_operand(i), p->d0, p->term, plan_shifts(p, n), n, CL_COMPILED_NARROW));
+      return CL_OK;
     }
   }
   return eval_other(layout, i, index);
@@ -488,7 +542,7 @@ static void fill_arith(int64_t *out, int64_t n, uint64_t start, uint64_t step) {
   }
 #endif
   for (; j < n; j++)
-    out[j] = to_signed(start + (uint64_t)j * step);
+    out[j] = cl_compiled_signed(start + (uint64_t)j * step);
 }
 
 /* out[j] = base + table[j]. */
@@ -504,7 +558,7 @@ static void fill_table(int64_t *out, int64_t n, uint64_t base, const uint64_t *t
   }
 #endif
   for (; j < n; j++)
-    out[j] = to_signed(base + table[j]);
+    out[j] = cl_compiled_signed(base + table[j]);
 }
 
 #ifdef CL_AVX2
@@ -519,7 +573,7 @@ __attribute__((target("avx2"))) static void fill_arith_avx2(int64_t *out, int64_
     w += inc;
   }
   for (; j < n; j++)
-    out[j] = to_signed(start + (uint64_t)j * step);
+    out[j] = cl_compiled_signed(start + (uint64_t)j * step);
 }
 
 __attribute__((target("avx2"))) static void fill_table_avx2(int64_t *out, int64_t n, uint64_t base,
@@ -542,7 +596,7 @@ __attribute__((target("avx2"))) static void fill_table_avx2(int64_t *out, int64_
     memcpy(out + j, &t, sizeof t);
   }
   for (; j < n; j++)
-    out[j] = to_signed(base + table[j]);
+    out[j] = cl_compiled_signed(base + table[j]);
 }
 #endif
 
@@ -673,7 +727,7 @@ cl_status cl_layout_eval_range(const cl_layout_t *layout, int64_t begin, int64_t
   flat_modes modes;
   modes.n = 0;
   int64_t lo = begin, hi = begin; /* the part [lo, hi) that the odometer writes */
-  if (state == PLAN_READY && coalesced_modes(layout, &modes)) {
+  if ((state & PLAN_READY) && coalesced_modes(layout, &modes)) {
     int64_t size = (int64_t)plan_of(layout, tag)->limit;
     lo = begin > 0 ? begin : 0;
     hi = last < size ? last + 1 : size;

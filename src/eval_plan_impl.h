@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "tuple_impl.h"
+#include "cutelayout/compiled.h"
 
 /* What cl_plan_measure finds out about a layout: the room its plan needs. */
 typedef struct cl_plan_info {
@@ -42,5 +43,9 @@ typedef struct cl_plan_bounds {
  * extent is 0); otherwise the status cl_layout_compile reports (CL_E_TYPE,
  * CL_E_DOMAIN, CL_E_OVERFLOW), with no message set. */
 cl_status cl_plan_check(const cl_node *shape, const cl_node *stride, cl_plan_bounds *bounds);
+
+/* cl_layout_compile, with or without the one-term form (a swizzled layout
+ * must not take it: that form skips the offset and the swizzle). */
+cl_status cl_compile_layout(const cl_layout_t *layout, bool allow_one_term, cl_compiled_layout_t *out);
 
 #endif

@@ -562,7 +562,7 @@ cl_status cl_composed_compile(const cl_composed_t *composed, cl_compiled_layout_
     return cl_fail(CL_E_OVERFLOW, "cl_composed_compile: Sw<%d,%d,%d> reaches bit 31, where CuTe's int arithmetic wraps",
                    (int)sw.bits, (int)sw.base, (int)sw.shift);
   const cl_layout_t *inner = composed->inner.layout;
-  CL_TRY(cl_layout_compile(inner, out));
+  CL_TRY(cl_compile_layout(inner, composed->offset == 0 && cl_sw_yyy_msk(sw) == 0, out));
   cl_plan_bounds b;
   cl_plan_check(cl_lshape(cl_lroot(inner)), cl_lstride(cl_lroot(inner)), &b); /* CL_OK: the layout compiled */
   int64_t low, high, offset = composed->offset;

@@ -323,7 +323,7 @@ static void test_long_ranges(void **state) {
 /* Sizes above 2^32 use the wide form of the reciprocals. */
 static void test_wide_plans(void **state) {
   (void)state;
-  const char *texts[] = {"(1000003,7,999983):(7,1,7000021)", "(65537,65539,3):(1,-65537,5)",
+  const char *texts[] = {"(1000003,7,999983):(7,1,7000021)", "(65537,65539,3):(1,-65537,5)", "(1048576,1048576,16):(3,-5,7)",
                          "((3,(1024,1024)),(4096,5)):((1,(3,3072)),(100000000,7))", "(4294967311,3):(2,1)",
                          "(4611686018427387903,2):(1,-1)"};
   for (size_t t = 0; t < COUNT_OF(texts); t++) {
@@ -527,6 +527,47 @@ static void test_compile_statuses(void **state) {
     assert_zeroed(&c);
     cl_layout_free(x);
   }
+}
+
+/* The form compile chooses (compiled.h): one term for narrow layouts of at
+ * most one term without offset or swizzle, shifts when every divisor P_k
+ * is a power of two, and the narrow or wide reciprocals otherwise. */
+static void expect_form(const char *text, cl_compiled_form form, int nterms, const uint8_t *shifts) {
+  cl_compiled_layout_t c;
+  cl_layout_t *l = NULL;
+  cl_composed_t *composed = NULL;
+  if (strstr(text, " o ") != NULL) {
+    assert_int_equal(cl_composed_parse(text, &composed), CL_OK);
+    assert_int_equal(cl_composed_compile(composed, &c), CL_OK);
+  } else {
+    l = lay(text);
+    assert_int_equal(cl_layout_compile(l, &c), CL_OK);
+  }
+  if (c.form != form || c.nterms != nterms)
+    fail_msg("%s: form %d with %d terms, expected form %d with %d", text, c.form, c.nterms, form, nterms);
+  for (int k = 0; shifts != NULL && k < nterms; k++)
+    assert_int_equal(c.shift[k], shifts[k]);
+  for (int k = nterms; k < CL_COMPILED_MAX_MODES - 1; k++)
+    assert_true(c.term[k].magic == 0 && c.term[k].coef == 0 && c.shift[k] == 0);
+  cl_layout_free(l);
+  cl_composed_free(composed);
+}
+
+static void test_compiled_forms(void **state) {
+  (void)state;
+  expect_form("(64,32):(32,1)", CL_COMPILED_ONE_TERM, 1, NULL);
+  expect_form("(3,5):(5,1)", CL_COMPILED_ONE_TERM, 1, NULL);
+  expect_form("8:3", CL_COMPILED_ONE_TERM, 0, NULL);
+  expect_form("(8,4,8,16):(4,1,512,32)", CL_COMPILED_POW2, 3, (const uint8_t[]){3, 5, 8});
+  expect_form("((4,8),(2,(2,4))):((2,16),(1,(8,128)))", CL_COMPILED_POW2, 4, (const uint8_t[]){2, 5, 6, 7});
+  expect_form("(3,5,7):(1,5,2)", CL_COMPILED_NARROW, 2, (const uint8_t[]){0, 0});
+  expect_form("(4,3,7):(1,5,2)", CL_COMPILED_NARROW, 2, NULL);
+  expect_form("(4294967311,3):(2,1)", CL_COMPILED_WIDE, 1, (const uint8_t[]){32});
+  expect_form("(1048576,1048576,16):(3,-5,7)", CL_COMPILED_POW2, 2, (const uint8_t[]){20, 40});
+  /* An offset or a swizzle rules out the one-term form; the identity at 0 does not. */
+  expect_form("Sw<3,3,3> o 0 o (64,32):(32,1)", CL_COMPILED_POW2, 1, (const uint8_t[]){6});
+  expect_form("Sw<0,2,2> o 0 o (64,32):(32,1)", CL_COMPILED_ONE_TERM, 1, NULL);
+  expect_form("Sw<0,2,2> o 3 o (3,5):(5,1)", CL_COMPILED_NARROW, 1, NULL);
 }
 
 /* The value of a swizzled layout by its definition: Sw(offset + L(i)). */
@@ -781,7 +822,8 @@ int main(void) {
       cmocka_unit_test(test_documented_examples), cmocka_unit_test(test_generated_flat),
       cmocka_unit_test(test_generated_hierarchical), cmocka_unit_test(test_long_ranges),
       cmocka_unit_test(test_wide_plans), cmocka_unit_test(test_overflow), cmocka_unit_test(test_errors),
-      cmocka_unit_test(test_compile_statuses), cmocka_unit_test(test_compiled_swizzled),
+      cmocka_unit_test(test_compile_statuses), cmocka_unit_test(test_compiled_forms),
+      cmocka_unit_test(test_compiled_swizzled),
       cmocka_unit_test(test_compiled_swizzled_statuses), cmocka_unit_test(test_handle_bytes_and_no_allocation),
 #if !defined(__STDC_NO_THREADS__)
       cmocka_unit_test(test_threads_share_a_fresh_handle),

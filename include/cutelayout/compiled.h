@@ -21,13 +21,17 @@
  *   layout(i) = i * d_0 + sum_{k>=1} q_k * (d_k - s_{k-1} * d_{k-1}).
  *
  * Modes that coalesce() would merge, and size-1 modes, drop out of the sum;
- * each remaining q_k is a multiply-high by a reciprocal and a right shift
- * (Granlund & Montgomery, "Division by invariant integers using
- * multiplication", PLDI 1994: magic = ceil(2^(63+l) / P_k) with
- * 2^(l-1) < P_k <= 2^l, exact for 0 <= i < 2^63).  The sum is computed
- * modulo 2^64; the compile functions refuse every layout for which some
- * layout(i), 0 <= i < size, does not fit in int64_t, so the wrapped sum is
- * the exact index.
+ * each remaining q_k is a division by an invariant, done in one of three
+ * forms (Granlund & Montgomery, "Division by invariant integers using
+ * multiplication", PLDI 1994; libdivide):
+ *   pow2    every P_k a power of two 2^a: q_k = i >> a (CuTe's usual tiles);
+ *   narrow  size <= 2^32: q_k = mulhi(i, ceil(2^64 / P_k)), exact because
+ *           i * (P_k - 1) < 2^64;
+ *   wide    q_k = mulhi(i, ceil(2^(63+l) / P_k)) >> (l - 1) with
+ *           2^(l-1) < P_k <= 2^l, exact for i < 2^63.
+ * The sum is computed modulo 2^64; the compile functions refuse every layout
+ * for which some layout(i), 0 <= i < size, does not fit in int64_t, so the
+ * wrapped sum is the exact index.
  *
  * Swizzles.  cl_composed_compile() compiles CuTe's swizzled layouts,
  * Sw<B,M,S> o offset o L (composition(Swizzle, offset, L)): the index is
@@ -69,16 +73,26 @@ extern "C" {
 /* The most modes of coalesce(L) a compiled layout holds. */
 #define CL_COMPILED_MAX_MODES 16
 
-/* One term of the plan: q = mulhi(i, magic) >> shift is i / P_k, and the
- * term adds q * coef (modulo 2^64). */
+/* One term of the plan: it adds q * coef (modulo 2^64), where q = i / P_k
+ * is computed in the layout's form (cl_compiled_form) from magic and the
+ * term's shift. */
 typedef struct cl_compiled_term {
-  uint64_t magic;
-  uint64_t coef;
+  uint64_t magic; /* the reciprocal of P_k, narrow or wide by the size (the pow2 form shifts instead) */
+  uint64_t coef;  /* the sum of d_k - s_{k-1} * d_{k-1} over the modes with this P_k */
 } cl_compiled_term_t;
+
+/* How q = i / P_k is computed (the top of this file). */
+typedef enum cl_compiled_form {
+  CL_COMPILED_ONE_TERM = 0, /* narrow, at most one term, no offset, no swizzle:
+                               i * d0 + mulhi(i, term[0].magic) * term[0].coef */
+  CL_COMPILED_POW2 = 1,     /* q = i >> shift[k] */
+  CL_COMPILED_NARROW = 2,   /* q = mulhi(i, magic) */
+  CL_COMPILED_WIDE = 3      /* q = mulhi(i, magic) >> shift[k] */
+} cl_compiled_form;
 
 /* A compiled layout (see the top of this file).  Filled by
  * cl_layout_compile / cl_composed_compile; read its fields, do not write
- * them.  sizeof is the same in every build of ABI 1. */
+ * them.  sizeof is the same in every build of ABI 1: 296 bytes. */
 typedef struct cl_compiled_layout {
   int64_t size;          /* the domain: 0 <= i < size */
   uint64_t d0;           /* stride of the first mode: the coefficient of i */
@@ -86,8 +100,10 @@ typedef struct cl_compiled_layout {
   uint64_t swizzle_mask; /* the swizzle's yyy bits (0: no swizzle) */
   uint8_t swizzle_shr;   /* S when S > 0, else 0 */
   uint8_t swizzle_shl;   /* -S when S < 0, else 0 */
-  uint8_t nterms;        /* terms in use, at most CL_COMPILED_MAX_MODES - 1 */
+  uint8_t nterms;        /* terms in use, at most CL_COMPILED_MAX_MODES - 1; unused ones are 0 */
+  uint8_t form;          /* a cl_compiled_form */
   uint8_t shift[CL_COMPILED_MAX_MODES - 1];
+  uint8_t reserved; /* 0 */
   cl_compiled_term_t term[CL_COMPILED_MAX_MODES - 1];
 } cl_compiled_layout_t;
 
@@ -120,6 +136,25 @@ CL_API cl_status cl_composed_compile(const cl_composed_t *composed, cl_compiled_
 
 /* ---- the inline evaluation ---- */
 
+/* Macros of the inline functions below.  CL_FALLTHROUGH marks a case of a
+ * switch that falls through to the next. */
+#if defined(__cplusplus) && __cplusplus >= 201703L
+#define CL_FALLTHROUGH [[fallthrough]]
+#elif defined(__GNUC__) && (__GNUC__ >= 7 || defined(__clang__))
+#define CL_FALLTHROUGH __attribute__((fallthrough))
+#else
+#define CL_FALLTHROUGH ((void)0)
+#endif
+/* Conditions true or false in the common case: the common path is laid
+ * out straight, without taken branches (which cost about a cycle each). */
+#if defined(__GNUC__) || defined(__clang__)
+#define CL_LIKELY(x) __builtin_expect(!!(x), 1)
+#define CL_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define CL_LIKELY(x) (x)
+#define CL_UNLIKELY(x) (x)
+#endif
+
 /* The high 64 bits of the 128-bit product a * b. */
 CL_HOST_DEVICE static inline uint64_t cl_mulhi_u64(uint64_t a, uint64_t b) {
 #if defined(__CUDA_ARCH__)
@@ -135,25 +170,89 @@ CL_HOST_DEVICE static inline uint64_t cl_mulhi_u64(uint64_t a, uint64_t b) {
 #endif
 }
 
-/* The plan's sum, i * d0 + sum_k (mulhi(i, term[k].magic) >> shift[k]) *
- * term[k].coef, modulo 2^64: the arithmetic of cl_compiled_eval and of the
- * library's cl_layout_eval. */
-CL_HOST_DEVICE static inline uint64_t cl_compiled_plan_eval(uint64_t i, uint64_t d0, const cl_compiled_term_t *term,
-                                                            const uint8_t *shift, int nterms) {
-  uint64_t index = i * d0;
-  for (int k = 0; k < nterms; k++)
-    index += (cl_mulhi_u64(i, term[k].magic) >> shift[k]) * term[k].coef;
+/* i as the unsigned operand of the multiplications.  Where i comes from a
+ * signed expression, GCC (12) sees through the conversion and multiplies it
+ * as a signed 128-bit value with a correction, three instructions more per
+ * term; an empty asm statement hides where the value came from. */
+CL_HOST_DEVICE static inline uint64_t cl_compiled_operand(int64_t i) {
+  uint64_t u = (uint64_t)i;
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDA_ARCH__)
+  __asm__("" : "+r"(u));
+#endif
+  return u;
+}
+
+/* The plan's sum, u * d0 + sum_k q_k * term[k].coef modulo 2^64, with q_k in
+ * the given form (not CL_COMPILED_ONE_TERM): the arithmetic of
+ * cl_compiled_eval and of the library's cl_layout_eval.  Called with a
+ * constant form, the other forms compile away.  Written out for up to four
+ * terms (most layouts): one jump into straight-line code, where a loop
+ * would cost a branch per term. */
+CL_HOST_DEVICE static inline uint64_t cl_compiled_plan_eval(uint64_t u, uint64_t d0, const cl_compiled_term_t *term,
+                                                            const uint8_t *shift, int nterms, cl_compiled_form form) {
+  uint64_t index = u * d0;
+#define CL_COMPILED_TERM_(k)                                                          \
+  (index += (form == CL_COMPILED_POW2     ? u >> shift[k]                             \
+             : form == CL_COMPILED_NARROW ? cl_mulhi_u64(u, term[k].magic)            \
+                                          : cl_mulhi_u64(u, term[k].magic) >> shift[k]) * \
+            term[k].coef)
+  switch (nterms) {
+  default:
+    for (int k = 4; k < nterms; k++)
+      CL_COMPILED_TERM_(k);
+    CL_FALLTHROUGH;
+  case 4:
+    CL_COMPILED_TERM_(3);
+    CL_FALLTHROUGH;
+  case 3:
+    CL_COMPILED_TERM_(2);
+    CL_FALLTHROUGH;
+  case 2:
+    CL_COMPILED_TERM_(1);
+    CL_FALLTHROUGH;
+  case 1:
+    CL_COMPILED_TERM_(0);
+    CL_FALLTHROUGH;
+  case 0:
+    break;
+  }
+#undef CL_COMPILED_TERM_
   return index;
+}
+
+/* The whole evaluation of the one-term form. */
+CL_HOST_DEVICE static inline uint64_t cl_compiled_one_term(uint64_t u, uint64_t d0, const cl_compiled_term_t *term) {
+  return u * d0 + cl_mulhi_u64(u, term->magic) * term->coef;
+}
+
+/* Two's complement reading of x (C leaves the plain conversion
+ * implementation-defined; compilers emit no code for this). */
+CL_HOST_DEVICE static inline int64_t cl_compiled_signed(uint64_t x) {
+  return x <= (uint64_t)INT64_MAX ? (int64_t)x : -(int64_t)(~x) - 1;
+}
+
+/* cl_compiled_eval for the forms other than one term: the sum in its form,
+ * then the offset and the swizzle when there are any. */
+CL_HOST_DEVICE static inline uint64_t cl_compiled_eval_sum(const cl_compiled_layout_t *c, uint64_t u) {
+  uint64_t x = CL_LIKELY(c->form == CL_COMPILED_POW2)
+                   ? cl_compiled_plan_eval(u, c->d0, c->term, c->shift, c->nterms, CL_COMPILED_POW2)
+               : CL_LIKELY(c->form == CL_COMPILED_NARROW)
+                   ? cl_compiled_plan_eval(u, c->d0, c->term, c->shift, c->nterms, CL_COMPILED_NARROW)
+                   : cl_compiled_plan_eval(u, c->d0, c->term, c->shift, c->nterms, CL_COMPILED_WIDE);
+  if (CL_UNLIKELY(c->swizzle_mask != 0 || c->offset != 0)) {
+    x += (uint64_t)c->offset;
+    x ^= ((x & c->swizzle_mask) >> c->swizzle_shr) << c->swizzle_shl;
+  }
+  return x;
 }
 
 /* CuTe's layout(i) (or, compiled from a composed layout, its value at i) for
  * 0 <= i < c->size; unspecified for any other i. */
 CL_HOST_DEVICE static inline int64_t cl_compiled_eval(const cl_compiled_layout_t *c, int64_t i) {
-  uint64_t x = (uint64_t)c->offset + cl_compiled_plan_eval((uint64_t)i, c->d0, c->term, c->shift, c->nterms);
-  x ^= ((x & c->swizzle_mask) >> c->swizzle_shr) << c->swizzle_shl;
-  /* Two's complement reading of x, written out because C leaves the plain
-   * conversion implementation-defined; compilers emit no code for it. */
-  return x <= (uint64_t)INT64_MAX ? (int64_t)x : -(int64_t)(~x) - 1;
+  uint64_t u = cl_compiled_operand(i);
+  if (CL_LIKELY(c->form == CL_COMPILED_ONE_TERM))
+    return cl_compiled_signed(cl_compiled_one_term(u, c->d0, c->term));
+  return cl_compiled_signed(cl_compiled_eval_sum(c, u));
 }
 
 #ifdef __cplusplus

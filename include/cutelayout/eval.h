@@ -22,7 +22,8 @@
  * with its overflow errors.
  *
  * Cost of the plan in the handle: 16 bytes plus 16 per flattened mode after
- * the first (terms that coalescing removes leave their room unused), plus one
+ * the first, at least one (terms that coalescing removes leave their room
+ * unused), plus one
  * byte per term for its shift, rounded up to 8.  A rank-4 flat layout such
  * as (4,8,2,16):(1,64,3,7) is one allocation of 256 bytes: 8 bytes of
  * header, 11 nodes of 16 bytes (the shape and stride trees), 72 bytes of
