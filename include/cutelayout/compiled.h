@@ -101,9 +101,8 @@ typedef struct cl_compiled_layout {
   uint8_t swizzle_shr;   /* S when S > 0, else 0 */
   uint8_t swizzle_shl;   /* -S when S < 0, else 0 */
   uint8_t nterms;        /* terms in use, at most CL_COMPILED_MAX_MODES - 1; unused ones are 0 */
-  uint8_t form;          /* a cl_compiled_form */
   uint8_t shift[CL_COMPILED_MAX_MODES - 1];
-  uint8_t reserved; /* 0 */
+  uint8_t form;          /* a cl_compiled_form */
   cl_compiled_term_t term[CL_COMPILED_MAX_MODES - 1];
 } cl_compiled_layout_t;
 
@@ -138,7 +137,7 @@ CL_API cl_status cl_composed_compile(const cl_composed_t *composed, cl_compiled_
 
 /* Macros of the inline functions below.  CL_FALLTHROUGH marks a case of a
  * switch that falls through to the next. */
-#if defined(__cplusplus) && __cplusplus >= 201703L
+#if defined(__cplusplus) && __cplusplus >= 201703
 #define CL_FALLTHROUGH [[fallthrough]]
 #elif defined(__GNUC__) && (__GNUC__ >= 7 || defined(__clang__))
 #define CL_FALLTHROUGH __attribute__((fallthrough))
