@@ -516,6 +516,11 @@ static void test_compile_statuses(void **state) {
   expect_compile("(4294967296,2147483647):(0,1)", CL_OK);         /* size 2^63 - 2^32 */
   expect_compile("(3,0,5):(1,2,3)", CL_OK);                        /* empty domain */
 
+  /* Scaled-basis strides map to coordinates, not to integer indices (and
+   * a composed layout cannot hold them). */
+  expect_compile("(4,8):(1@0,1@1)", CL_E_TYPE);
+  expect_compile("((2,2),3):((1,1@1),4)", CL_E_TYPE);
+
   /* CuTe cannot evaluate through (); a negative extent has no domain. */
   const char *domain[] = {"(4,()):(1,())", "((),4):((),1)", "():()", "(-2,4):(1,2)", "-3:1"};
   for (size_t k = 0; k < COUNT_OF(domain); k++) {

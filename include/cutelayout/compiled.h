@@ -114,7 +114,7 @@ typedef struct cl_compiled_layout {
  *                  fit in int64_t (cl_layout_eval reports it exactly);
  *   CL_E_DOMAIN    a negative extent, or an empty tuple `()` in the shape
  *                  (CuTe cannot evaluate through it);
- *   CL_E_TYPE      a stride that is not an integer.
+ *   CL_E_TYPE      a stride that is not an integer (a scaled basis, 1@0).
  * A layout with an extent 0 compiles to size 0 (an empty domain).  No
  * allocation; reads only the handle. */
 CL_API cl_status cl_layout_compile(const cl_layout_t *layout, cl_compiled_layout_t *out);
