@@ -471,7 +471,8 @@ static void modes_text(char *text, size_t cap, int n, int coalescing_pair) {
   for (int k = 0; k < n; k++) {
     snprintf(shape + strlen(shape), 8, "%s2", k ? "," : "");
     snprintf(stride + strlen(stride), 32, "%s%lld", k ? "," : "", (long long)d);
-    d = k == coalescing_pair ? 2 * d : 3 * d; /* 2 * d: mode k+1 continues mode k */
+    if (k + 1 < n) /* none after the last mode: for 40 modes it would be 3^40 > INT64_MAX */
+      d = k == coalescing_pair ? 2 * d : 3 * d; /* 2 * d: mode k+1 continues mode k */
   }
   snprintf(text, cap, "%s):%s)", shape, stride);
 }
