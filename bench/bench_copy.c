@@ -22,8 +22,11 @@
  * the copy in the same process (bench_compare: the median of the paired
  * ratios).  The float32 workloads of the first version also print the ratio
  * to a naive loop that evaluates both layouts with cl_layout_eval for every
- * element (median of three runs: it is slow).  bench/numpy_copy.py times
- * numpy's ascontiguousarray of the same permutations against the library. */
+ * element (median of three runs: it is slow).  Each workload also prints
+ * the speed-up of the copy split between threads (cl_copy_options_t's
+ * threads; CUTE_LAYOUT_BENCH_THREADS, default 2, 1 for none) over the copy
+ * on one thread, timed run for run.  bench/numpy_copy.py times numpy's
+ * ascontiguousarray of the same permutations against the library. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,12 +43,14 @@ typedef struct copy_case {
   const cl_tensor_t *dst, *src;
   char *dst_mem, *src_mem;
   size_t bytes, elem;
+  int threads;
 } copy_case;
 
 static void run_copy(void *ctx, int64_t iters) {
   copy_case *c = ctx;
+  cl_copy_options_t opt = {sizeof opt, CL_COPY_STORES_AUTO, c->threads};
   for (int64_t k = 0; k < iters; k++) {
-    bench_check(cl_tensor_copy(c->dst, c->src), "cl_tensor_copy");
+    bench_check(cl_tensor_copy_ex(c->dst, c->src, &opt), "cl_tensor_copy_ex");
     bench_clobber();
   }
 }
@@ -101,13 +106,15 @@ static void check_sample(const char *name, const copy_case *c) {
   }
 }
 
+static int threads; /* > 1: also time the copy split between this many threads */
+
 static void run_case(const char *name, const cl_layout_t *dst_layout, const cl_layout_t *src_layout, cl_dtype dtype,
                      bool naive, char *dst_mem, char *src_mem) {
   cl_tensor_t *dst, *src;
   bench_check(cl_tensor_new_typed(dst_mem, dtype, dst_layout, &dst), "cl_tensor_new_typed");
   bench_check(cl_tensor_new_typed(src_mem, dtype, src_layout, &src), "cl_tensor_new_typed");
   size_t elem = cl_dtype_size(dtype);
-  copy_case c = {dst, src, dst_mem, src_mem, (size_t)cl_tensor_size(dst) * elem, elem};
+  copy_case c = {dst, src, dst_mem, src_mem, (size_t)cl_tensor_size(dst) * elem, elem, 1};
   bench_check(cl_tensor_copy(dst, src), "cl_tensor_copy");
   check_sample(name, &c);
 
@@ -115,6 +122,16 @@ static void run_case(const char *name, const cl_layout_t *dst_layout, const cl_l
   double gbps = 2.0 * (double)c.bytes / pair.b * 1e-9;
   bench_report("copy", name, gbps, "GB/s", pair.ratio, "memcpy");
 
+  if (threads > 1) {
+    /* The same copy split between threads, paired run for run with the
+     * copy on one thread: the ratio is the speed-up. */
+    copy_case many = c;
+    many.threads = threads;
+    bench_pair scale = bench_compare(run_copy, &c, run_copy, &many, 1);
+    char with[96];
+    snprintf(with, sizeof with, "%s-%dthreads", name, threads);
+    bench_report("copy", with, 2.0 * (double)c.bytes / scale.b * 1e-9, "GB/s", scale.ratio, "1-thread");
+  }
   if (naive) {
     double t[NAIVE_RUNS];
     for (int r = 0; r < NAIVE_RUNS; r++) {
@@ -142,6 +159,8 @@ static void run_text_case(const char *name, const char *dst_text, const char *sr
 
 void bench_copy(void);
 void bench_copy(void) {
+  const char *env = getenv("CUTE_LAYOUT_BENCH_THREADS");
+  threads = env != NULL ? atoi(env) : 2;
   char *src_mem = aligned_alloc(64, MAX_BYTES), *dst_mem = aligned_alloc(64, MAX_BYTES);
   if (src_mem == NULL || dst_mem == NULL) {
     fprintf(stderr, "cute-layout-bench: copy: out of memory\n");

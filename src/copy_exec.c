@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* copy_exec.c: running a copy plan (copy_plan.h): the strided and transposing
  * kernels over the plan's inner modes, an odometer over the outer ones, and
- * the split of that work between parts. */
+ * the split of that work between threads. */
+#include <pthread.h>
 #include <stdlib.h>
 
 #include "copy_kernels.h"
@@ -11,8 +12,9 @@
 
 /* What one thread runs: the whole loop nest, except that one dimension is
  * cut to [lo, hi): an outer joint mode (split >= inner), or the kernel's own
- * (split < 0): the j run of a transpose, the outer mode of the strided
- * kernel, the bytes of a single memcpy. */
+ * (KERNEL_SPLIT: the j run of a transpose, the outer mode of the strided
+ * kernel, the bytes of a single memcpy; KERNEL_SPLIT_I: the i run of a
+ * transpose). */
 typedef struct part {
   const cl_copy_plan *p;
   const cl_copy_isa *isa;
@@ -23,7 +25,8 @@ typedef struct part {
   bool threaded; /* run by a thread of its own */
 } part;
 
-#define KERNEL_SPLIT (-1)
+#define KERNEL_SPLIT (-1)   /* the kernel's loop: memcpy bytes, strided outer mode, transpose j */
+#define KERNEL_SPLIT_I (-2) /* a transpose's i run */
 #define NO_SPLIT INT64_MIN
 
 /* ------------------------------------------------------------ contiguous */
@@ -205,24 +208,24 @@ static int64_t tiles_staged(const part *w, char *dst, const char *src, int64_t i
   return ib;
 }
 
-/* The transpose over i in [0, in), j in [j0, j1): whole line tiles where
+/* The transpose over i in [i0, i1), j in [j0, j1): whole line tiles where
  * dst lines can be whole (from the first i whose dst address starts a line,
  * when every dst row shares that alignment), elements on the edges. */
-static void transpose(const part *w, char *dst, const char *src, int64_t j0, int64_t j1) {
+static void transpose(const part *w, char *dst, const char *src, int64_t i0, int64_t i1, int64_t j0, int64_t j1) {
   const cl_copy_plan *p = w->p;
   const int64_t E = p->elem, S = CL_COPY_LINE / E;
-  int64_t ih = 0;
+  int64_t ih = i0;
   if (p->nontemporal)
-    ih = (int64_t)((CL_COPY_LINE - ((uintptr_t)dst + (uintptr_t)jdst(p, 0)) % CL_COPY_LINE) % CL_COPY_LINE) / E;
-  if (ih > p->in)
-    ih = p->in;
-  int64_t it = ih + (p->in - ih) / S * S, jt = j0 + (j1 - j0) / S * S;
+    ih += (int64_t)((CL_COPY_LINE - ((uintptr_t)dst + (uintptr_t)(jdst(p, 0) + i0 * E)) % CL_COPY_LINE) % CL_COPY_LINE) / E;
+  if (ih > i1)
+    ih = i1;
+  int64_t it = ih + (i1 - ih) / S * S, jt = j0 + (j1 - j0) / S * S;
   int64_t ib = ih;
   if (p->staged && w->stage != NULL && w->isa->stream_lines != NULL)
     ib = tiles_staged(w, dst, src, ih, it, j0, jt);
   tiles_direct(w, dst, src, ib, it, j0, jt);
-  elements(p, dst, src, 0, ih, j0, j1);
-  elements(p, dst, src, it, p->in, j0, j1);
+  elements(p, dst, src, i0, ih, j0, j1);
+  elements(p, dst, src, it, i1, j0, j1);
   elements(p, dst, src, ih, it, jt, j1);
 }
 
@@ -245,7 +248,12 @@ static void run_kernel(const part *w, char *dst, const char *src) {
     pick_strided(p->elem)(dst, src, &p->m[0], m1, cut ? w->lo : 0, cut ? w->hi : m1->n, p->elem);
     break;
   }
-  case CL_COPY_TRANSPOSE: transpose(w, dst, src, cut ? w->lo : 0, cut ? w->hi : p->jn); break;
+  case CL_COPY_TRANSPOSE:
+    if (w->split == KERNEL_SPLIT_I)
+      transpose(w, dst, src, w->lo, w->hi, 0, p->jn);
+    else
+      transpose(w, dst, src, 0, p->in, cut ? w->lo : 0, cut ? w->hi : p->jn);
+    break;
   }
 }
 
@@ -293,22 +301,111 @@ static void run_part(const part *w) {
   } while (cl_odo_step(p->tn_d, p->td_shape, p->td_stride, tidx_d, &td));
 }
 
+/* ------------------------------------------------------------ threads */
+
+/* Below this many bytes per thread, starting a thread costs more than it
+ * saves. */
+#define MIN_BYTES_PER_THREAD ((int64_t)1 << 20)
+
+static void *run_part_thread(void *arg) {
+  run_part(arg);
+  return NULL;
+}
+
+/* The dimension to split between `threads` parts: the largest outer joint
+ * mode when it has a step for each part, else the kernel's own dimension
+ * (in units of `grain` steps) when it has; *extent gets its length. */
+static int64_t choose_split(const cl_copy_plan *p, int64_t threads, int64_t *extent, int64_t *grain) {
+  int64_t best = -1;
+  for (int64_t k = cl_copy_plan_inner(p); k < p->r; k++)
+    if (best < 0 || p->m[k].n > p->m[best].n)
+      best = k;
+  if (best >= 0 && p->m[best].n >= threads) {
+    *extent = p->m[best].n;
+    *grain = 1;
+    return best;
+  }
+  switch (p->kind) {
+  case CL_COPY_ONE:
+    *extent = p->elem;
+    *grain = 4096;
+    break;
+  case CL_COPY_STRIDED:
+    *extent = p->r > 1 ? p->m[1].n : 1;
+    *grain = 1;
+    break;
+  case CL_COPY_TRANSPOSE:
+    /* Along j in whole chunks of dst rows when there are enough, else along
+     * i in whole blocks. */
+    *extent = p->jn;
+    *grain = p->staged ? p->stage_rows : CL_COPY_LINE / p->elem;
+    if ((*extent + *grain - 1) / *grain < threads) {
+      *extent = p->in;
+      *grain = p->staged ? p->stage_run / p->elem : CL_COPY_LINE / p->elem;
+      return KERNEL_SPLIT_I;
+    }
+    break;
+  }
+  return KERNEL_SPLIT;
+}
+
+/* Part t of `parts` of [0, extent) in whole grains: [lo, hi). */
+static void share(int64_t extent, int64_t grain, int64_t t, int64_t parts, int64_t *lo, int64_t *hi) {
+  int64_t grains = (extent + grain - 1) / grain;
+  *lo = grains * t / parts * grain;
+  *hi = grains * (t + 1) / parts * grain;
+  if (*lo > extent)
+    *lo = extent;
+  if (*hi > extent)
+    *hi = extent;
+}
+
 cl_status cl_copy_plan_run(const cl_copy_plan *p, char *dst, const char *src, int threads) {
-  (void)threads;
   const cl_copy_isa *isa = cl_copy_isa_select();
-  part w = {p, isa, dst, src, NO_SPLIT, 0, 0, NULL, false};
+  int64_t bytes = p->elem;
+  for (int64_t k = 0; k < p->r; k++)
+    bytes *= p->m[k].n;
+  for (int64_t k = 0; k < p->tn_d; k++)
+    bytes *= p->td_shape[k];
+  int64_t extent = 1, grain = 1, split = NO_SPLIT, parts = threads;
+  if (parts > bytes / MIN_BYTES_PER_THREAD)
+    parts = bytes / MIN_BYTES_PER_THREAD;
+  if (parts > 1) {
+    split = choose_split(p, parts, &extent, &grain);
+    if (parts > (extent + grain - 1) / grain)
+      parts = (extent + grain - 1) / grain;
+  }
+  if (parts < 1)
+    parts = 1;
+  /* Everything that can fail comes first: nothing is written on failure. */
+  char *stage = NULL;
+  int64_t stage_bytes = p->stage_rows * p->stage_run;
   if (p->kind == CL_COPY_TRANSPOSE && p->staged) {
-    /* Everything that can fail comes first: nothing is written on failure. */
-    char *stage = cl_alloc((size_t)(p->stage_rows * p->stage_run + CL_COPY_LINE));
+    stage = cl_alloc((size_t)(parts * stage_bytes + CL_COPY_LINE));
     if (stage == NULL)
       return cl_fail(CL_E_NOMEM, "out of memory");
-    w.stage = stage + (CL_COPY_LINE - (uintptr_t)stage % CL_COPY_LINE) % CL_COPY_LINE;
-    run_part(&w);
-    cl_dealloc(stage);
-  } else {
-    run_part(&w);
+  }
+  part w[CL_COPY_MAX_THREADS];
+  pthread_t tid[CL_COPY_MAX_THREADS];
+  for (int64_t t = 0; t < parts; t++) {
+    w[t] = (part){p, isa, dst, src, parts > 1 ? split : NO_SPLIT, 0, 0, NULL, false};
+    if (parts > 1)
+      share(extent, grain, t, parts, &w[t].lo, &w[t].hi);
+    if (stage != NULL)
+      w[t].stage = stage + (CL_COPY_LINE - (uintptr_t)stage % CL_COPY_LINE) % CL_COPY_LINE + t * stage_bytes;
+  }
+  /* A part whose thread cannot be started runs here. */
+  for (int64_t t = 1; t < parts; t++)
+    w[t].threaded = pthread_create(&tid[t], NULL, run_part_thread, &w[t]) == 0;
+  run_part(&w[0]);
+  for (int64_t t = 1; t < parts; t++) {
+    if (w[t].threaded)
+      pthread_join(tid[t], NULL);
+    else
+      run_part(&w[t]);
   }
   if (p->nontemporal && isa->fence != NULL)
     isa->fence();
+  cl_dealloc(stage);
   return CL_OK;
 }

@@ -96,8 +96,10 @@ void cl_copy_plan_release(cl_copy_plan *p);
 /* The modes the kernel moves itself (the odometer walks the rest). */
 int64_t cl_copy_plan_inner(const cl_copy_plan *p);
 
-/* Runs a plan with up to `threads` threads (copy_exec.c).  CL_E_NOMEM when
- * the staging buffers cannot be had; nothing is written then. */
+/* Runs a plan with up to `threads` threads (1 <= threads <=
+ * CL_COPY_MAX_THREADS; copy_exec.c), each created for the call and joined
+ * before it returns.  CL_E_NOMEM when the staging buffers cannot be had;
+ * nothing is written then. */
 cl_status cl_copy_plan_run(const cl_copy_plan *p, char *dst, const char *src, int threads);
 
 /* A staged transpose's buffer (bytes), its shortest and longest run per

@@ -200,8 +200,8 @@ static cl_status prepare_copy(const cl_tensor_t *dst, const cl_tensor_t *src, cl
 }
 
 /* The options with the fields the caller's struct lacks at their defaults
- * (zero). */
-#define OPTIONS_V1_SIZE (offsetof(cl_copy_options_t, stores) + sizeof(cl_copy_stores_t))
+ * (zero).  The first version is the struct as it is now. */
+#define OPTIONS_V1_SIZE (offsetof(cl_copy_options_t, threads) + sizeof(int))
 static cl_status read_options(const cl_copy_options_t *opt, cl_copy_options_t *o) {
   memset(o, 0, sizeof *o);
   if (opt == NULL)
@@ -212,6 +212,8 @@ static cl_status read_options(const cl_copy_options_t *opt, cl_copy_options_t *o
   memcpy(o, opt, opt->struct_size < sizeof *o ? opt->struct_size : sizeof *o);
   if (o->stores != CL_COPY_STORES_AUTO && o->stores != CL_COPY_STORES_CACHED && o->stores != CL_COPY_STORES_STREAMING)
     return cl_fail(CL_E_DOMAIN, "cl_tensor_copy_ex: unknown stores value %d", (int)o->stores);
+  if (o->threads < 0 || o->threads > CL_COPY_MAX_THREADS)
+    return cl_fail(CL_E_DOMAIN, "cl_tensor_copy_ex: %d threads (0 to %d)", o->threads, CL_COPY_MAX_THREADS);
   return CL_OK;
 }
 
@@ -225,7 +227,7 @@ cl_status cl_tensor_copy_ex(const cl_tensor_t *dst, const cl_tensor_t *src, cons
   CL_TRY(prepare_copy(dst, src, o.stores, &fd, &fs, &p));
   cl_status s = CL_OK;
   if (dst->size > 0) {
-    s = cl_copy_plan_run(&p, dst->data, src->data, 1);
+    s = cl_copy_plan_run(&p, dst->data, src->data, o.threads > 1 ? o.threads : 1);
     cl_copy_plan_release(&p);
   }
   cl_leaves_release(&fd);
@@ -233,7 +235,11 @@ cl_status cl_tensor_copy_ex(const cl_tensor_t *dst, const cl_tensor_t *src, cons
   return s;
 }
 
-cl_status cl_tensor_copy(const cl_tensor_t *dst, const cl_tensor_t *src) { return cl_tensor_copy_ex(dst, src, NULL); }
+cl_status cl_tensor_copy(const cl_tensor_t *dst, const cl_tensor_t *src) {
+  CHECK_NULL(dst);
+  CHECK_NULL(src);
+  return cl_tensor_copy_ex(dst, src, NULL);
+}
 
 static const char *kernel_name(cl_copy_kind kind) {
   return kind == CL_COPY_ONE ? "memcpy" : kind == CL_COPY_STRIDED ? "strided" : "transpose";

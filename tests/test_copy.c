@@ -9,7 +9,8 @@
  * CUTELAYOUT_COPY_ISA capping the choice at "scalar", "sse2" and "avx2" (a
  * cap the processor lacks falls back to the best it has).  Streaming stores
  * and the staged transpose are forced on small copies by
- * CL_COPY_STORES_STREAMING, so every path runs in a second. */
+ * CL_COPY_STORES_STREAMING, so every path runs in a second; the parallel
+ * copy is checked with every way it splits the work. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include "test_util.h"
 
@@ -451,6 +452,11 @@ static void test_copy_options(void **state) {
   assert_int_equal(cl_tensor_copy_ex(dst, src, &o), CL_E_DOMAIN);
   o = with_stores((cl_copy_stores_t)-1);
   assert_int_equal(cl_tensor_copy_ex(dst, src, &o), CL_E_DOMAIN);
+  o = with_stores(CL_COPY_STORES_AUTO);
+  o.threads = -1;
+  assert_int_equal(cl_tensor_copy_ex(dst, src, &o), CL_E_DOMAIN);
+  o.threads = CL_COPY_MAX_THREADS + 1;
+  assert_int_equal(cl_tensor_copy_ex(dst, src, &o), CL_E_DOMAIN);
   for (int i = 0; i < 12; i++)
     assert_true(y[i] == 0.0f); /* refused: nothing written */
   o = with_stores(CL_COPY_STORES_AUTO);
@@ -458,6 +464,35 @@ static void test_copy_options(void **state) {
   assert_int_equal(cl_tensor_copy_ex(dst, NULL, &o), CL_E_NULL);
   cl_tensor_free(dst);
   cl_tensor_free(src);
+}
+
+/* The parallel copy: every way of splitting (the bytes of one memcpy, the
+ * outer mode of the strided kernel, a transpose's j run or i run in tiles
+ * and in staged blocks, an outer joint mode) with several thread counts,
+ * each against the definition. */
+static void test_copy_threads(void **state) {
+  (void)state;
+  static const struct {
+    const char *d, *s;
+    cl_copy_stores_t stores;
+  } cases[] = {
+      {"(1048576):(1)", "(1048576):(1)", CL_COPY_STORES_AUTO},                         /* one memcpy */
+      {"(1000,1100):(1,1024)", "(1000,1100):(1,1000)", CL_COPY_STORES_STREAMING},      /* rows */
+      {"(1024,1024):(1,1024)", "(1024,1024):(2,2048)", CL_COPY_STORES_AUTO},           /* strided */
+      {"(1000,1100):(1100,1)", "(1000,1100):(1,1000)", CL_COPY_STORES_AUTO},           /* transpose */
+      {"(512,4096):(1,512)", "(512,4096):(4096,1)", CL_COPY_STORES_STREAMING},         /* staged transpose */
+      {"(4100,128):(1,4160)", "(4100,128):(128,1)", CL_COPY_STORES_STREAMING},         /* the same, split along i */
+      {"(8190,64):(1,8192)", "(8190,64):(64,1)", CL_COPY_STORES_CACHED},               /* a transpose split along i */
+      {"(32,16,32,32):(32,1040,1,16640)", "(32,16,32,32):(16384,1024,32,1)", CL_COPY_STORES_AUTO}, /* an outer mode */
+      {"(3,2,174763):(2,1,6)", "(2,3,174763):(3,1,6)", CL_COPY_STORES_AUTO},           /* tails */
+  };
+  static const int counts[] = {2, 3, 4, 7, CL_COPY_MAX_THREADS};
+  for (size_t k = 0; k < COUNT_OF(cases); k++)
+    for (size_t t = 0; t < COUNT_OF(counts); t++) {
+      cl_copy_options_t o = with_stores(cases[k].stores);
+      o.threads = counts[t];
+      check_copy(cases[k].d, cases[k].s, 4, 0, (size_t)t, &o);
+    }
 }
 
 /* An unknown CUTELAYOUT_COPY_ISA is ignored, not an error. */
@@ -489,7 +524,8 @@ int main(void) {
       cmocka_unit_test(test_copy_kernels),      cmocka_unit_test(test_copy_streaming),
       cmocka_unit_test(test_copy_large_transpose), cmocka_unit_test(test_copy_explain),
       cmocka_unit_test(test_copy_errors),       cmocka_unit_test(test_copy_options),
-      cmocka_unit_test(test_copy_isa_names),    cmocka_unit_test(test_copy_empty),
+      cmocka_unit_test(test_copy_threads),      cmocka_unit_test(test_copy_isa_names),
+      cmocka_unit_test(test_copy_empty),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1195,7 +1195,7 @@ static int64_t call_tensor_copy(const inputs *in, results *r) {
 }
 static int64_t call_tensor_copy_streaming(const inputs *in, results *r) {
   (void)r;
-  cl_copy_options_t opt = {sizeof opt, CL_COPY_STORES_STREAMING};
+  cl_copy_options_t opt = {sizeof opt, CL_COPY_STORES_STREAMING, 4};
   return cl_tensor_copy_ex(in->x[1], in->x[0], &opt);
 }
 static int64_t call_tensor_copy_explain(const inputs *in, results *r) {

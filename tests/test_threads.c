@@ -10,6 +10,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -223,12 +225,44 @@ static int tensor_copy_job(const handles *h, char *out, size_t cap, const cl_cop
 static int job_tensor_copy(const handles *h, char *out, size_t cap) { return tensor_copy_job(h, out, cap, NULL); }
 
 static int job_tensor_copy_streamed(const handles *h, char *out, size_t cap) {
-  cl_copy_options_t opt = {sizeof opt, CL_COPY_STORES_STREAMING};
+  cl_copy_options_t opt = {sizeof opt, CL_COPY_STORES_STREAMING, 0};
   return tensor_copy_job(h, out, cap, &opt);
 }
 
-static const job_fn jobs[] = {job_composed_eval, job_composed_divide, job_eval_range,  job_print_layout,
-                              job_render_svg,    job_tensor_copy,     job_tensor_copy_streamed};
+/* A 2 MiB transpose split between two threads of its own (threads inside
+ * threads), summarized by a checksum of the destination. */
+static int job_tensor_copy_threaded(const handles *h, char *out, size_t cap) {
+  (void)h;
+  enum { M = 512, N = 1024 };
+  int32_t *a = malloc(M * N * sizeof *a), *b = malloc(M * N * sizeof *b);
+  cl_layout_t *row = NULL, *col = NULL;
+  cl_tensor_t *dst = NULL, *src = NULL;
+  int ok = a != NULL && b != NULL && cl_layout_parse("(512,1024):(1024,1)", &row) == CL_OK &&
+           cl_layout_parse("(512,1024):(1,512)", &col) == CL_OK &&
+           cl_tensor_new_typed(a, CL_DTYPE_INT32, col, &src) == CL_OK &&
+           cl_tensor_new_typed(b, CL_DTYPE_INT32, row, &dst) == CL_OK;
+  if (ok) {
+    for (int32_t i = 0; i < M * N; i++)
+      a[i] = i;
+    cl_copy_options_t opt = {sizeof opt, CL_COPY_STORES_AUTO, 2};
+    ok = cl_tensor_copy_ex(dst, src, &opt) == CL_OK;
+    uint64_t sum = 0;
+    for (int64_t i = 0; i < M * N; i++)
+      sum = sum * 31 + (uint64_t)b[i];
+    snprintf(out, cap, "%llu", (unsigned long long)sum);
+  }
+  cl_tensor_free(dst);
+  cl_tensor_free(src);
+  cl_layout_free(row);
+  cl_layout_free(col);
+  free(a);
+  free(b);
+  return ok;
+}
+
+static const job_fn jobs[] = {job_composed_eval, job_composed_divide,      job_eval_range,
+                              job_print_layout,  job_render_svg,           job_tensor_copy,
+                              job_tensor_copy_streamed, job_tensor_copy_threaded};
 #define NJOBS (sizeof jobs / sizeof *jobs)
 #define ANSWER_CAP 16384
 

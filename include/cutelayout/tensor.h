@@ -235,13 +235,23 @@ typedef enum cl_copy_stores {
 typedef struct cl_copy_options {
   size_t struct_size;      /* sizeof(cl_copy_options_t) */
   cl_copy_stores_t stores; /* CL_COPY_STORES_AUTO */
+  int threads;             /* 0 or 1: the calling thread only; up to CL_COPY_MAX_THREADS */
 } cl_copy_options_t;
+
+/* The most threads one copy may use. */
+#define CL_COPY_MAX_THREADS 64
 
 /* cl_tensor_copy with options (NULL: the defaults, which is cl_tensor_copy).
  * Streaming stores apply where the destination's lines can be written whole
- * (on x86-64; elsewhere every store is cached).  Errors: those of
- * cl_tensor_copy; CL_E_ABI (struct_size smaller than the first version of
- * the struct); CL_E_DOMAIN (a `stores` value not listed). */
+ * (on x86-64; elsewhere every store is cached).  threads > 1: the copy is
+ * split between up to that many threads, created for this call and joined
+ * before it returns (no thread outlives the call), along its outermost
+ * independent mode or, when that has too few steps, along the kernel's own
+ * loop; fewer threads when the copy is small (each gets 1 MiB or more) or
+ * has fewer pieces; a thread that cannot be created leaves its piece to the
+ * caller's thread.  Errors: those of cl_tensor_copy; CL_E_ABI (struct_size
+ * smaller than the first version of the struct); CL_E_DOMAIN (a `stores`
+ * value not listed, threads < 0 or > CL_COPY_MAX_THREADS). */
 CL_API cl_status cl_tensor_copy_ex(const cl_tensor_t *dst, const cl_tensor_t *src, const cl_copy_options_t *opt);
 /* Describes the plan cl_tensor_copy would use (joint modes, kernel), one
  * line, snprintf-style; a negative status if the copy would fail. */

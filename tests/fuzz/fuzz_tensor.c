@@ -384,7 +384,7 @@ static void op_copy(const side *dst, const side *src, bool explain_only, uint8_t
   cl_status s;
   if (cap_byte & 0x80) {
     static const char *const isas[] = {"scalar", "sse2", "avx2"};
-    cl_copy_options_t opt = {sizeof opt, (cl_copy_stores_t)(cap_byte / 3 % 3)};
+    cl_copy_options_t opt = {sizeof opt, (cl_copy_stores_t)(cap_byte / 3 % 3), cap_byte / 27 % 3};
     setenv("CUTELAYOUT_COPY_ISA", isas[cap_byte / 9 % 3], 1);
     s = cl_tensor_copy_ex(dst->t, src->t, &opt);
     unsetenv("CUTELAYOUT_COPY_ISA");
