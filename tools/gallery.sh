@@ -24,12 +24,14 @@ cat > "$md" <<'HEAD'
 # Gallery
 
 Pictures drawn by `cute-layout draw` (regenerate them all with
-`tools/gallery.sh`).  Each cell shows the index the layout maps its
-coordinate to; colour runs from dark (smallest index) to light (largest) on a
-perceptually even ramp.  Row coordinates are on the left, column coordinates
-on top.  Where a mode is hierarchical, heavier lines mark where an outer
-coordinate of it changes, so the tiles are visible.  Hover over a cell in a
-browser to see its natural (hierarchical) coordinate.
+`tools/gallery.sh`; the playground page, README "Playground", draws the same
+ones as you type).  Each cell shows the index the layout maps its
+coordinate to; by default colour runs from dark (smallest index) to light
+(largest) on a perceptually even ramp, and `--colour bank` colours each cell
+by its shared-memory bank instead.  Row coordinates are on the left, column
+coordinates on top.  Where a mode is hierarchical, heavier lines mark where
+an outer coordinate of it changes, so the tiles are visible.  Hover over a
+cell in a browser to see its natural (hierarchical) coordinate.
 HEAD
 
 # picture NAME CAPTION EXPR [DRAW OPTIONS...]
@@ -40,7 +42,10 @@ picture() {
   {
     printf '\n## %s\n\n' "$caption"
     printf '```sh\ncute-layout draw %s%s%s' "'" "$expr" "'"
-    [ $# -gt 0 ] && printf ' %s' "$@"
+    local arg
+    for arg in "$@"; do  # expressions among the options are quoted too
+      if [[ $arg =~ ^[-A-Za-z0-9_.,=/]+$ ]]; then printf ' %s' "$arg"; else printf " '%s'" "$arg"; fi
+    done
     printf ' -o %s.svg\n```\n\n' "$name"
     printf '%s\n' "$(cat)"
     printf '\n![%s](gallery/%s.svg)\n' "$caption" "$name"
@@ -103,6 +108,45 @@ picture tv_mma "A thread-value layout: an SM80 MMA accumulator" '((4,8),(2,2)):(
 accumulator tile of an SM80 `mma.sync` m16n8: thread `t` holds rows `t/4` and
 `t/4+8`, columns `2(t%4)` and `2(t%4)+1`.  Each cell shows which thread holds
 it and as which of its values; colour is by thread.
+TEXT
+
+picture bank_row_major "Shared memory by bank: row-major, an 8-way conflict" \
+  'make_layout((8,32),LayoutRight)' --colour bank <<'TEXT'
+Eight rows of 32 floats (128 bytes a row) coloured by shared-memory bank,
+`(index x 4 / 4) mod 32`: every row touches all 32 banks once, but every
+column is a single bank, so eight threads reading one column wait for each
+other (an 8-way bank conflict).
+TEXT
+
+picture bank_swizzled "Shared memory by bank: swizzled, conflict-free" \
+  'composition(Swizzle(3,2,3),make_layout((8,32),LayoutRight))' --colour bank <<'TEXT'
+The same rows through `Sw<3,2,3>`, which XORs the 16-byte chunk of each
+element with its row number: each row still touches every bank once, and now
+the eight cells of every column have eight different colours, eight banks: a
+column read is conflict-free.  This is what the swizzle is for, and what the
+index ramp of the plain picture hides.
+TEXT
+
+picture tv_mma_value "The MMA accumulators coloured by value" '((4,8),(2,2)):((32,1),(16,8))' --tv 16,8 --colour value <<'TEXT'
+The thread-value layout above coloured by value number instead of thread:
+each thread's four values `V0`..`V3` sit in the same places of its quad,
+two columns side by side and the upper and lower 8-row halves.
+TEXT
+
+picture composition "composition(A,B), element by element" \
+  '(6,2):(8,2)' '(4,3):(3,1)' --side-by-side=composition --highlight 5 <<'TEXT'
+`A`, `B` and `composition(A,B)` side by side, one colour ramp for all:
+`composition(A,B)(c) = A(B(c))`.  Coordinate 5 of `B`, `(1,1)`, holds 4;
+coordinate 4 of `A` holds 32, and so does coordinate 5 of the composition:
+the outlined cells are one element.
+TEXT
+
+picture copy_transpose "A copy that transposes, by bank" \
+  '(4,8):(1,4)' '(4,8):(8,1)' --side-by-side=copy --colour bank --highlight 9 <<'TEXT'
+The source (column-major) and destination (row-major) of a copy,
+`destination(i) = source(i)`, coloured by bank: element 9, `(1,2)`, comes
+from offset 9 and goes to offset 10.  Reading down a column of the source
+and writing it into the destination touches the banks shown.
 TEXT
 
 echo "wrote $md and $(ls "$out" | wc -l) pictures in $out"
