@@ -16,7 +16,7 @@
  * kernel, the bytes of a single memcpy; KERNEL_SPLIT_I: the i run of a
  * transpose). */
 typedef struct part {
-  const cl_copy_plan *p;
+  const cl_copy_job *p;
   const cl_copy_isa *isa;
   char *dst;
   const char *src;
@@ -100,13 +100,13 @@ static strided_fn pick_strided(int64_t elem) {
 
 /* The src offset of step i of the i run, the dst offset of step j of the j
  * run. */
-static inline int64_t isrc(const cl_copy_plan *p, int64_t i) { return p->is ? p->is[i] : i * p->m[0].s; }
-static inline int64_t jdst(const cl_copy_plan *p, int64_t j) { return p->jd ? p->jd[j] : j * p->m[p->ichain].d; }
+static inline int64_t isrc(const cl_copy_job *p, int64_t i) { return p->is ? p->is[i] : i * p->m[0].s; }
+static inline int64_t jdst(const cl_copy_job *p, int64_t j) { return p->jd ? p->jd[j] : j * p->m[p->ichain].d; }
 
 /* The rectangle [i0, i1) x [j0, j1) one element at a time: the edges that
  * whole tiles do not cover. */
 #define ELEMENTS_KERNEL(name, E)                                                                           \
-  static void name(const cl_copy_plan *p, char *dst, const char *src, int64_t i0, int64_t i1, int64_t j0, \
+  static void name(const cl_copy_job *p, char *dst, const char *src, int64_t i0, int64_t i1, int64_t j0, \
                    int64_t j1) {                                                                           \
     for (int64_t j = j0; j < j1; j++) {                                                                    \
       char *d = dst + jdst(p, j);                                                                          \
@@ -121,7 +121,7 @@ ELEMENTS_KERNEL(elements4, 4)
 ELEMENTS_KERNEL(elements8, 8)
 ELEMENTS_KERNEL(elements16, 16)
 
-static void elements(const cl_copy_plan *p, char *dst, const char *src, int64_t i0, int64_t i1, int64_t j0, int64_t j1) {
+static void elements(const cl_copy_job *p, char *dst, const char *src, int64_t i0, int64_t i1, int64_t j0, int64_t j1) {
   if (i0 >= i1 || j0 >= j1)
     return;
   switch (p->elem) {
@@ -141,7 +141,7 @@ static int log2_of(int64_t pow2) { return __builtin_ctzll((unsigned long long)po
  * short for the processor to see them as streams. */
 static void strip(const part *w, cl_line_tile_fn tile, int64_t h, char *const *drow, size_t doff, const char *src,
                   int64_t i, int64_t j0, int64_t j1, bool nt) {
-  const cl_copy_plan *p = w->p;
+  const cl_copy_job *p = w->p;
   const int64_t E = p->elem, S = CL_COPY_LINE / E;
   const char *srow[CL_COPY_LINE], *next[CL_COPY_LINE];
   bool prefetch = p->prefetch && i + 2 * h <= p->in;
@@ -167,7 +167,7 @@ static void strip(const part *w, cl_line_tile_fn tile, int64_t h, char *const *d
 /* Whole tiles over strips [i0, i1) (multiples of S apart) and j steps
  * [j0, j1) (a multiple of S), written to dst directly. */
 static void tiles_direct(const part *w, char *dst, const char *src, int64_t i0, int64_t i1, int64_t j0, int64_t j1) {
-  const cl_copy_plan *p = w->p;
+  const cl_copy_job *p = w->p;
   const int64_t E = p->elem, S = CL_COPY_LINE / E;
   cl_line_tile_fn tile = w->isa->line_tile[log2_of(E)];
   char *drow[CHUNK_STEPS];
@@ -186,7 +186,7 @@ static void tiles_direct(const part *w, char *dst, const char *src, int64_t i0, 
  * streaming stores as one run per dst row.  Returns where the blocks
  * stopped. */
 static int64_t tiles_staged(const part *w, char *dst, const char *src, int64_t i0, int64_t i1, int64_t j0, int64_t j1) {
-  const cl_copy_plan *p = w->p;
+  const cl_copy_job *p = w->p;
   const int64_t E = p->elem, run = p->stage_run, rows = p->stage_rows, B = run / E;
   /* Strips of 16 src rows at most: the streams the processor follows. */
   bool narrow = E < 4;
@@ -212,7 +212,7 @@ static int64_t tiles_staged(const part *w, char *dst, const char *src, int64_t i
  * dst lines can be whole (from the first i whose dst address starts a line,
  * when every dst row shares that alignment), elements on the edges. */
 static void transpose(const part *w, char *dst, const char *src, int64_t i0, int64_t i1, int64_t j0, int64_t j1) {
-  const cl_copy_plan *p = w->p;
+  const cl_copy_job *p = w->p;
   const int64_t E = p->elem, S = CL_COPY_LINE / E;
   int64_t ih = i0;
   if (p->nontemporal)
@@ -234,7 +234,7 @@ static void transpose(const part *w, char *dst, const char *src, int64_t i0, int
 /* The kernel over the inner modes at (dst, src), within the part's range of
  * the kernel's own dimension when the part splits it. */
 static void run_kernel(const part *w, char *dst, const char *src) {
-  const cl_copy_plan *p = w->p;
+  const cl_copy_job *p = w->p;
   bool cut = w->split == KERNEL_SPLIT;
   switch (p->kind) {
   case CL_COPY_ONE: {
@@ -260,9 +260,9 @@ static void run_kernel(const part *w, char *dst, const char *src) {
 /* The joint loop nest from (dst, src): the kernel over its inner modes, an
  * odometer over the rest (the split mode, if any, over the part's range). */
 static void run_joint(const part *w, char *dst, const char *src) {
-  const cl_copy_plan *p = w->p;
+  const cl_copy_job *p = w->p;
   const cl_jmode *m = p->m;
-  int64_t inner = cl_copy_plan_inner(p);
+  int64_t inner = cl_copy_job_inner(p);
   int64_t ext[64], idx[64] = {0};
   for (int64_t k = inner; k < p->r; k++)
     ext[k] = m[k].n;
@@ -292,7 +292,7 @@ static void run_joint(const part *w, char *dst, const char *src) {
 
 /* The whole nest: the joint modes inside the two tails' odometers. */
 static void run_part(const part *w) {
-  const cl_copy_plan *p = w->p;
+  const cl_copy_job *p = w->p;
   int64_t tidx_d[64] = {0}, tidx_s[64] = {0};
   int64_t td = 0, ts = 0;
   do {
@@ -315,9 +315,9 @@ static void *run_part_thread(void *arg) {
 /* The dimension to split between `threads` parts: the largest outer joint
  * mode when it has a step for each part, else the kernel's own dimension
  * (in units of `grain` steps) when it has; *extent gets its length. */
-static int64_t choose_split(const cl_copy_plan *p, int64_t threads, int64_t *extent, int64_t *grain) {
+static int64_t choose_split(const cl_copy_job *p, int64_t threads, int64_t *extent, int64_t *grain) {
   int64_t best = -1;
-  for (int64_t k = cl_copy_plan_inner(p); k < p->r; k++)
+  for (int64_t k = cl_copy_job_inner(p); k < p->r; k++)
     if (best < 0 || p->m[k].n > p->m[best].n)
       best = k;
   if (best >= 0 && p->m[best].n >= threads) {
@@ -360,7 +360,7 @@ static void share(int64_t extent, int64_t grain, int64_t t, int64_t parts, int64
     *hi = extent;
 }
 
-cl_status cl_copy_plan_run(const cl_copy_plan *p, char *dst, const char *src, int threads) {
+cl_status cl_copy_job_run(const cl_copy_job *p, char *dst, const char *src, int threads) {
   const cl_copy_isa *isa = cl_copy_isa_select();
   int64_t bytes = p->elem;
   for (int64_t k = 0; k < p->r; k++)

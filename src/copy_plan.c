@@ -26,7 +26,7 @@ void cl_scratch_release(cl_scratch *s) {
 
 /* Joint modes from the common refinement of the dst and src leaves (extent-1
  * leaves already dropped); what cannot be refined becomes the tails. */
-static cl_status refine(cl_copy_plan *p, const cl_leaves *fd, const cl_leaves *fs, int64_t e) {
+static cl_status refine(cl_copy_job *p, const cl_leaves *fd, const cl_leaves *fs, int64_t e) {
   int64_t i = 0, j = 0, r = 0;
   int64_t ra = 1, ca = 0, rb = 1, cb = 0;
   if (fd->n > 0) {
@@ -89,7 +89,7 @@ static cl_status refine(cl_copy_plan *p, const cl_leaves *fd, const cl_leaves *f
 
 /* Step 1: flip to positive dst strides, sort by dst stride, merge modes that
  * are contiguous in both layouts. */
-static void normalize(cl_copy_plan *p) {
+static void normalize(cl_copy_job *p) {
   cl_jmode *m = p->m;
   for (int64_t k = 0; k < p->r; k++)
     if (m[k].d < 0) {
@@ -129,7 +129,7 @@ static void move_mode(cl_jmode *m, int64_t k, int64_t at) {
  * side (dst when on_dst) is contiguous, with any later mode that continues
  * it, up to CHAIN_MAX_STEPS steps; returns the new length. */
 #define CHAIN_MAX_STEPS ((int64_t)1 << 16)
-static int64_t grow_run(cl_copy_plan *p, int64_t at, int64_t len, bool on_dst, int64_t *steps) {
+static int64_t grow_run(cl_copy_job *p, int64_t at, int64_t len, bool on_dst, int64_t *steps) {
   cl_jmode *m = p->m;
   for (;;) {
     int64_t k = at + len;
@@ -144,7 +144,7 @@ static int64_t grow_run(cl_copy_plan *p, int64_t at, int64_t len, bool on_dst, i
 }
 
 /* Steps 2 and 3. */
-static void choose_kernel(cl_copy_plan *p) {
+static void choose_kernel(cl_copy_job *p) {
   cl_jmode *m = p->m;
   if (p->r > 0 && m[0].d == p->elem && m[0].s == p->elem) {
     p->vector *= m[0].n;
@@ -204,7 +204,7 @@ static cl_status run_table(const cl_jmode *run, int64_t len, int64_t steps, bool
   return CL_OK;
 }
 
-static cl_status transpose_tables(cl_copy_plan *p) {
+static cl_status transpose_tables(cl_copy_job *p) {
   if (p->kind != CL_COPY_TRANSPOSE)
     return CL_OK;
   CL_TRY(run_table(p->m, p->ichain, p->in, false, &p->is));
@@ -219,7 +219,7 @@ static cl_status transpose_tables(cl_copy_plan *p) {
 
 /* Whether every step of the j run (every dst row of a transpose) starts at
  * the same offset within a cache line. */
-static bool rows_share_line_offset(const cl_copy_plan *p) {
+static bool rows_share_line_offset(const cl_copy_job *p) {
   for (int64_t k = p->ichain; k < p->ichain + p->jchain; k++)
     if (p->m[k].d % CL_COPY_LINE != 0)
       return false;
@@ -244,7 +244,7 @@ static bool rows_share_line_offset(const cl_copy_plan *p) {
  *     less, as in a permutation whose innermost source mode is short): the
  *     processor does not take them for streams, while on long rows a
  *     software prefetch only competes with its own. */
-static void transpose_strategy(cl_copy_plan *p, const cl_tensor_t *dst, bool stream) {
+static void transpose_strategy(cl_copy_job *p, const cl_tensor_t *dst, bool stream) {
   uintptr_t first = (uintptr_t)(dst->data + p->base_d);
   p->nontemporal = stream && rows_share_line_offset(p) && first % (uintptr_t)p->elem == 0;
   p->stage_rows = p->jn < CL_COPY_STAGE_ROWS ? p->jn : CL_COPY_STAGE_ROWS;
@@ -256,13 +256,13 @@ static void transpose_strategy(cl_copy_plan *p, const cl_tensor_t *dst, bool str
   p->prefetch = p->jn * p->elem <= SHORT_ROW_BYTES;
 }
 
-void cl_copy_plan_release(cl_copy_plan *p) {
+void cl_copy_job_release(cl_copy_job *p) {
   cl_dealloc(p->is);
   cl_dealloc(p->jd);
   cl_scratch_release(&p->mem);
 }
 
-cl_status cl_copy_plan_make(cl_copy_plan *p, const cl_tensor_t *dst, const cl_leaves *fd, const cl_leaves *fs,
+cl_status cl_copy_job_make(cl_copy_job *p, const cl_tensor_t *dst, const cl_leaves *fd, const cl_leaves *fs,
                             cl_copy_stores_t stores) {
   int64_t nd = fd->n, ns = fs->n, slots = nd + ns + 1;
   /* jmodes (3 words each) + tails (2 words per leaf each side). */
@@ -291,11 +291,42 @@ cl_status cl_copy_plan_make(cl_copy_plan *p, const cl_tensor_t *dst, const cl_le
       p->nontemporal = stream;
   }
   if (s != CL_OK)
-    cl_copy_plan_release(p);
+    cl_copy_job_release(p);
   return s;
 }
 
-int64_t cl_copy_plan_inner(const cl_copy_plan *p) {
+int64_t cl_copy_job_inner(const cl_copy_job *p) {
   int64_t inner = p->kind == CL_COPY_ONE ? 0 : p->kind == CL_COPY_STRIDED ? 2 : p->ichain + p->jchain;
   return inner < p->r ? inner : p->r;
+}
+
+void cl_copy_job_describe(const cl_copy_job *p, int64_t elem_size, cl_copy_plan_t *out) {
+  const int64_t e = elem_size;
+  static const cl_copy_kernel_t kernels[] = {CL_COPY_KERNEL_MEMCPY, CL_COPY_KERNEL_STRIDED, CL_COPY_KERNEL_TRANSPOSE};
+  out->kernel = kernels[p->kind];
+  out->flags = (p->nontemporal ? CL_COPY_PLAN_STREAMING : 0u) |
+               (p->kind == CL_COPY_TRANSPOSE && p->staged ? CL_COPY_PLAN_STAGED : 0u) |
+               (p->kind == CL_COPY_TRANSPOSE && p->prefetch ? CL_COPY_PLAN_PREFETCH : 0u);
+  out->elem_size = e;
+  out->vector = p->vector;
+  out->dst_offset = p->base_d / e;
+  out->src_offset = p->base_s / e;
+  out->rank = p->r;
+  out->dst_run = p->kind == CL_COPY_TRANSPOSE ? p->ichain : 0;
+  out->src_run = p->kind == CL_COPY_TRANSPOSE ? p->jchain : 0;
+  for (int64_t k = 0; k < p->r; k++) {
+    out->extent[k] = p->m[k].n;
+    out->dst_stride[k] = p->m[k].d / e;
+    out->src_stride[k] = p->m[k].s / e;
+  }
+  out->dst_tail_rank = p->tn_d;
+  out->src_tail_rank = p->tn_s;
+  for (int64_t k = 0; k < p->tn_d; k++) {
+    out->dst_tail_extent[k] = p->td_shape[k];
+    out->dst_tail_stride[k] = p->td_stride[k] / e;
+  }
+  for (int64_t k = 0; k < p->tn_s; k++) {
+    out->src_tail_extent[k] = p->ts_shape[k];
+    out->src_tail_stride[k] = p->ts_stride[k] / e;
+  }
 }

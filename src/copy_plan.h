@@ -61,7 +61,7 @@ typedef struct cl_jmode {
 
 typedef enum cl_copy_kind { CL_COPY_ONE, CL_COPY_STRIDED, CL_COPY_TRANSPOSE } cl_copy_kind;
 
-typedef struct cl_copy_plan {
+typedef struct cl_copy_job {
   int64_t elem;   /* bytes per kernel element: the common vector folded in */
   int64_t vector; /* original elements per kernel element */
   int64_t r;      /* joint modes m[0..r) */
@@ -85,22 +85,26 @@ typedef struct cl_copy_plan {
   int64_t tn_d, tn_s;
   int64_t *td_shape, *td_stride, *ts_shape, *ts_stride;
   cl_scratch mem;
-} cl_copy_plan;
+} cl_copy_job;
 
 /* The plan for dst(i) = src(i), from the leaves of both layouts (extent-1
  * leaves dropped), storing as `stores` says; checks nothing about overlap.
- * Release with cl_copy_plan_release. */
-cl_status cl_copy_plan_make(cl_copy_plan *p, const cl_tensor_t *dst, const cl_leaves *fd, const cl_leaves *fs,
+ * Release with cl_copy_job_release. */
+cl_status cl_copy_job_make(cl_copy_job *p, const cl_tensor_t *dst, const cl_leaves *fd, const cl_leaves *fs,
                             cl_copy_stores_t stores);
-void cl_copy_plan_release(cl_copy_plan *p);
+void cl_copy_job_release(cl_copy_job *p);
+/* The public description of a job (cl_copy_plan_t, tensor.h) for tensors of
+ * elem_size-byte elements; the job has at most 62 modes and tail modes
+ * (each has an extent of at least 2), so the fixed arrays always hold them. */
+void cl_copy_job_describe(const cl_copy_job *p, int64_t elem_size, cl_copy_plan_t *out);
 /* The modes the kernel moves itself (the odometer walks the rest). */
-int64_t cl_copy_plan_inner(const cl_copy_plan *p);
+int64_t cl_copy_job_inner(const cl_copy_job *p);
 
 /* Runs a plan with up to `threads` threads (1 <= threads <=
  * CL_COPY_MAX_THREADS; copy_exec.c), each created for the call and joined
  * before it returns.  CL_E_NOMEM when the staging buffers cannot be had;
  * nothing is written then. */
-cl_status cl_copy_plan_run(const cl_copy_plan *p, char *dst, const char *src, int threads);
+cl_status cl_copy_job_run(const cl_copy_job *p, char *dst, const char *src, int threads);
 
 /* A staged transpose's buffer (bytes), its shortest and longest run per
  * dst row, and the most dst rows it holds. */

@@ -177,7 +177,7 @@ static cl_status check_copy(const cl_tensor_t *dst, const cl_tensor_t *src) {
  * copy).  On success the caller releases the leaves and, if dst is not
  * empty, the plan. */
 static cl_status prepare_copy(const cl_tensor_t *dst, const cl_tensor_t *src, cl_copy_stores_t stores, cl_leaves *fd,
-                              cl_leaves *fs, cl_copy_plan *p) {
+                              cl_leaves *fs, cl_copy_job *p) {
   CL_TRY(check_copy(dst, src));
   CL_TRY(cl_leaves_init(fd, dst->layout, true));
   cl_status s = cl_leaves_init(fs, src->layout, true);
@@ -190,7 +190,7 @@ static cl_status prepare_copy(const cl_tensor_t *dst, const cl_tensor_t *src, cl
     if (s == CL_OK)
       s = check_disjoint(dst, fd, src, fs);
     if (s == CL_OK)
-      s = cl_copy_plan_make(p, dst, fd, fs, stores);
+      s = cl_copy_job_make(p, dst, fd, fs, stores);
   }
   if (s != CL_OK) {
     cl_leaves_release(fd);
@@ -223,12 +223,12 @@ cl_status cl_tensor_copy_ex(const cl_tensor_t *dst, const cl_tensor_t *src, cons
   cl_copy_options_t o;
   CL_TRY(read_options(opt, &o));
   cl_leaves fd, fs;
-  cl_copy_plan p;
+  cl_copy_job p;
   CL_TRY(prepare_copy(dst, src, o.stores, &fd, &fs, &p));
   cl_status s = CL_OK;
   if (dst->size > 0) {
-    s = cl_copy_plan_run(&p, dst->data, src->data, o.threads > 1 ? o.threads : 1);
-    cl_copy_plan_release(&p);
+    s = cl_copy_job_run(&p, dst->data, src->data, o.threads > 1 ? o.threads : 1);
+    cl_copy_job_release(&p);
   }
   cl_leaves_release(&fd);
   cl_leaves_release(&fs);
@@ -241,43 +241,86 @@ cl_status cl_tensor_copy(const cl_tensor_t *dst, const cl_tensor_t *src) {
   return cl_tensor_copy_ex(dst, src, NULL);
 }
 
-static const char *kernel_name(cl_copy_kind kind) {
-  return kind == CL_COPY_ONE ? "memcpy" : kind == CL_COPY_STRIDED ? "strided" : "transpose";
+cl_status cl_tensor_copy_plan(const cl_tensor_t *dst, const cl_tensor_t *src, const cl_copy_options_t *opt,
+                              cl_copy_plan_t *plan) {
+  CHECK_NULL(dst);
+  CHECK_NULL(src);
+  CHECK_NULL(plan);
+  if (plan->struct_size < sizeof *plan)
+    return cl_fail(CL_E_ABI, "cl_tensor_copy_plan: struct_size %zu is smaller than cl_copy_plan_t", plan->struct_size);
+  cl_copy_options_t o;
+  CL_TRY(read_options(opt, &o));
+  cl_leaves fd, fs;
+  cl_copy_job p;
+  CL_TRY(prepare_copy(dst, src, o.stores, &fd, &fs, &p));
+  size_t struct_size = plan->struct_size;
+  memset(plan, 0, sizeof *plan);
+  plan->struct_size = struct_size;
+  plan->elem_size = (int64_t)dst->elem_size;
+  plan->vector = 1;
+  if (dst->size > 0) {
+    cl_copy_job_describe(&p, (int64_t)dst->elem_size, plan);
+    cl_copy_job_release(&p);
+  }
+  cl_leaves_release(&fd);
+  cl_leaves_release(&fs);
+  return CL_OK;
+}
+
+static const char *kernel_name(cl_copy_kernel_t kernel) {
+  return kernel == CL_COPY_KERNEL_MEMCPY ? "memcpy" : kernel == CL_COPY_KERNEL_STRIDED ? "strided" : "transpose";
+}
+
+static const char *plural(int64_t n) { return n == 1 ? "" : "s"; }
+
+/* The plan in one line: the kernel, the joint modes (extent:dst<-src
+ * strides), a transpose's runs and tiles, how it stores, the tails. */
+static void explain_plan(cl_sink *t, const cl_copy_plan_t *p) {
+  cl_sink_printf(t, "kernel %s, vector %lld x %lld bytes, modes (", kernel_name(p->kernel), (long long)p->vector,
+                 (long long)p->elem_size);
+  for (int64_t k = 0; k < p->rank; k++)
+    cl_sink_printf(t, "%s%lld:%lld<-%lld", k ? "," : "", (long long)p->extent[k], (long long)p->dst_stride[k],
+                   (long long)p->src_stride[k]);
+  cl_sink_printf(t, ")");
+  if (p->kernel == CL_COPY_KERNEL_TRANSPOSE) {
+    int64_t in = 1, jn = 1, side = CL_COPY_LINE / (p->vector * p->elem_size);
+    for (int64_t k = 0; k < p->dst_run; k++)
+      in *= p->extent[k];
+    for (int64_t k = p->dst_run; k < p->dst_run + p->src_run; k++)
+      jn *= p->extent[k];
+    cl_sink_printf(t, ", %lld dst-contiguous steps (%lld mode%s) by %lld src-contiguous steps (%lld mode%s), in tiles of %lldx%lld",
+                   (long long)in, (long long)p->dst_run, plural(p->dst_run), (long long)jn, (long long)p->src_run,
+                   plural(p->src_run), (long long)side, (long long)side);
+    if (p->flags & CL_COPY_PLAN_STAGED)
+      cl_sink_printf(t, ", staged");
+    if (p->flags & CL_COPY_PLAN_PREFETCH)
+      cl_sink_printf(t, ", prefetched");
+  }
+  if (p->flags & CL_COPY_PLAN_STREAMING)
+    cl_sink_printf(t, ", non-temporal stores");
+  if (p->dst_tail_rank > 0)
+    cl_sink_printf(t, ", unrefined tails of %lld and %lld modes", (long long)p->dst_tail_rank, (long long)p->src_tail_rank);
 }
 
 int64_t cl_tensor_copy_explain(const cl_tensor_t *dst, const cl_tensor_t *src, char *buf, size_t cap) {
   if (dst == NULL || src == NULL || (buf == NULL && cap > 0))
     return cl_fail(CL_E_NULL, "cl_tensor_copy_explain: NULL argument");
-  cl_leaves fd, fs;
-  cl_copy_plan p;
-  CL_TRY(prepare_copy(dst, src, CL_COPY_STORES_AUTO, &fd, &fs, &p));
-  cl_sink t = cl_sink_buffer(buf, cap);
-  if (dst->size == 0) {
-    cl_sink_printf(&t, "nothing to copy (size 0)");
-  } else {
-    int64_t e = (int64_t)dst->elem_size;
-    cl_sink_printf(&t, "kernel %s, vector %lld x %zu bytes, modes (", kernel_name(p.kind), (long long)p.vector, dst->elem_size);
-    for (int64_t k = 0; k < p.r; k++)
-      cl_sink_printf(&t, "%s%lld:%lld<-%lld", k ? "," : "", (long long)p.m[k].n, (long long)(p.m[k].d / e),
-          (long long)(p.m[k].s % e == 0 ? p.m[k].s / e : p.m[k].s));
-    cl_sink_printf(&t, ")");
-    if (p.kind == CL_COPY_TRANSPOSE) {
-      int64_t side = CL_COPY_LINE / p.elem;
-      cl_sink_printf(&t, ", %lld dst-contiguous steps (%lld mode%s) by %lld src-contiguous steps (%lld mode%s), in tiles of %lldx%lld",
-          (long long)p.in, (long long)p.ichain, p.ichain == 1 ? "" : "s", (long long)p.jn, (long long)p.jchain,
-          p.jchain == 1 ? "" : "s", (long long)side, (long long)side);
-      if (p.staged)
-        cl_sink_printf(&t, " staged as %lld-byte runs per dst row", (long long)p.stage_run);
-    }
-    if (p.nontemporal && p.kind != CL_COPY_STRIDED)
-      cl_sink_printf(&t, ", non-temporal stores");
-    if (p.tn_d > 0)
-      cl_sink_printf(&t, ", unrefined tails of %lld and %lld modes", (long long)p.tn_d, (long long)p.tn_s);
-    cl_copy_plan_release(&p);
+  cl_copy_plan_t *plan = cl_alloc(sizeof *plan);
+  if (plan == NULL)
+    return cl_fail(CL_E_NOMEM, "out of memory");
+  plan->struct_size = sizeof *plan;
+  cl_status s = cl_tensor_copy_plan(dst, src, NULL, plan);
+  int64_t n = s;
+  if (s == CL_OK) {
+    cl_sink t = cl_sink_buffer(buf, cap);
+    if (plan->kernel == CL_COPY_KERNEL_NONE)
+      cl_sink_printf(&t, "nothing to copy (size 0)");
+    else
+      explain_plan(&t, plan);
+    n = cl_sink_finish(&t, "cl_tensor_copy_explain");
   }
-  cl_leaves_release(&fd);
-  cl_leaves_release(&fs);
-  return cl_sink_finish(&t, "cl_tensor_copy_explain");
+  cl_dealloc(plan);
+  return n;
 }
 
 /* ------------------------------------------------------------ fill */

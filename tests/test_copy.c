@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* test_copy.c: the copy engine (cl_tensor_copy, cl_tensor_copy_ex,
- * cl_tensor_copy_explain) against its definition, dst(i) == src(i) for
+ * cl_tensor_copy_plan, cl_tensor_copy_explain) against its definition, dst(i) == src(i) for
  * every i, with the offsets of both sides taken from the library's generic
  * odometer (cl_odometer_t), byte for byte, including that no byte of the
  * destination's buffer outside its elements changes.
@@ -10,7 +10,8 @@
  * cap the processor lacks falls back to the best it has).  Streaming stores
  * and the staged transpose are forced on small copies by
  * CL_COPY_STORES_STREAMING, so every path runs in a second; the parallel
- * copy is checked with every way it splits the work. */
+ * copy is checked with every way it splits the work, and the public plan
+ * by running it as tensor.h defines it. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include "test_util.h"
 
@@ -356,7 +357,7 @@ static void test_copy_explain(void **state) {
       {"(8,8):(1,8)", "(8,8):(1,8)", "kernel memcpy, vector 64 x 4 bytes, modes ()"},
       {"(8,8):(8,1)", "(8,8):(1,8)",
        "kernel transpose, vector 1 x 4 bytes, modes (8:1<-8,8:8<-1), 8 dst-contiguous steps (1 mode) by 8 "
-       "src-contiguous steps (1 mode), in tiles of 16x16"},
+       "src-contiguous steps (1 mode), in tiles of 16x16, prefetched"},
       {"(4,8):(1,8)", "(4,8):(1,4)", "kernel strided, vector 4 x 4 bytes, modes (8:8<-4)"},
       {"(2,3):(1,2)", "(3,2):(1,3)", "kernel memcpy, vector 1 x 4 bytes, modes (), unrefined tails of 2 and 2 modes"},
   };
@@ -495,6 +496,248 @@ static void test_copy_threads(void **state) {
     }
 }
 
+/* ------------------------------------------------------------ the plan */
+
+static cl_copy_plan_t *plan_of(const cl_tensor_t *dst, const cl_tensor_t *src, const cl_copy_options_t *opt) {
+  cl_copy_plan_t *p = calloc(1, sizeof *p);
+  p->struct_size = sizeof *p;
+  cl_status s = cl_tensor_copy_plan(dst, src, opt, p);
+  if (s != CL_OK)
+    fail_msg("cl_tensor_copy_plan = %d: %s", s, cl_last_error());
+  return p;
+}
+
+/* The digit-weighted offset of position t of a tail: t's colexicographic
+ * digits in the radices `extent`, times `stride`. */
+static int64_t tail_offset(int64_t t, int64_t rank, const int64_t *extent, const int64_t *stride) {
+  int64_t off = 0;
+  for (int64_t k = 0; k < rank; k++) {
+    off += t % extent[k] * stride[k];
+    t /= extent[k];
+  }
+  return off;
+}
+
+/* Runs a plan as tensor.h defines it, unit by unit, from s0 to d0. */
+static void run_plan_by_definition(const cl_copy_plan_t *p, unsigned char *d0, const unsigned char *s0) {
+  if (p->kernel == CL_COPY_KERNEL_NONE)
+    return;
+  int64_t units = 1, tails = 1, unit = p->vector * p->elem_size;
+  for (int64_t k = 0; k < p->rank; k++)
+    units *= p->extent[k];
+  for (int64_t k = 0; k < p->dst_tail_rank; k++)
+    tails *= p->dst_tail_extent[k];
+  for (int64_t t = 0; t < tails; t++)
+    for (int64_t u = 0; u < units; u++) {
+      int64_t od = p->dst_offset + tail_offset(t, p->dst_tail_rank, p->dst_tail_extent, p->dst_tail_stride);
+      int64_t os = p->src_offset + tail_offset(t, p->src_tail_rank, p->src_tail_extent, p->src_tail_stride);
+      od += tail_offset(u, p->rank, p->extent, p->dst_stride);
+      os += tail_offset(u, p->rank, p->extent, p->src_stride);
+      memcpy(d0 + od * p->elem_size, s0 + os * p->elem_size, (size_t)unit);
+    }
+}
+
+/* The plan's definition (tensor.h) copies what the copy copies, for random
+ * pairs of layouts of every kind, and its runs are what it says. */
+static void check_plan(const char *ds, const char *ss, size_t elem) {
+  cl_layout_t *dl = lay(ds), *sl = lay(ss);
+  int64_t size = cl_layout_size(dl);
+  int64_t *od = offsets(dl, size), *os = offsets(sl, size);
+  int64_t dlo = 0, dhi = 0, slo = 0, shi = 0;
+  for (int64_t i = 0; i < size; i++) {
+    dlo = od[i] < dlo ? od[i] : dlo;
+    dhi = od[i] > dhi ? od[i] : dhi;
+    slo = os[i] < slo ? os[i] : slo;
+    shi = os[i] > shi ? os[i] : shi;
+  }
+  size_t dn = (size_t)(dhi - dlo + 1) * elem, sn = (size_t)(shi - slo + 1) * elem;
+  unsigned char *dbuf = malloc(dn), *expect = malloc(dn), *sbuf = malloc(sn);
+  fill_random(sbuf, sn);
+  memset(dbuf, 0x5A, dn);
+  memcpy(expect, dbuf, dn);
+  unsigned char *d0 = dbuf - dlo * (int64_t)elem, *s0 = sbuf - slo * (int64_t)elem;
+  for (int64_t i = 0; i < size; i++)
+    memcpy(expect + (od[i] - dlo) * (int64_t)elem, s0 + os[i] * (int64_t)elem, elem);
+  cl_tensor_t *dst = raw_tensor(d0, elem, ds), *src = raw_tensor(s0, elem, ss);
+  cl_copy_plan_t *p = plan_of(dst, src, NULL);
+  assert_int_equal(p->elem_size, (int64_t)elem);
+  run_plan_by_definition(p, d0, s0);
+  if (memcmp(dbuf, expect, dn) != 0)
+    fail_msg("the plan of %s <- %s (elem %zu) does not copy what the copy does", ds, ss, elem);
+  if (p->kernel == CL_COPY_KERNEL_TRANSPOSE) {
+    assert_int_equal(p->dst_stride[0], p->vector);
+    assert_int_equal(p->src_stride[p->dst_run], p->vector);
+    for (int64_t k = 1; k < p->dst_run; k++)
+      assert_int_equal(p->dst_stride[k], p->dst_stride[k - 1] * p->extent[k - 1]);
+    for (int64_t k = p->dst_run + 1; k < p->dst_run + p->src_run; k++)
+      assert_int_equal(p->src_stride[k], p->src_stride[k - 1] * p->extent[k - 1]);
+  } else {
+    assert_int_equal(p->dst_run + p->src_run, 0);
+  }
+  for (int64_t k = 0; k < p->rank; k++)
+    assert_true(p->extent[k] >= 2 && p->dst_stride[k] > 0);
+  free(p);
+  cl_tensor_free(dst);
+  cl_tensor_free(src);
+  free(dbuf);
+  free(expect);
+  free(sbuf);
+  free(od);
+  free(os);
+  cl_layout_free(dl);
+  cl_layout_free(sl);
+}
+
+static void test_copy_plan_definition(void **state) {
+  (void)state;
+  static const int64_t sizes[] = {1, 2, 6, 12, 24, 36, 60, 64, 96, 128, 256, 360};
+  static const size_t elems[] = {1, 2, 4, 8, 16, 3};
+  char ds[512], ss[512];
+  for (int round = 0; round < 600; round++) {
+    int64_t size = sizes[rnd_below(COUNT_OF(sizes))];
+    random_layout(ds, sizeof ds, size, 'd');
+    random_layout(ss, sizeof ss, size, rnd_below(3) == 0 ? 'd' : 's');
+    check_plan(ds, ss, elems[rnd_below(COUNT_OF(elems))]);
+  }
+  for (int round = 0; round < 60; round++) {
+    int64_t rank = 2 + rnd_below(3), ext[4], dperm[4], sperm[4];
+    for (int64_t k = 0; k < rank; k++) {
+      ext[k] = 1 + rnd_below(rank == 2 ? 80 : 12);
+      dperm[k] = sperm[k] = k;
+    }
+    shuffle(dperm, rank);
+    shuffle(sperm, rank);
+    permuted_layout(ds, sizeof ds, ext, dperm, rank, rnd_below(3), rnd_below(3) == 0);
+    permuted_layout(ss, sizeof ss, ext, sperm, rank, rnd_below(3), rnd_below(3) == 0);
+    check_plan(ds, ss, elems[rnd_below(COUNT_OF(elems))]);
+  }
+}
+
+/* Plans with known answers, derived by hand from the definition. */
+static void test_copy_plan_examples(void **state) {
+  (void)state;
+  float a[64], b[64];
+  /* A transpose: dst row-major 8x8 from column-major; the dst-contiguous run
+   * is mode 1 (dst stride 1, src stride 8), the src-contiguous run mode 0. */
+  cl_tensor_t *dst = tensor(b, CL_DTYPE_FLOAT32, "(8,8):(8,1)"), *src = tensor(a, CL_DTYPE_FLOAT32, "(8,8):(1,8)");
+  cl_copy_plan_t *p = plan_of(dst, src, NULL);
+  assert_int_equal(p->kernel, CL_COPY_KERNEL_TRANSPOSE);
+  assert_int_equal(p->rank, 2);
+  assert_int_equal(p->dst_run, 1);
+  assert_int_equal(p->src_run, 1);
+  assert_true(p->extent[0] == 8 && p->dst_stride[0] == 1 && p->src_stride[0] == 8);
+  assert_true(p->extent[1] == 8 && p->dst_stride[1] == 8 && p->src_stride[1] == 1);
+  assert_true(p->vector == 1 && p->elem_size == 4 && p->dst_offset == 0 && p->src_offset == 0);
+  assert_int_equal(p->dst_tail_rank + p->src_tail_rank, 0);
+  free(p);
+  cl_tensor_free(dst);
+  cl_tensor_free(src);
+  /* Columns of 4 contiguous in both: a vector of 4, one strided mode. */
+  dst = tensor(b, CL_DTYPE_FLOAT32, "(4,8):(1,8)");
+  src = tensor(a, CL_DTYPE_FLOAT32, "(4,8):(1,4)");
+  p = plan_of(dst, src, NULL);
+  assert_int_equal(p->kernel, CL_COPY_KERNEL_STRIDED);
+  assert_true(p->vector == 4 && p->rank == 1 && p->extent[0] == 8 && p->dst_stride[0] == 8 && p->src_stride[0] == 4);
+  free(p);
+  cl_tensor_free(dst);
+  cl_tensor_free(src);
+  /* A reversed source: dst 12:1 from 12:-1 -- the flip keeps dst positive,
+   * so the first element read is the source's offset -11. */
+  dst = tensor(b, CL_DTYPE_FLOAT32, "12:-1");
+  src = tensor(a + 11, CL_DTYPE_FLOAT32, "12:1");
+  p = plan_of(dst, src, NULL);
+  assert_int_equal(p->kernel, CL_COPY_KERNEL_STRIDED);
+  assert_true(p->rank == 1 && p->extent[0] == 12 && p->dst_stride[0] == 1 && p->src_stride[0] == -1);
+  assert_true(p->dst_offset == -11 && p->src_offset == 11);
+  free(p);
+  cl_tensor_free(dst);
+  cl_tensor_free(src);
+  /* No common refinement: everything is tails; (2,3) against (3,2). */
+  dst = tensor(b, CL_DTYPE_FLOAT32, "(2,3):(1,2)");
+  src = tensor(a, CL_DTYPE_FLOAT32, "(3,2):(1,3)");
+  p = plan_of(dst, src, NULL);
+  assert_int_equal(p->kernel, CL_COPY_KERNEL_MEMCPY);
+  assert_true(p->rank == 0 && p->dst_tail_rank == 2 && p->src_tail_rank == 2);
+  assert_true(p->dst_tail_extent[0] == 2 && p->dst_tail_stride[0] == 1 && p->dst_tail_extent[1] == 3 &&
+              p->dst_tail_stride[1] == 2);
+  assert_true(p->src_tail_extent[0] == 3 && p->src_tail_stride[0] == 1 && p->src_tail_extent[1] == 2 &&
+              p->src_tail_stride[1] == 3);
+  free(p);
+  cl_tensor_free(dst);
+  cl_tensor_free(src);
+  /* Size 0. */
+  dst = tensor(NULL, CL_DTYPE_INT32, "(4,0):(1,4)");
+  src = tensor(NULL, CL_DTYPE_INT32, "(0,3):(3,1)");
+  p = plan_of(dst, src, NULL);
+  assert_true(p->kernel == CL_COPY_KERNEL_NONE && p->rank == 0 && p->elem_size == 4);
+  free(p);
+  cl_tensor_free(dst);
+  cl_tensor_free(src);
+}
+
+/* How the host copy stores, as the plan says: streaming when asked or at 16
+ * MiB, staged for rows 256 bytes apart, prefetched for short rows. */
+static void test_copy_plan_flags(void **state) {
+  (void)state;
+  static float a[304 * 300], b[304 * 300];
+  cl_copy_options_t stream = with_stores(CL_COPY_STORES_STREAMING), cached = with_stores(CL_COPY_STORES_CACHED);
+  cl_tensor_t *dst = tensor(b, CL_DTYPE_FLOAT32, "(256,300):(1,256)"), *src = tensor(a, CL_DTYPE_FLOAT32, "(256,300):(300,1)");
+  cl_copy_plan_t *p = plan_of(dst, src, &stream);
+  assert_int_equal(p->flags, CL_COPY_PLAN_STREAMING | CL_COPY_PLAN_STAGED);
+  free(p);
+  p = plan_of(dst, src, &cached);
+  assert_int_equal(p->flags, 0u);
+  free(p);
+  p = plan_of(dst, src, NULL); /* 300 KiB: cached by default */
+  assert_int_equal(p->flags, 0u);
+  free(p);
+  cl_tensor_free(dst);
+  cl_tensor_free(src);
+  /* Rows 304 floats apart: streamed tile by tile, not staged. */
+  dst = tensor(b, CL_DTYPE_FLOAT32, "(240,300):(1,304)");
+  src = tensor(a, CL_DTYPE_FLOAT32, "(240,300):(300,1)");
+  p = plan_of(dst, src, &stream);
+  assert_int_equal(p->flags, CL_COPY_PLAN_STREAMING);
+  free(p);
+  cl_tensor_free(dst);
+  cl_tensor_free(src);
+  /* Short source rows (64 floats): prefetched. */
+  dst = tensor(b, CL_DTYPE_FLOAT32, "(1000,64):(1,1000)");
+  src = tensor(a, CL_DTYPE_FLOAT32, "(1000,64):(64,1)");
+  p = plan_of(dst, src, &cached);
+  assert_int_equal(p->flags, CL_COPY_PLAN_PREFETCH);
+  free(p);
+  cl_tensor_free(dst);
+  cl_tensor_free(src);
+}
+
+static void test_copy_plan_errors(void **state) {
+  (void)state;
+  float buf[128];
+  cl_tensor_t *a = tensor(buf, CL_DTYPE_FLOAT32, "(8,8):(1,8)"), *b = tensor(buf + 64, CL_DTYPE_FLOAT32, "(8,8):(8,1)");
+  cl_tensor_t *shifted = tensor(buf + 9, CL_DTYPE_FLOAT32, "(8,8):(1,8)"), *small = tensor(buf, CL_DTYPE_FLOAT32, "8:1");
+  cl_copy_plan_t *p = calloc(1, sizeof *p);
+  p->struct_size = sizeof *p;
+  assert_int_equal(cl_tensor_copy_plan(NULL, a, NULL, p), CL_E_NULL);
+  assert_int_equal(cl_tensor_copy_plan(b, NULL, NULL, p), CL_E_NULL);
+  assert_int_equal(cl_tensor_copy_plan(b, a, NULL, NULL), CL_E_NULL);
+  assert_int_equal(cl_tensor_copy_plan(shifted, a, NULL, p), CL_E_OVERLAP);
+  assert_int_equal(cl_tensor_copy_plan(small, a, NULL, p), CL_E_DOMAIN);
+  cl_copy_options_t o = with_stores(CL_COPY_STORES_AUTO);
+  o.threads = -1;
+  assert_int_equal(cl_tensor_copy_plan(b, a, &o, p), CL_E_DOMAIN);
+  p->struct_size = sizeof *p - 1;
+  assert_int_equal(cl_tensor_copy_plan(b, a, NULL, p), CL_E_ABI);
+  p->struct_size = sizeof *p;
+  assert_int_equal(cl_tensor_copy_plan(b, a, NULL, p), CL_OK);
+  assert_int_equal(p->struct_size, sizeof *p);
+  free(p);
+  cl_tensor_free(a);
+  cl_tensor_free(b);
+  cl_tensor_free(shifted);
+  cl_tensor_free(small);
+}
+
 /* An unknown CUTELAYOUT_COPY_ISA is ignored, not an error. */
 static void test_copy_isa_names(void **state) {
   (void)state;
@@ -525,7 +768,9 @@ int main(void) {
       cmocka_unit_test(test_copy_large_transpose), cmocka_unit_test(test_copy_explain),
       cmocka_unit_test(test_copy_errors),       cmocka_unit_test(test_copy_options),
       cmocka_unit_test(test_copy_threads),      cmocka_unit_test(test_copy_isa_names),
-      cmocka_unit_test(test_copy_empty),
+      cmocka_unit_test(test_copy_empty),        cmocka_unit_test(test_copy_plan_definition),
+      cmocka_unit_test(test_copy_plan_examples), cmocka_unit_test(test_copy_plan_flags),
+      cmocka_unit_test(test_copy_plan_errors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1198,6 +1198,12 @@ static int64_t call_tensor_copy_streaming(const inputs *in, results *r) {
   cl_copy_options_t opt = {sizeof opt, CL_COPY_STORES_STREAMING, 4};
   return cl_tensor_copy_ex(in->x[1], in->x[0], &opt);
 }
+static int64_t call_tensor_copy_plan(const inputs *in, results *r) {
+  (void)r;
+  static cl_copy_plan_t plan;
+  plan.struct_size = sizeof plan;
+  return cl_tensor_copy_plan(in->x[1], in->x[0], NULL, &plan);
+}
 static int64_t call_tensor_copy_explain(const inputs *in, results *r) {
   return cl_tensor_copy_explain(in->x[1], in->x[0], r->buf, OUT_CAP);
 }
@@ -1289,6 +1295,8 @@ static const nomem_case tensor_cases[] = {
   {"cl_tensor_copy_ex (streaming)", call_tensor_copy_streaming, {0}, {0}, {0}, ON_MEM0_MEM1(T_WIDE, T_WIDE_T)},
   {"cl_tensor_copy_ex (staged transpose)", call_tensor_copy_streaming, {0}, {0}, {0},
    ON_MEM0_MEM1("(1024,16):(16,1)", "(1024,16):(1,1024)")},
+  {"cl_tensor_copy_plan", call_tensor_copy_plan, {0}, {0}, {0}, ON_MEM0_MEM1(T_BIG, T_TILE)},
+  {"cl_tensor_copy_plan (14 modes permuted)", call_tensor_copy_plan, {0}, {0}, {0}, ON_MEM0_MEM1(T_WIDE, T_WIDE_T)},
   {"cl_tensor_copy_explain", call_tensor_copy_explain, {0}, {0}, {0}, ON_MEM0_MEM1(T_BIG, T_TILE)},
   {"cl_tensor_copy_explain (transpose)", call_tensor_copy_explain, {0}, {0}, {0},
    ON_MEM0_MEM1("(4,4,4,4):(16,128,1,4)", "(4,4,4,4):(1,4,16,64)")},

@@ -253,8 +253,86 @@ typedef struct cl_copy_options {
  * smaller than the first version of the struct); CL_E_DOMAIN (a `stores`
  * value not listed, threads < 0 or > CL_COPY_MAX_THREADS). */
 CL_API cl_status cl_tensor_copy_ex(const cl_tensor_t *dst, const cl_tensor_t *src, const cl_copy_options_t *opt);
-/* Describes the plan cl_tensor_copy would use (joint modes, kernel), one
- * line, snprintf-style; a negative status if the copy would fail. */
+/* ---- the copy plan ----
+ * The joint-mode analysis behind cl_tensor_copy, as plain data, for engines
+ * that run a copy themselves (the CUDA module plans device copies with it;
+ * cl_tensor_copy_explain prints it).
+ *
+ * Both layouts are split into their leaves and the two lists of extents are
+ * refined into one list of joint modes, each with a dst and a src stride;
+ * modes are flipped so that every dst stride is positive (the first element
+ * moves to dst_offset, src_offset), ordered, and merged where contiguous in
+ * both; a leading mode contiguous in both becomes the common vector.  Then
+ * the copy is exactly: for every position t of the tails (below) and every
+ * coordinate c with 0 <= c[k] < extent[k] (k < rank, in any order), the
+ * `vector` consecutive elements at src element offset
+ *     src_offset + src_tail(t) + sum_k c[k] * src_stride[k]
+ * go to the `vector` consecutive elements at dst element offset
+ *     dst_offset + dst_tail(t) + sum_k c[k] * dst_stride[k].
+ * Offsets and strides count elements of elem_size bytes from each tensor's
+ * data pointer.  Tails: when the two lists of extents have no common
+ * refinement (e.g. (2,3) against (3,2)), the leaves past the refinable
+ * prefix are walked by one counter per side, both counting t = 0, 1, ...
+ * colexicographically over their own extents (the products are equal; both
+ * tail ranks are 0 when everything refines): dst_tail(t) = sum_k d_k *
+ * dst_tail_stride[k], d the digits of t in the radices dst_tail_extent, and
+ * src_tail(t) likewise.
+ *
+ * The kernel cl_tensor_copy picks:
+ *   CL_COPY_KERNEL_NONE       size 0: nothing to copy (rank 0);
+ *   CL_COPY_KERNEL_MEMCPY     no joint mode is left that the kernel walks:
+ *                             each unit is one memcpy;
+ *   CL_COPY_KERNEL_STRIDED    mode 0 is the inner loop, mode 1 the next;
+ *   CL_COPY_KERNEL_TRANSPOSE  modes [0, dst_run) form the run along which dst
+ *                             is contiguous (dst_stride[0] == vector, each
+ *                             next mode continuing the run), modes
+ *                             [dst_run, dst_run + src_run) the run along
+ *                             which src is contiguous (src_stride[dst_run] ==
+ *                             vector); the copy tiles the two runs.
+ * Modes past the ones the kernel walks have positive dst strides in no
+ * particular order.  Every joint mode has an extent of at least 2, so rank
+ * and the tail ranks are at most 62 (their product is the size), below
+ * CL_COPY_PLAN_MAX_MODES. */
+#define CL_COPY_PLAN_MAX_MODES 64
+
+typedef enum cl_copy_kernel {
+  CL_COPY_KERNEL_NONE = 0,
+  CL_COPY_KERNEL_MEMCPY = 1,
+  CL_COPY_KERNEL_STRIDED = 2,
+  CL_COPY_KERNEL_TRANSPOSE = 3
+} cl_copy_kernel_t;
+
+/* cl_copy_plan_t.flags: how the host copy runs the plan. */
+#define CL_COPY_PLAN_STREAMING 1u /* streaming stores */
+#define CL_COPY_PLAN_STAGED 2u    /* transpose blocks staged and written as runs per dst row */
+#define CL_COPY_PLAN_PREFETCH 4u  /* short src rows prefetched */
+
+typedef struct cl_copy_plan {
+  size_t struct_size;      /* sizeof(cl_copy_plan_t), set by the caller */
+  cl_copy_kernel_t kernel;
+  unsigned flags;          /* CL_COPY_PLAN_* */
+  int64_t elem_size;       /* bytes per element of both tensors */
+  int64_t vector;          /* elements per unit: the common contiguous vector */
+  int64_t dst_offset, src_offset;
+  int64_t rank;            /* joint modes */
+  int64_t dst_run, src_run; /* CL_COPY_KERNEL_TRANSPOSE's runs; 0 otherwise */
+  int64_t extent[CL_COPY_PLAN_MAX_MODES];
+  int64_t dst_stride[CL_COPY_PLAN_MAX_MODES];
+  int64_t src_stride[CL_COPY_PLAN_MAX_MODES];
+  int64_t dst_tail_rank, src_tail_rank;
+  int64_t dst_tail_extent[CL_COPY_PLAN_MAX_MODES], dst_tail_stride[CL_COPY_PLAN_MAX_MODES];
+  int64_t src_tail_extent[CL_COPY_PLAN_MAX_MODES], src_tail_stride[CL_COPY_PLAN_MAX_MODES];
+} cl_copy_plan_t;
+
+/* Fills *plan (whose struct_size the caller sets) with the plan
+ * cl_tensor_copy_ex(dst, src, opt) would run, after the same checks: its
+ * errors are the copy's (nothing is copied), plus CL_E_NULL for a NULL
+ * plan and CL_E_ABI for a struct_size smaller than cl_copy_plan_t. */
+CL_API cl_status cl_tensor_copy_plan(const cl_tensor_t *dst, const cl_tensor_t *src, const cl_copy_options_t *opt,
+                                     cl_copy_plan_t *plan);
+/* Describes the plan cl_tensor_copy would use (cl_tensor_copy_plan with the
+ * default options: kernel, joint modes, runs, how it stores), one line,
+ * snprintf-style; a negative status if the copy would fail. */
 CL_API int64_t cl_tensor_copy_explain(const cl_tensor_t *dst, const cl_tensor_t *src, char *buf, size_t cap);
 /* Every element of t = the elem_size bytes at value.  A broadcast (stride-0)
  * layout is fine here. */

@@ -23,7 +23,9 @@
  *                 here are far below the 16 MiB bound of exactness);
  *                 cl_tensor_copy_explain fails exactly when the copy does;
  *                 cl_tensor_copy_ex with any options and any kernel set
- *                 (CUTELAYOUT_COPY_ISA) likewise
+ *                 (CUTELAYOUT_COPY_ISA) likewise; cl_tensor_copy_plan
+ *                 fails exactly when the copy does, and its plan, run as
+ *                 tensor.h defines it, copies the same
  *   fill          every dst element equals the value, nothing else changed
  *   views         (slice, divides, compose, partitions, recast, flatten,
  *                 group) every element pointer is data + layout(i) * elem
@@ -323,6 +325,41 @@ static void check_unchanged(int wbuf, const uint8_t *written) {
 
 static uint8_t dst_bytes[BUF_BYTES], src_bytes[BUF_BYTES];
 
+/* The digit-weighted offset of position t of a plan's tail (tensor.h). */
+static int64_t tail_offset(int64_t t, int64_t rank, const int64_t *extent, const int64_t *stride) {
+  int64_t off = 0;
+  for (int64_t k = 0; k < rank; k++) {
+    off += t % extent[k] * stride[k];
+    t /= extent[k];
+  }
+  return off;
+}
+
+/* Runs a plan unit by unit as tensor.h defines it on copies of the buffers
+ * and compares the destination with what the copy must write. */
+static uint8_t plan_mem[2][BUF_BYTES];
+static void check_plan(const cl_copy_plan_t *p, const side *dst, const side *src) {
+  memcpy(plan_mem, mem, sizeof plan_mem);
+  int64_t units = 1, tails = 1, unit = p->vector * p->elem_size;
+  for (int64_t k = 0; k < p->rank; k++)
+    units *= p->extent[k];
+  for (int64_t k = 0; k < p->dst_tail_rank; k++)
+    tails *= p->dst_tail_extent[k];
+  FUZZ_CHECK(p->elem_size == (int64_t)dst->elem && units * tails * p->vector == (p->kernel ? dst->size : 1));
+  for (int64_t t = 0; t < tails && p->kernel != CL_COPY_KERNEL_NONE; t++)
+    for (int64_t u = 0; u < units; u++) {
+      int64_t od = p->dst_offset + tail_offset(t, p->dst_tail_rank, p->dst_tail_extent, p->dst_tail_stride) +
+                   tail_offset(u, p->rank, p->extent, p->dst_stride);
+      int64_t os = p->src_offset + tail_offset(t, p->src_tail_rank, p->src_tail_extent, p->src_tail_stride) +
+                   tail_offset(u, p->rank, p->extent, p->src_stride);
+      int64_t db = dst->data_off + od * p->elem_size, sb = src->data_off + os * p->elem_size;
+      FUZZ_CHECK(db >= 0 && db + unit <= BUF_BYTES && sb >= 0 && sb + unit <= BUF_BYTES);
+      memcpy(plan_mem[dst->buf] + db, mem[src->buf] + sb, (size_t)unit);
+    }
+  for (int64_t i = 0; i < dst->size; i++)
+    FUZZ_CHECK(memcmp(plan_mem[dst->buf] + position(dst, i), mem[src->buf] + position(src, i), dst->elem) == 0);
+}
+
 static void op_copy(const side *dst, const side *src, bool explain_only, uint8_t cap_byte) {
   memcpy(before, mem, sizeof mem);
   /* What the copy must do, by brute force: the documented requirements in
@@ -379,12 +416,21 @@ static void op_copy(const side *dst, const side *src, bool explain_only, uint8_t
   if (explain_only)
     return;
 
+  /* The plan fails exactly as the copy would; run as tensor.h defines it,
+   * on a copy of the buffers, it copies what the copy must. */
+  cl_copy_options_t opt = {sizeof opt, (cl_copy_stores_t)(cap_byte / 3 % 3), cap_byte / 27 % 3};
+  static cl_copy_plan_t plan;
+  plan.struct_size = sizeof plan;
+  cl_status ps = cl_tensor_copy_plan(dst->t, src->t, &opt, &plan);
+  FUZZ_CHECK(ps == expected);
+  if (ps == CL_OK)
+    check_plan(&plan, dst, src);
+
   /* The copy, through cl_tensor_copy_ex half the time: any way of storing,
    * any kernel set (copy_kernels.h), each of which must give the same. */
   cl_status s;
   if (cap_byte & 0x80) {
     static const char *const isas[] = {"scalar", "sse2", "avx2"};
-    cl_copy_options_t opt = {sizeof opt, (cl_copy_stores_t)(cap_byte / 3 % 3), cap_byte / 27 % 3};
     setenv("CUTELAYOUT_COPY_ISA", isas[cap_byte / 9 % 3], 1);
     s = cl_tensor_copy_ex(dst->t, src->t, &opt);
     unsetenv("CUTELAYOUT_COPY_ISA");
