@@ -379,8 +379,9 @@ cl_status cl_copy_job_run(const cl_copy_job *p, char *dst, const char *src, int 
     parts = 1;
   /* Everything that can fail comes first: nothing is written on failure. */
   char *stage = NULL;
-  int64_t stage_bytes = p->stage_rows * p->stage_run;
+  int64_t stage_bytes = 0;
   if (p->kind == CL_COPY_TRANSPOSE && p->staged) {
+    stage_bytes = p->stage_rows * p->stage_run;
     stage = cl_alloc((size_t)(parts * stage_bytes + CL_COPY_LINE));
     if (stage == NULL)
       return cl_fail(CL_E_NOMEM, "out of memory");

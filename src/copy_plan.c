@@ -278,6 +278,7 @@ cl_status cl_copy_job_make(cl_copy_job *p, const cl_tensor_t *dst, const cl_leav
   p->ichain = p->in = p->jchain = p->jn = 0;
   p->is = p->jd = NULL;
   p->nontemporal = p->staged = p->prefetch = false;
+  p->stage_rows = p->stage_run = 0;
   cl_status s = refine(p, fd, fs, p->elem);
   if (s == CL_OK) {
     normalize(p);
