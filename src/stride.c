@@ -540,6 +540,48 @@ static cl_status compact_public(const cl_tuple_t *shape, bool row_major, cl_tupl
 cl_status cl_compact_col_major(const cl_tuple_t *shape, cl_tuple_t **out) { return compact_public(shape, false, out); }
 cl_status cl_compact_row_major(const cl_tuple_t *shape, cl_tuple_t **out) { return compact_public(shape, true, out); }
 
+/* compact_major(shape, current) with a tuple current: mode by mode, each
+ * leaf of current starting the compact strides of shape's subtree there. */
+static void compact_from(cl_builder *b, const cl_node *shape, const cl_node *current, bool row_major) {
+  if (!cl_is_tuple(current)) {
+    if (!cl_is_int(current)) {
+      cl_b_set_error(b, cl_fail(CL_E_TYPE, "compact strides: the start must hold integers"));
+      return;
+    }
+    cl_b_compact_major(b, shape, row_major, current->value);
+    return;
+  }
+  if (!cl_is_tuple(shape) || shape->rank != current->rank) {
+    cl_b_set_error(b, cl_fail(CL_E_RANK, "compact strides: a tuple start needs a shape of its rank (%d)", current->rank));
+    return;
+  }
+  int32_t at = cl_b_open(b, CL_KIND_TUPLE);
+  const cl_node *s = cl_first(shape);
+  CL_FOR_EACH_CHILD(c, current) {
+    compact_from(b, s, c, row_major);
+    s = cl_next(s);
+  }
+  cl_b_close(b, at);
+}
+
+static cl_status compact_from_public(const cl_tuple_t *shape, const cl_tuple_t *current, bool row_major,
+                                     cl_tuple_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(shape);
+  CHECK_NULL(current);
+  cl_builder b;
+  cl_b_init(&b);
+  compact_from(&b, cl_troot(shape), cl_troot(current), row_major);
+  return cl_b_finish_tuple(&b, out);
+}
+
+cl_status cl_compact_col_major_from(const cl_tuple_t *shape, const cl_tuple_t *current, cl_tuple_t **out) {
+  return compact_from_public(shape, current, false, out);
+}
+cl_status cl_compact_row_major_from(const cl_tuple_t *shape, const cl_tuple_t *current, cl_tuple_t **out) {
+  return compact_from_public(shape, current, true, out);
+}
+
 cl_status cl_compact_order(const cl_tuple_t *shape, const cl_tuple_t *order, cl_tuple_t **out) {
   CHECK_OUT(out);
   CHECK_NULL(shape);

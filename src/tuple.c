@@ -851,3 +851,327 @@ cl_status cl_tuple_prefix_product(const cl_tuple_t *a, cl_tuple_t **out) {
   cl_b_prefix_product(&b, cl_troot(a), 1);
   return cl_b_finish_tuple(&b, out);
 }
+
+/* ------------------------------------------------- reductions: max, min, gcd */
+
+/* CuTe's gcd of two integers: Euclid's loop in C's arithmetic, so a negative
+ * operand may give a negative result (gcd(4,-6) is -2, as in CuTe). */
+static cl_status cute_gcd(int64_t t, int64_t u, int64_t *out) {
+  for (;;) {
+    if (t == 0) {
+      *out = u;
+      return CL_OK;
+    }
+    CL_TRY(cl_mod(u, t, &u));
+    if (u == 0) {
+      *out = t;
+      return CL_OK;
+    }
+    CL_TRY(cl_mod(t, u, &t));
+  }
+}
+
+typedef enum { REDUCE_MAX, REDUCE_MIN, REDUCE_GCD } reduce_op;
+static const char *const reduce_names[] = {"max", "min", "gcd"};
+
+static cl_status reduce_pair(reduce_op op, int64_t a, int64_t b, int64_t *out) {
+  switch (op) {
+  case REDUCE_MAX: *out = a > b ? a : b; return CL_OK;
+  case REDUCE_MIN: *out = a < b ? a : b; return CL_OK;
+  default: return cute_gcd(a, b, out);
+  }
+}
+
+/* CuTe's max(t0, t1, ...), min and gcd: a tuple stands for the reduction of
+ * its elements, and the elements are folded from the right, op(e0, op(e1,
+ * ...)) (which matters for gcd's signs).  An empty tuple has no value (CuTe's
+ * call with no arguments does not compile). */
+static cl_status reduce_tree(reduce_op op, const cl_node *n, int64_t *out) {
+  if (!cl_is_tuple(n)) {
+    if (!cl_is_int(n))
+      return cl_fail(CL_E_TYPE, "%s: the operands must be int tuples (no '_' or layouts)", reduce_names[op]);
+    *out = n->value;
+    return CL_OK;
+  }
+  if (n->rank == 0)
+    return cl_fail(CL_E_DOMAIN, "%s: an empty tuple () has no %s (CuTe's call with no arguments)", reduce_names[op],
+                   reduce_names[op]);
+  /* Right fold: reduce the last element, then combine leftwards. */
+  int64_t k = n->rank, acc = 0;
+  CL_TRY(reduce_tree(op, cl_child(n, k - 1), &acc));
+  for (k -= 2; k >= 0; k--) {
+    int64_t e;
+    CL_TRY(reduce_tree(op, cl_child(n, k), &e));
+    CL_TRY(reduce_pair(op, e, acc, &acc));
+  }
+  *out = acc;
+  return CL_OK;
+}
+
+static cl_status reduce_public(reduce_op op, const cl_tuple_t *t, int64_t *out) {
+  CHECK_NULL(t);
+  CHECK_NULL(out);
+  return reduce_tree(op, cl_troot(t), out);
+}
+
+cl_status cl_tuple_max(const cl_tuple_t *t, int64_t *out) { return reduce_public(REDUCE_MAX, t, out); }
+cl_status cl_tuple_min(const cl_tuple_t *t, int64_t *out) { return reduce_public(REDUCE_MIN, t, out); }
+cl_status cl_tuple_gcd(const cl_tuple_t *t, int64_t *out) { return reduce_public(REDUCE_GCD, t, out); }
+
+/* ------------------------------------------------- product_each, product_like */
+
+/* CuTe's product of one element: an integer, or '_' (CuTe's Underscore is
+ * an integral Int<0>, its own product), stays itself; a tuple's product is
+ * the product of its leaves. */
+static void product_element(cl_builder *b, const cl_node *e) {
+  if (!cl_is_tuple(e) && e->kind == CL_KIND_UNDERSCORE) {
+    cl_b_underscore(b);
+    return;
+  }
+  int64_t p;
+  cl_status s = reduce_with_underscores(e, true, &p);
+  if (s != CL_OK)
+    cl_b_set_error(b, s);
+  else
+    cl_b_int(b, p);
+}
+
+cl_status cl_tuple_product_each(const cl_tuple_t *t, cl_tuple_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(t);
+  const cl_node *n = cl_troot(t);
+  cl_builder b;
+  cl_b_init(&b);
+  int32_t at = cl_b_open(&b, CL_KIND_TUPLE);
+  if (cl_is_tuple(n)) {
+    CL_FOR_EACH_CHILD(e, n) product_element(&b, e);
+  } else {
+    product_element(&b, n); /* CuTe wraps a non-tuple: (t) */
+  }
+  cl_b_close(&b, at);
+  return cl_b_finish_tuple(&b, out);
+}
+
+/* At each leaf of guide, the product of t's subtree there. */
+static void product_like_tree(cl_builder *b, const cl_node *t, const cl_node *guide) {
+  if (!cl_is_tuple(guide)) {
+    product_element(b, t);
+    return;
+  }
+  if (!cl_is_tuple(t) || t->rank != guide->rank) {
+    cl_b_set_error(b, cl_fail(CL_E_RANK, "product_like: the guide's profile is not a coarsening of the tuple's (CuTe's transform needs equal ranks)"));
+    return;
+  }
+  int32_t at = cl_b_open(b, CL_KIND_TUPLE);
+  const cl_node *x = cl_first(t);
+  CL_FOR_EACH_CHILD(g, guide) {
+    product_like_tree(b, x, g);
+    x = cl_next(x);
+  }
+  cl_b_close(b, at);
+}
+
+cl_status cl_tuple_product_like(const cl_tuple_t *t, const cl_tuple_t *guide, cl_tuple_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(t);
+  CHECK_NULL(guide);
+  cl_builder b;
+  cl_b_init(&b);
+  product_like_tree(&b, cl_troot(t), cl_troot(guide));
+  return cl_b_finish_tuple(&b, out);
+}
+
+/* ------------------------------------------------- round_up */
+
+static void round_up_tree(cl_builder *b, const cl_node *a, const cl_node *d) {
+  if (cl_is_tuple(a) && cl_is_tuple(d)) {
+    if (d->rank > a->rank) {
+      cl_b_set_error(b, cl_fail(CL_E_RANK, "round_up: the divisor has more modes (%d) than the value (%d)", d->rank, a->rank));
+      return;
+    }
+    /* CuTe: the modes missing from the divisor are 1. */
+    int32_t at = cl_b_open(b, CL_KIND_TUPLE);
+    const cl_node *y = cl_first(d);
+    cl_int_node one = cl_int_leaf(1);
+    CL_FOR_EACH_CHILD(x, a) {
+      bool have = y < d + d->span;
+      round_up_tree(b, x, have ? y : &one.node);
+      if (have)
+        y = cl_next(y);
+    }
+    cl_b_close(b, at);
+    return;
+  }
+  if (cl_is_tuple(a) || cl_is_tuple(d)) {
+    cl_b_set_error(b, cl_fail(CL_E_RANK, "round_up: an integer and a tuple (CuTe rounds integers, or tuples mode by mode)"));
+    return;
+  }
+  /* ((a + d - 1) / d) * d */
+  int64_t q, r;
+  cl_status s = cl_ceil_div_int(a->value, d->value, &q);
+  if (s == CL_OK)
+    s = cl_mul(q, d->value, &r);
+  if (s != CL_OK)
+    cl_b_set_error(b, s);
+  else
+    cl_b_int(b, r);
+}
+
+cl_status cl_tuple_round_up(const cl_tuple_t *a, const cl_tuple_t *b, cl_tuple_t **out) {
+  return build_binary(a, b, out, round_up_tree, "round_up operand");
+}
+
+/* ------------------------------------------------- filter_zeros of int tuples */
+
+/* Where a leaf of a is 0, b's subtree there becomes all 1s; elsewhere b. */
+static void repeat_one(cl_builder *b, const cl_node *like) {
+  if (!cl_is_tuple(like)) {
+    cl_b_int(b, 1);
+    return;
+  }
+  int32_t at = cl_b_open(b, CL_KIND_TUPLE);
+  CL_FOR_EACH_CHILD(c, like) repeat_one(b, c);
+  cl_b_close(b, at);
+}
+
+static void filter_zeros_tree(cl_builder *b, const cl_node *a, const cl_node *t) {
+  if (!cl_is_tuple(a)) {
+    if (cl_is_int(a) && a->value == 0)
+      repeat_one(b, t);
+    else
+      cl_b_copy(b, t);
+    return;
+  }
+  if (!cl_is_tuple(t) || t->rank != a->rank) {
+    cl_b_set_error(b, cl_fail(CL_E_RANK, "filter_zeros: the profile of the first tuple is not a coarsening of the second's"));
+    return;
+  }
+  int32_t at = cl_b_open(b, CL_KIND_TUPLE);
+  const cl_node *y = cl_first(t);
+  CL_FOR_EACH_CHILD(x, a) {
+    filter_zeros_tree(b, x, y);
+    y = cl_next(y);
+  }
+  cl_b_close(b, at);
+}
+
+cl_status cl_tuple_filter_zeros(const cl_tuple_t *a, const cl_tuple_t *b, cl_tuple_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(a);
+  CHECK_NULL(b);
+  cl_builder bld;
+  cl_b_init(&bld);
+  filter_zeros_tree(&bld, cl_troot(a), cl_troot(b));
+  return cl_b_finish_tuple(&bld, out);
+}
+
+/* ------------------------------------------------- evenly_divides */
+
+static cl_status evenly_divides_tree(const cl_node *shape, const cl_node *tiler, bool *out) {
+  if (cl_is_tuple(tiler)) {
+    if (tiler->rank > cl_rank_of(shape)) {
+      *out = false;
+      return CL_OK;
+    }
+    /* The first rank(tiler) modes of shape, each evenly divided. */
+    *out = true;
+    const cl_node *s = cl_is_tuple(shape) ? cl_first(shape) : shape;
+    CL_FOR_EACH_CHILD(t, tiler) {
+      bool mode;
+      CL_TRY(evenly_divides_tree(s, t, &mode));
+      *out = *out && mode;
+      s = cl_next(s);
+    }
+    return CL_OK;
+  }
+  if (tiler->kind == CL_KIND_UNDERSCORE) {
+    *out = true; /* '_' keeps the whole mode */
+    return CL_OK;
+  }
+  if (tiler->kind != CL_KIND_INT)
+    return cl_fail(CL_E_TYPE, "evenly_divides: the tiler must hold integers and '_' (CuTe reads a layout tiler as the tuple (shape,stride))");
+  /* size(shape) == tiler * size(ceil_div(shape, tiler)) */
+  int64_t size, rest_size, covered;
+  CL_TRY(cl_tree_product(shape, &size));
+  cl_builder rest;
+  cl_b_init(&rest);
+  cl_b_ceil_div(&rest, shape, tiler);
+  cl_status s = rest.status;
+  if (s == CL_OK)
+    s = cl_tree_product(rest.nodes, &rest_size);
+  cl_b_release(&rest);
+  CL_TRY(s);
+  CL_TRY(cl_mul(tiler->value, rest_size, &covered));
+  *out = size == covered;
+  return CL_OK;
+}
+
+cl_status cl_evenly_divides(const cl_tuple_t *shape, const cl_tuple_t *tiler, int *out) {
+  CHECK_NULL(shape);
+  CHECK_NULL(tiler);
+  CHECK_NULL(out);
+  CL_TRY(cl_require_int_tuple(cl_troot(shape), "evenly_divides: the shape"));
+  bool even;
+  CL_TRY(evenly_divides_tree(cl_troot(shape), cl_troot(tiler), &even));
+  *out = even;
+  return CL_OK;
+}
+
+/* ------------------------------------------------- comparisons */
+
+/* CuTe's lex_less and colex_less (int_tuple.hpp), next to elem_less above:
+ * integers compare with < ('_' is CuTe's Int<0>); two tuples of any ranks
+ * element by element from the first (lex) or the last (colex) elements, the
+ * first pair that differs deciding and a proper prefix being less.  As for
+ * elem_less, CuTe compiles every pair of the common prefix, so a pair it
+ * cannot compare fails the call wherever it is. */
+typedef enum { ORDER_LEX, ORDER_COLEX } order_kind;
+static const char *const order_names[] = {"lex_less", "colex_less"};
+
+static cl_status less_tree(order_kind k, const cl_node *a, const cl_node *b, bool *out);
+
+static cl_status less_tuples(order_kind k, const cl_node *a, const cl_node *b, bool *out) {
+  int64_t ra = a->rank, rb = b->rank, n = ra < rb ? ra : rb;
+  bool decided = false;
+  *out = ra < rb; /* all of the common prefix equal: the shorter is less */
+  for (int64_t i = 0; i < n; i++) {
+    const cl_node *x = cl_child(a, k == ORDER_COLEX ? ra - 1 - i : i);
+    const cl_node *y = cl_child(b, k == ORDER_COLEX ? rb - 1 - i : i);
+    bool less;
+    CL_TRY(less_tree(k, x, y, &less));
+    if (!decided && (less || !cl_tree_equal(x, y))) {
+      *out = less;
+      decided = true;
+    }
+  }
+  return CL_OK;
+}
+
+static cl_status less_tree(order_kind k, const cl_node *a, const cl_node *b, bool *out) {
+  if (cl_is_tuple(a) && cl_is_tuple(b))
+    return less_tuples(k, a, b, out);
+  if (cl_is_tuple(a) || cl_is_tuple(b))
+    return cl_fail(CL_E_RANK, "%s: an integer cannot be compared with a tuple", order_names[k]);
+  for (int j = 0; j < 2; j++) {
+    const cl_node *n = j ? b : a;
+    if (n->kind != CL_KIND_INT && n->kind != CL_KIND_UNDERSCORE)
+      return cl_fail(CL_E_TYPE, "%s: the values must hold integers (CuTe has no order on %s)", order_names[k],
+                     n->kind == CL_KIND_LAYOUT ? "layouts" : "scaled bases");
+  }
+  *out = a->value < b->value;
+  return CL_OK;
+}
+
+static cl_status less_public(order_kind k, const cl_tuple_t *a, const cl_tuple_t *b, int *out) {
+  CHECK_NULL(a);
+  CHECK_NULL(b);
+  CHECK_NULL(out);
+  *out = 0;
+  bool less;
+  CL_TRY(less_tree(k, cl_troot(a), cl_troot(b), &less));
+  *out = less;
+  return CL_OK;
+}
+
+cl_status cl_lex_less(const cl_tuple_t *a, const cl_tuple_t *b, int *out) { return less_public(ORDER_LEX, a, b, out); }
+cl_status cl_colex_less(const cl_tuple_t *a, const cl_tuple_t *b, int *out) { return less_public(ORDER_COLEX, a, b, out); }

@@ -661,6 +661,26 @@ static int64_t call_tuple_prefix_product(const inputs *in, results *r) {
 }
 static int64_t call_compact_col_major(const inputs *in, results *r) { return cl_compact_col_major(in->t[0], &r->tuple); }
 static int64_t call_compact_row_major(const inputs *in, results *r) { return cl_compact_row_major(in->t[0], &r->tuple); }
+static int64_t call_compact_col_major_from(const inputs *in, results *r) {
+  return cl_compact_col_major_from(in->t[0], in->t[1], &r->tuple);
+}
+static int64_t call_compact_row_major_from(const inputs *in, results *r) {
+  return cl_compact_row_major_from(in->t[0], in->t[1], &r->tuple);
+}
+static int64_t call_tuple_product_each(const inputs *in, results *r) { return cl_tuple_product_each(in->t[0], &r->tuple); }
+static int64_t call_tuple_product_like(const inputs *in, results *r) {
+  return cl_tuple_product_like(in->t[0], in->t[1], &r->tuple);
+}
+static int64_t call_tuple_round_up(const inputs *in, results *r) { return cl_tuple_round_up(in->t[0], in->t[1], &r->tuple); }
+static int64_t call_tuple_filter_zeros(const inputs *in, results *r) {
+  return cl_tuple_filter_zeros(in->t[0], in->t[1], &r->tuple);
+}
+static int64_t call_evenly_divides(const inputs *in, results *r) {
+  int even = 0;
+  cl_status s = cl_evenly_divides(in->t[0], in->t[1], &even);
+  r->value = even;
+  return s;
+}
 static int64_t call_compact_order(const inputs *in, results *r) {
   return cl_compact_order(in->t[0], in->t[1], &r->tuple);
 }
@@ -706,6 +726,13 @@ static const nomem_case tuple_cases[] = {
   {"cl_compact_col_major", call_compact_col_major, {BIG_SHAPE}, {0}, {0}, {{0}}},
   {"cl_compact_row_major", call_compact_row_major, {BIG_SHAPE}, {0}, {0}, {{0}}},
   {"cl_compact_order", call_compact_order, {BIG_SHAPE, BIG_ORDER}, {0}, {0}, {{0}}},
+  {"cl_compact_col_major_from", call_compact_col_major_from, {BIG_SHAPE, "7"}, {0}, {0}, {{0}}},
+  {"cl_compact_row_major_from", call_compact_row_major_from, {BIG_SHAPE, "5"}, {0}, {0}, {{0}}},
+  {"cl_tuple_product_each", call_tuple_product_each, {BIG_SHAPE}, {0}, {0}, {{0}}},
+  {"cl_tuple_product_like", call_tuple_product_like, {BIG_SHAPE, BIG_SHAPE}, {0}, {0}, {{0}}},
+  {"cl_tuple_round_up", call_tuple_round_up, {BIG_SHAPE, BIG_SHAPE}, {0}, {0}, {{0}}},
+  {"cl_tuple_filter_zeros", call_tuple_filter_zeros, {BIG_ORDER, BIG_SHAPE}, {0}, {0}, {{0}}},
+  {"cl_evenly_divides", call_evenly_divides, {BIG_SHAPE, "7"}, {0}, {0}, {{0}}},
   {"cl_crd2idx", call_crd2idx, {"1000", BIG_SHAPE, BIG_STRIDE}, {0}, {0}, {{0}}},
   {"cl_crd2idx_shape", call_crd2idx_shape, {BIG_ORDER, BIG_SHAPE}, {0}, {0}, {{0}}},
   {"cl_idx2crd", call_idx2crd, {"1000", BIG_SHAPE}, {0}, {0}, {{0}}},

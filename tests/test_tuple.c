@@ -1360,6 +1360,295 @@ static void test_coordinate_properties(void **state) {
   assert_true(st.points > 1000);
 }
 
+/* ------------------------------------------------------------ int_tuple.hpp's other functions */
+
+typedef cl_status (*tuple_reduce_fn)(const cl_tuple_t *, int64_t *);
+
+static int64_t reduce_of(tuple_reduce_fn f, const char *text, cl_status expect) {
+  cl_tuple_t *t = tup(text);
+  int64_t v = -777;
+  cl_status s = f(t, &v);
+  if (s != expect)
+    fail_msg("reduction of %s = %d, expected %d (%s)", text, s, expect, cl_last_error());
+  cl_tuple_free(t);
+  return v;
+}
+
+static void test_max_min_gcd(void **state) {
+  (void)state;
+  assert_int_equal(reduce_of(cl_tuple_max, "(3,(5,(2,7)),4)", CL_OK), 7);
+  assert_int_equal(reduce_of(cl_tuple_min, "(3,(5,(2,7)),4)", CL_OK), 2);
+  assert_int_equal(reduce_of(cl_tuple_max, "(-3,-5)", CL_OK), -3);
+  assert_int_equal(reduce_of(cl_tuple_max, "9", CL_OK), 9);
+  assert_int_equal(reduce_of(cl_tuple_gcd, "(12,(18,30))", CL_OK), 6);
+  assert_int_equal(reduce_of(cl_tuple_gcd, "(0,0)", CL_OK), 0);
+  assert_int_equal(reduce_of(cl_tuple_gcd, "(0,5)", CL_OK), 5);
+  assert_int_equal(reduce_of(cl_tuple_gcd, "(7)", CL_OK), 7);
+  /* CuTe's Euclid loop in C arithmetic: the sign follows the remainders. */
+  assert_int_equal(reduce_of(cl_tuple_gcd, "(4,-6)", CL_OK), -2);
+  assert_int_equal(reduce_of(cl_tuple_gcd, "(-4,6)", CL_OK), 2);
+  /* folded from the right: gcd(6, gcd(-4, 10)) = gcd(6, 2) */
+  assert_int_equal(reduce_of(cl_tuple_gcd, "(6,-4,10)", CL_OK), 2);
+  reduce_of(cl_tuple_max, "()", CL_E_DOMAIN);
+  reduce_of(cl_tuple_min, "(1,())", CL_E_DOMAIN);
+  reduce_of(cl_tuple_gcd, "((),2)", CL_E_DOMAIN);
+  reduce_of(cl_tuple_max, "(1,_)", CL_E_TYPE);
+  reduce_of(cl_tuple_min, "(1,2:1)", CL_E_TYPE);
+  assert_int_equal(reduce_of(cl_tuple_gcd, "(-1,-9223372036854775808)", CL_OK), -1);
+  assert_int_equal(reduce_of(cl_tuple_gcd, "(-9223372036854775808,0)", CL_OK), INT64_MIN);
+  /* Every leaf counts: against a walk over the flattened tuple. */
+  static const char *const forms[] = {"(%d,%d,%d)", "((%d,%d),%d)", "(%d,(%d,(%d)))"};
+  for (size_t f = 0; f < COUNT_OF(forms); f++)
+    for (int x = -3; x <= 3; x++)
+      for (int y = -3; y <= 3; y++)
+        for (int z = 0; z <= 4; z++) {
+          int v[3] = {x, y, z};
+          char text[64];
+          fill_form(text, sizeof text, forms[f], v);
+          int mx = x > y ? x : y, mn = x < y ? x : y;
+          mx = mx > z ? mx : z;
+          mn = mn < z ? mn : z;
+          assert_int_equal(reduce_of(cl_tuple_max, text, CL_OK), mx);
+          assert_int_equal(reduce_of(cl_tuple_min, text, CL_OK), mn);
+          int64_t g = reduce_of(cl_tuple_gcd, text, CL_OK);
+          /* |gcd| is the mathematical gcd, whatever the sign */
+          int64_t a = llabs(x), b = llabs(y), c = z;
+          while (b) { int64_t t = a % b; a = b; b = t; }
+          b = c;
+          while (b) { int64_t t = a % b; a = b; b = t; }
+          assert_int_equal(llabs(g), a);
+        }
+  int64_t v;
+  cl_tuple_t *t = tup("(1,2)");
+  assert_int_equal(cl_tuple_max(NULL, &v), CL_E_NULL);
+  assert_int_equal(cl_tuple_min(t, NULL), CL_E_NULL);
+  assert_int_equal(cl_tuple_gcd(NULL, &v), CL_E_NULL);
+  cl_tuple_free(t);
+}
+
+static void test_product_each_like(void **state) {
+  (void)state;
+  expect_tuple1(cl_tuple_product_each, "((2,3),4,(5,(1,2)))", "(6,4,10)");
+  expect_tuple1(cl_tuple_product_each, "6", "(6)");
+  expect_tuple1(cl_tuple_product_each, "()", "()");
+  expect_tuple1(cl_tuple_product_each, "(2,_,(3,_))", "(2,_,0)");
+  expect_tuple1_fails(cl_tuple_product_each, "(2,3:1)", CL_E_TYPE);
+  expect_tuple1_fails(cl_tuple_product_each, "(2,(4294967296,4294967296))", CL_E_OVERFLOW);
+  expect_tuple2(cl_tuple_product_like, "((2,3),4)", "(0,0)", "(6,4)");
+  expect_tuple2(cl_tuple_product_like, "((2,3),(4,5))", "((0,0),7)", "((2,3),20)");
+  expect_tuple2(cl_tuple_product_like, "((2,3),4)", "9", "24");
+  expect_tuple2_fails(cl_tuple_product_like, "(2,3)", "(0,0,0)", CL_E_RANK);
+  expect_tuple2_fails(cl_tuple_product_like, "6", "(0)", CL_E_RANK);
+  cl_tuple_t *r = (cl_tuple_t *)1, *a = tup("2");
+  assert_int_equal(cl_tuple_product_each(NULL, &r), CL_E_NULL);
+  assert_null(r);
+  assert_int_equal(cl_tuple_product_like(a, NULL, &r), CL_E_NULL);
+  assert_int_equal(cl_tuple_product_like(NULL, a, &r), CL_E_NULL);
+  assert_int_equal(cl_tuple_product_like(a, a, NULL), CL_E_NULL);
+  cl_tuple_free(a);
+}
+
+static void test_round_up_filter_zeros(void **state) {
+  (void)state;
+  expect_tuple2(cl_tuple_round_up, "7", "4", "8");
+  expect_tuple2(cl_tuple_round_up, "8", "4", "8");
+  expect_tuple2(cl_tuple_round_up, "(7,9,3)", "(4,2)", "(8,10,3)");
+  expect_tuple2(cl_tuple_round_up, "((5,6),9)", "((4,4),5)", "((8,8),10)");
+  expect_tuple2_fails(cl_tuple_round_up, "(7,9)", "(4,2,1)", CL_E_RANK);
+  expect_tuple2_fails(cl_tuple_round_up, "(7,9)", "4", CL_E_RANK);
+  expect_tuple2_fails(cl_tuple_round_up, "7", "(4)", CL_E_RANK);
+  expect_tuple2_fails(cl_tuple_round_up, "7", "0", CL_E_DOMAIN);
+  expect_tuple2_fails(cl_tuple_round_up, "9223372036854775807", "2", CL_E_OVERFLOW);
+  expect_tuple2_fails(cl_tuple_round_up, "(7,_)", "(2,2)", CL_E_TYPE);
+  /* a multiple of b, at least a, less than a + b */
+  for (int a = 0; a < 40; a++)
+    for (int b = 1; b < 9; b++) {
+      char ta[16], tb[16];
+      snprintf(ta, sizeof ta, "%d", a);
+      snprintf(tb, sizeof tb, "%d", b);
+      cl_tuple_t *x = tup(ta), *y = tup(tb), *r = NULL;
+      int64_t v;
+      assert_int_equal(cl_tuple_round_up(x, y, &r), CL_OK);
+      assert_int_equal(cl_tuple_value(r, &v), CL_OK);
+      assert_true(v % b == 0 && v >= a && v < a + b);
+      cl_tuple_free(x);
+      cl_tuple_free(y);
+      cl_tuple_free(r);
+    }
+  expect_tuple2(cl_tuple_filter_zeros, "(0,3)", "((2,5),7)", "((1,1),7)");
+  expect_tuple2(cl_tuple_filter_zeros, "(0,3,(0,2))", "(0,3,(0,2))", "(1,3,(1,2))");
+  expect_tuple2(cl_tuple_filter_zeros, "0", "((2,5),7)", "((1,1),1)");
+  expect_tuple2(cl_tuple_filter_zeros, "4", "((2,5),7)", "((2,5),7)");
+  expect_tuple2(cl_tuple_filter_zeros, "(0,_)", "(3,4)", "(1,4)");
+  expect_tuple2_fails(cl_tuple_filter_zeros, "(0,1)", "5", CL_E_RANK);
+  expect_tuple2_fails(cl_tuple_filter_zeros, "(0,1)", "(5,6,7)", CL_E_RANK);
+  cl_tuple_t *r = (cl_tuple_t *)1, *a = tup("2");
+  assert_int_equal(cl_tuple_filter_zeros(NULL, a, &r), CL_E_NULL);
+  assert_null(r);
+  assert_int_equal(cl_tuple_filter_zeros(a, NULL, &r), CL_E_NULL);
+  assert_int_equal(cl_tuple_round_up(a, a, NULL), CL_E_NULL);
+  cl_tuple_free(a);
+}
+
+static int evenly(const char *shape, const char *tiler, cl_status expect) {
+  cl_tuple_t *s = tup(shape), *t = tup(tiler);
+  int r = -1;
+  cl_status st = cl_evenly_divides(s, t, &r);
+  if (st != expect)
+    fail_msg("evenly_divides(%s, %s) = %d, expected %d (%s)", shape, tiler, st, expect, cl_last_error());
+  cl_tuple_free(s);
+  cl_tuple_free(t);
+  return r;
+}
+
+static void test_evenly_divides(void **state) {
+  (void)state;
+  assert_true(evenly("(4,6)", "2", CL_OK));      /* (2,6) tiles of 2 */
+  assert_true(evenly("(4,6)", "8", CL_OK));      /* 4 then 2 of the 6 */
+  assert_false(evenly("(4,6)", "5", CL_OK));
+  assert_false(evenly("(4,6)", "3", CL_OK));     /* 3 does not split the 4 */
+  assert_true(evenly("(4,6)", "(_,2)", CL_OK));
+  assert_true(evenly("(4,6)", "(4)", CL_OK));
+  assert_false(evenly("(4,6)", "(4,4)", CL_OK));
+  assert_false(evenly("(4,6)", "(4,3,2)", CL_OK)); /* more modes than the shape */
+  assert_false(evenly("12", "(4,3)", CL_OK));
+  assert_true(evenly("12", "((4))", CL_OK));
+  assert_true(evenly("((2,4),6)", "((2,2),3)", CL_OK));
+  assert_true(evenly("((2,4),6)", "(4,3)", CL_OK));
+  assert_false(evenly("((2,4),6)", "(3,3)", CL_OK));
+  assert_true(evenly("0", "3", CL_OK));
+  evenly("6", "0", CL_E_DOMAIN);
+  evenly("(6,2)", "(2:1,2)", CL_E_TYPE);
+  evenly("(6,_)", "2", CL_E_TYPE);
+  /* For a flat shape and an integer tiler n, evenly_divides says that the
+   * tile of n elements takes whole leaves, then one leaf part that n/rest
+   * divides: every ceil_div step is exact. */
+  for (int a = 1; a <= 6; a++)
+    for (int b = 1; b <= 6; b++)
+      for (int n = 1; n <= 40; n++) {
+        char shape[32], tiler[16];
+        snprintf(shape, sizeof shape, "(%d,%d)", a, b);
+        snprintf(tiler, sizeof tiler, "%d", n);
+        /* CuTe's fold: a is cut by n, then b by ceil(n/a) */
+        int q0 = (a + n - 1) / n, rest = (n + a - 1) / a, q1 = (b + rest - 1) / rest;
+        assert_int_equal(evenly(shape, tiler, CL_OK), a * b == n * q0 * q1);
+      }
+  int r;
+  cl_tuple_t *a = tup("2");
+  assert_int_equal(cl_evenly_divides(NULL, a, &r), CL_E_NULL);
+  assert_int_equal(cl_evenly_divides(a, NULL, &r), CL_E_NULL);
+  assert_int_equal(cl_evenly_divides(a, a, NULL), CL_E_NULL);
+  cl_tuple_free(a);
+}
+
+typedef cl_status (*tuple_order_fn)(const cl_tuple_t *, const cl_tuple_t *, int *);
+
+static int less_of(tuple_order_fn f, const char *a, const char *b, cl_status expect) {
+  cl_tuple_t *x = tup(a), *y = tup(b);
+  int r = -1;
+  cl_status s = f(x, y, &r);
+  if (s != expect)
+    fail_msg("compare(%s, %s) = %d, expected %d (%s)", a, b, s, expect, cl_last_error());
+  cl_tuple_free(x);
+  cl_tuple_free(y);
+  return r;
+}
+
+static void test_comparisons(void **state) {
+  (void)state;
+  assert_true(less_of(cl_elem_less, "(2,3)", "(4,8)", CL_OK));
+  assert_false(less_of(cl_elem_less, "(2,8)", "(4,8)", CL_OK));
+  assert_true(less_of(cl_elem_less, "(1,(2,3))", "(2,(3,4))", CL_OK));
+  assert_true(less_of(cl_elem_less, "(1)", "(2,0)", CL_OK));   /* a runs out first */
+  assert_false(less_of(cl_elem_less, "(1,0)", "(2)", CL_OK));  /* b runs out first */
+  assert_true(less_of(cl_elem_less, "()", "()", CL_OK));
+  assert_true(less_of(cl_lex_less, "(1,2)", "(1,2,0)", CL_OK));
+  assert_false(less_of(cl_lex_less, "(1,2)", "(1,2)", CL_OK));
+  assert_true(less_of(cl_lex_less, "(0,9)", "(1,0)", CL_OK));
+  assert_true(less_of(cl_colex_less, "(9,0)", "(0,1)", CL_OK));
+  assert_true(less_of(cl_colex_less, "(3,1)", "(0,2)", CL_OK));
+  assert_false(less_of(cl_colex_less, "(0,2)", "(3,1)", CL_OK));
+  assert_true(less_of(cl_lex_less, "((1,2),3)", "((1,3),0)", CL_OK));
+  assert_true(less_of(cl_lex_less, "-1", "0", CL_OK));
+  less_of(cl_lex_less, "(1,(2))", "(1,2)", CL_E_RANK);
+  less_of(cl_elem_less, "3", "(4)", CL_E_RANK);
+  assert_true(less_of(cl_colex_less, "(_,1)", "(2,2)", CL_OK)); /* '_' is 0 */
+  less_of(cl_colex_less, "(1:1,1)", "(2,2)", CL_E_TYPE);
+  /* CuTe looks at every pair in the common prefix, even after the answer is known */
+  less_of(cl_lex_less, "(0,(1))", "(1,1)", CL_E_RANK);
+  /* Against the orders of pairs: lex is the order of (a0,a1) read left to
+   * right, colex right to left, elem both below. */
+  for (int a0 = 0; a0 < 3; a0++)
+    for (int a1 = 0; a1 < 3; a1++)
+      for (int b0 = 0; b0 < 3; b0++)
+        for (int b1 = 0; b1 < 3; b1++) {
+          char a[16], b[16];
+          snprintf(a, sizeof a, "(%d,%d)", a0, a1);
+          snprintf(b, sizeof b, "(%d,%d)", b0, b1);
+          assert_int_equal(less_of(cl_lex_less, a, b, CL_OK), a0 * 3 + a1 < b0 * 3 + b1);
+          assert_int_equal(less_of(cl_colex_less, a, b, CL_OK), a1 * 3 + a0 < b1 * 3 + b0);
+          assert_int_equal(less_of(cl_elem_less, a, b, CL_OK), a0 < b0 && a1 < b1);
+        }
+  int r;
+  cl_tuple_t *a = tup("2");
+  assert_int_equal(cl_lex_less(NULL, a, &r), CL_E_NULL);
+  assert_int_equal(cl_colex_less(a, NULL, &r), CL_E_NULL);
+  assert_int_equal(cl_elem_less(a, a, NULL), CL_E_NULL);
+  cl_tuple_free(a);
+}
+
+static void test_compact_strides_from(void **state) {
+  (void)state;
+  expect_tuple2(cl_compact_col_major_from, "(2,3)", "5", "(5,10)");
+  expect_tuple2(cl_compact_row_major_from, "(2,3)", "5", "(15,5)");
+  expect_tuple2(cl_compact_col_major_from, "(2,(3,1))", "(1,10)", "(1,(10,0))");
+  expect_tuple2(cl_compact_row_major_from, "((2,3),4)", "(7,1)", "((21,7),1)");
+  expect_tuple2(cl_compact_col_major_from, "1", "9", "0");
+  expect_tuple2_fails(cl_compact_col_major_from, "(2,3)", "(1,2,3)", CL_E_RANK);
+  expect_tuple2_fails(cl_compact_col_major_from, "6", "(1)", CL_E_RANK);
+  expect_tuple2_fails(cl_compact_row_major_from, "(2,3)", "_", CL_E_TYPE);
+  expect_tuple2_fails(cl_compact_col_major_from, "(2,4294967296)", "4294967296", CL_E_OVERFLOW);
+  /* Starting at k scales the strides starting at 1 by k. */
+  static const char *const shapes[] = {"(2,3)", "((2,1),4)", "(3,(2,2),5)", "7", "()"};
+  for (size_t i = 0; i < COUNT_OF(shapes); i++)
+    for (int k = -3; k <= 5; k++) {
+      cl_tuple_t *s = tup(shapes[i]), *col = NULL, *from = NULL, *kt = NULL;
+      assert_int_equal(cl_tuple_int(k, &kt), CL_OK);
+      for (int major = 0; major < 2; major++) {
+        assert_int_equal(major ? cl_compact_row_major(s, &col) : cl_compact_col_major(s, &col), CL_OK);
+        assert_int_equal(major ? cl_compact_row_major_from(s, kt, &from) : cl_compact_col_major_from(s, kt, &from), CL_OK);
+        /* leaf by leaf */
+        cl_tuple_t *flat = NULL, *ff = NULL;
+        assert_int_equal(cl_tuple_flatten(col, &flat), CL_OK);
+        assert_int_equal(cl_tuple_flatten(from, &ff), CL_OK);
+        int64_t n = cl_tuple_kind(flat) == CL_KIND_TUPLE ? cl_tuple_rank(flat) : 1;
+        for (int64_t j = 0; j < n; j++) {
+          cl_tuple_t *x = NULL, *y = NULL;
+          int64_t vx, vy;
+          assert_int_equal(cl_tuple_get(flat, &j, cl_tuple_kind(flat) == CL_KIND_TUPLE, &x), CL_OK);
+          assert_int_equal(cl_tuple_get(ff, &j, cl_tuple_kind(ff) == CL_KIND_TUPLE, &y), CL_OK);
+          assert_int_equal(cl_tuple_value(x, &vx), CL_OK);
+          assert_int_equal(cl_tuple_value(y, &vy), CL_OK);
+          assert_int_equal(vy, vx * k);
+          cl_tuple_free(x);
+          cl_tuple_free(y);
+        }
+        cl_tuple_free(flat);
+        cl_tuple_free(ff);
+        cl_tuple_free(col);
+        cl_tuple_free(from);
+      }
+      cl_tuple_free(s);
+      cl_tuple_free(kt);
+    }
+  cl_tuple_t *r = (cl_tuple_t *)1, *a = tup("2");
+  assert_int_equal(cl_compact_col_major_from(NULL, a, &r), CL_E_NULL);
+  assert_null(r);
+  assert_int_equal(cl_compact_row_major_from(a, NULL, &r), CL_E_NULL);
+  assert_int_equal(cl_compact_row_major_from(a, a, NULL), CL_E_NULL);
+  cl_tuple_free(a);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_golden_answers_of_cute),
@@ -1375,6 +1664,12 @@ int main(void) {
     cmocka_unit_test(test_coordinates),
     cmocka_unit_test(test_strided_and_crd2crd),
     cmocka_unit_test(test_coordinate_properties),
+    cmocka_unit_test(test_max_min_gcd),
+    cmocka_unit_test(test_product_each_like),
+    cmocka_unit_test(test_round_up_filter_zeros),
+    cmocka_unit_test(test_evenly_divides),
+    cmocka_unit_test(test_comparisons),
+    cmocka_unit_test(test_compact_strides_from),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

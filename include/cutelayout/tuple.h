@@ -164,6 +164,54 @@ CL_API cl_status cl_elem_less(const cl_tuple_t *a, const cl_tuple_t *b, int *out
  * differs from it only at extent-1 modes.) */
 CL_API cl_status cl_tuple_prefix_product(const cl_tuple_t *a, cl_tuple_t **out);
 
+/* CuTe's max(t), min(t) and gcd(t): over every integer of t (an integer is
+ * itself).  gcd follows CuTe's Euclid loop in C arithmetic, folded from the
+ * right, so negative operands can give a negative result (gcd((4,-6)) is
+ * -2).  An empty tuple anywhere is CL_E_DOMAIN (CuTe's call with no
+ * arguments does not compile); '_' or a layout is CL_E_TYPE; gcd((INT64_MIN,
+ * -1)) is -1. */
+CL_API cl_status cl_tuple_max(const cl_tuple_t *t, int64_t *out);
+CL_API cl_status cl_tuple_min(const cl_tuple_t *t, int64_t *out);
+CL_API cl_status cl_tuple_gcd(const cl_tuple_t *t, int64_t *out);
+/* CuTe's product_each(t): the tuple of the products of t's elements (an
+ * integer is wrapped first: product_each(6) is (6)).  A lone '_' element
+ * stays '_' (CuTe's Underscore is its own product); inside a product it
+ * counts as 0. */
+CL_API cl_status cl_tuple_product_each(const cl_tuple_t *t, cl_tuple_t **out);
+/* CuTe's product_like(t, guide): congruent with guide, each leaf the product
+ * of t's subtree there.  guide's profile must be a coarsening of t's
+ * (CL_E_RANK). */
+CL_API cl_status cl_tuple_product_like(const cl_tuple_t *t, const cl_tuple_t *guide, cl_tuple_t **out);
+/* CuTe's round_up(a, b): a rounded up to a multiple of b, ((a+b-1)/b)*b;
+ * tuples mode by mode, b's missing trailing modes being 1 (more modes in b:
+ * CL_E_RANK); an integer against a tuple is CL_E_RANK; b == 0 CL_E_DOMAIN. */
+CL_API cl_status cl_tuple_round_up(const cl_tuple_t *a, const cl_tuple_t *b, cl_tuple_t **out);
+/* CuTe's filter_zeros(a, b) on int tuples: b with each subtree that stands at
+ * a 0 leaf of a replaced by 1s of its profile.  a's profile must be a
+ * coarsening of b's (CL_E_RANK).  CuTe's one-argument filter_zeros(t) is
+ * cl_tuple_filter_zeros(t, t). */
+CL_API cl_status cl_tuple_filter_zeros(const cl_tuple_t *a, const cl_tuple_t *b, cl_tuple_t **out);
+/* CuTe's evenly_divides(shape, tiler), in *out (0 or 1): whether the tiler
+ * divides the shape without a remainder tile, i.e. for an integer tiler n,
+ * size(shape) == n * size(ceil_div(shape, n)); for a tuple tiler, false when
+ * it has more modes than shape, else each of its modes against the shape's
+ * mode there ('_' divides anything).  The shape must be an int tuple; a
+ * layout in the tiler is CL_E_TYPE (CuTe reads it as the tuple
+ * (shape,stride)); a 0 in the tiler is CL_E_DOMAIN. */
+CL_API cl_status cl_evenly_divides(const cl_tuple_t *shape, const cl_tuple_t *tiler, int *out);
+/* CuTe's lex_less and colex_less, in *out (0 or 1), the orders of the
+ * coordinates of row-major and column-major layouts: integers compare with <
+ * ('_' counting as 0); tuples of any ranks element by element, from the
+ * first elements (lex) or the last ones (colex): the first pair that differs
+ * decides, and a proper prefix is less.  As for cl_elem_less, a pair CuTe
+ * cannot compare anywhere in the common prefix fails the call: an integer
+ * against a tuple CL_E_RANK, a scaled basis or a layout CL_E_TYPE.  CuTe's
+ * _leq, _gtr and _geq of all three orders are !less(b,a), less(b,a) and
+ * !less(a,b) (so elem_leq(a,b) is "not all of b below a", not "all of a at
+ * most b"); the eval language offers them under those names. */
+CL_API cl_status cl_lex_less(const cl_tuple_t *a, const cl_tuple_t *b, int *out);
+CL_API cl_status cl_colex_less(const cl_tuple_t *a, const cl_tuple_t *b, int *out);
+
 /* ---- stride.hpp ---- */
 /* Compact strides for an int tuple shape: column-major (LayoutLeft, first
  * mode fastest), row-major (LayoutRight, last mode fastest), or ordered by
@@ -174,6 +222,13 @@ CL_API cl_status cl_tuple_prefix_product(const cl_tuple_t *a, cl_tuple_t **out);
 CL_API cl_status cl_compact_col_major(const cl_tuple_t *shape, cl_tuple_t **out);
 CL_API cl_status cl_compact_row_major(const cl_tuple_t *shape, cl_tuple_t **out);
 CL_API cl_status cl_compact_order(const cl_tuple_t *shape, const cl_tuple_t *order, cl_tuple_t **out);
+/* CuTe's two-argument compact_col_major(shape, current) and
+ * compact_row_major(shape, current): the compact strides starting at
+ * `current` instead of 1 (compact_col_major((2,3),5) is (5,10)).  A tuple
+ * current needs a tuple shape of its rank (CL_E_RANK) and applies mode by
+ * mode; its leaves must be integers (CL_E_TYPE). */
+CL_API cl_status cl_compact_col_major_from(const cl_tuple_t *shape, const cl_tuple_t *current, cl_tuple_t **out);
+CL_API cl_status cl_compact_row_major_from(const cl_tuple_t *shape, const cl_tuple_t *current, cl_tuple_t **out);
 /* CuTe's crd2idx(crd, shape, stride): a tuple coordinate maps mode by mode
  * (ranks must match, CL_E_RANK); an integer coordinate is split
  * colexicographically over a tuple shape, each mode but the last taking

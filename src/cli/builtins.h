@@ -25,6 +25,7 @@ extern const builtin cli_builtins_tuple[];
 extern const builtin cli_builtins_layout[];
 extern const builtin cli_builtins_print[];
 extern const builtin cli_builtins_algebra[];
+extern const builtin cli_builtins_tuple_ops[];
 extern const builtin cli_builtins_swizzle[];
 extern const builtin cli_builtins_coord[];
 
