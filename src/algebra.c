@@ -1175,3 +1175,126 @@ cl_status cl_downcast(const cl_layout_t *layout, int64_t n, cl_layout_t **out) {
   cl_status s = map_leaves(&lb, v.shape, v.stride, downcast_leaf, n, "downcast");
   return cl_lb_result(&lb, s, out);
 }
+
+/* ================================================ alignment, recast, distribution */
+
+cl_status cl_max_alignment(const cl_layout_t *layout, int64_t *out) {
+  CHECK_NULL(out);
+  CHECK_NULL(layout);
+  /* CuTe: the coalesced layout divided by its own right inverse puts the
+   * contiguous run first; gcd(its size, the strides of the rest). */
+  cl_layout_t *flat = NULL, *inverse = NULL, *permuted = NULL, *rest = NULL;
+  cl_tuple_t *parts[2] = {NULL, NULL}, *pair = NULL;
+  int64_t mode0 = 0, run;
+  cl_status s = cl_coalesce(layout, &flat);
+  if (s == CL_OK)
+    s = cl_right_inverse(flat, &inverse);
+  if (s == CL_OK)
+    s = cl_logical_divide(flat, inverse, &permuted);
+  if (s == CL_OK)
+    s = cl_layout_get(permuted, &mode0, 1, &rest);
+  if (s == CL_OK)
+    s = cl_layout_size_checked(rest, &run);
+  cl_layout_free(rest);
+  rest = NULL;
+  int64_t mode1 = 1;
+  if (s == CL_OK)
+    s = cl_layout_get(permuted, &mode1, 1, &rest);
+  if (s == CL_OK)
+    s = cl_tuple_int(run, &parts[0]);
+  if (s == CL_OK)
+    s = cl_layout_stride(rest, &parts[1]);
+  if (s == CL_OK)
+    s = cl_tuple_make((const cl_tuple_t *const *)parts, 2, &pair);
+  if (s == CL_OK)
+    s = cl_tuple_gcd(pair, out);
+  cl_layout_free(flat);
+  cl_layout_free(inverse);
+  cl_layout_free(permuted);
+  cl_layout_free(rest);
+  cl_tuple_free(parts[0]);
+  cl_tuple_free(parts[1]);
+  cl_tuple_free(pair);
+  return s;
+}
+
+cl_status cl_recast_ratio(int64_t old_bits, int64_t new_bits, int64_t *up, int64_t *down) {
+  if (old_bits <= 0 || new_bits <= 0)
+    return cl_fail(CL_E_DOMAIN, "recast_layout: element sizes must be positive, not %lld and %lld bits", (long long)old_bits,
+                   (long long)new_bits);
+  /* CuTe's trait_ratio(new, old), reduced: upcast by its numerator, then
+   * downcast by its denominator. */
+  int64_t g = cl_gcd(old_bits, new_bits);
+  *up = new_bits / g;
+  *down = old_bits / g;
+  return CL_OK;
+}
+
+cl_status cl_recast_layout(const cl_layout_t *layout, int64_t old_bits, int64_t new_bits, cl_layout_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(layout);
+  int64_t up = 1, down = 1;
+  CL_TRY(cl_recast_ratio(old_bits, new_bits, &up, &down));
+  if (up == 1 && down == 1)
+    return cl_layout_copy(layout, out);
+  if (up == 1)
+    return cl_downcast(layout, down, out);
+  if (down == 1)
+    return cl_upcast(layout, up, out);
+  cl_layout_t *widened = NULL;
+  CL_TRY(cl_upcast(layout, up, &widened));
+  cl_status s = cl_downcast(widened, down, out);
+  cl_layout_free(widened);
+  return s;
+}
+
+cl_status cl_domain_distribute(const cl_tuple_t *shape, const cl_tuple_t *count, cl_layout_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(shape);
+  CHECK_NULL(count);
+  CL_TRY(cl_require_int_tuple(cl_troot(shape), "domain_distribute: the shape"));
+  const cl_node *b = cl_troot(count);
+  if (!cl_is_int(b))
+    return cl_fail(CL_E_TYPE, "domain_distribute: the count must be an integer (CuTe: static_assert is_integral)");
+  /* Take gcd(s, rest) of each leaf s in order, rest /= that gcd; strides
+   * are the leaves' compact column-major strides; then coalesce. */
+  const cl_node *root = cl_troot(shape);
+  int64_t leaves = cl_tree_leaf_count(root);
+  const cl_node **leaf = cl_alloc(sizeof *leaf * (size_t)(leaves ? leaves : 1));
+  if (leaf == NULL)
+    return cl_fail(CL_E_NOMEM, "out of memory");
+  cl_tree_leaves(root, leaf);
+  cl_flat taken;
+  cl_flat_init(&taken);
+  cl_status s = CL_OK;
+  int64_t rest = b->value, stride = 1;
+  for (int64_t k = 0; k < leaves && s == CL_OK; k++) {
+    int64_t extent = leaf[k]->value, g;
+    cl_tuple_t *pair = NULL;
+    int64_t vals[2] = {extent, rest};
+    s = cl_tuple_from_ints(vals, 2, &pair);
+    if (s == CL_OK)
+      s = cl_tuple_gcd(pair, &g);
+    cl_tuple_free(pair);
+    if (s == CL_OK)
+      s = cl_al_div(rest, g, &rest);
+    if (s == CL_OK)
+      cl_flat_push(&taken, g, extent == 1 ? 0 : stride);
+    if (s == CL_OK && extent != 1)
+      s = cl_mul(stride, extent, &stride);
+  }
+  cl_dealloc(leaf);
+  if (s == CL_OK)
+    s = taken.status;
+  cl_flat coalesced;
+  cl_flat_init(&coalesced);
+  if (s == CL_OK)
+    s = cl_coalesce_flat(&taken, false, &coalesced);
+  cl_lbuilder lb;
+  cl_lb_init(&lb);
+  if (s == CL_OK)
+    cl_lb_flat(&lb, &coalesced);
+  cl_flat_release(&taken);
+  cl_flat_release(&coalesced);
+  return cl_lb_result(&lb, s, out);
+}

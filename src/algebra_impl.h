@@ -152,6 +152,10 @@ cl_status cl_composition_flat_into(cl_lbuilder *lb, const cl_flat *lhs, cl_lview
  * are dropped, as CuTe does). */
 cl_status cl_composition_tiler_into(cl_lbuilder *lb, cl_lview lhs, const cl_node *tiler);
 
+/* recast_layout's casts for elements of old_bits -> new_bits: upcast by
+ * *up, then downcast by *down (CL_E_DOMAIN for sizes <= 0). */
+cl_status cl_recast_ratio(int64_t old_bits, int64_t new_bits, int64_t *up, int64_t *down);
+
 /* Emits a builder's result as a handle, or passes on the first failure (the
  * algebra's `status`, else the builder's); releases the builder either way. */
 cl_status cl_lb_result(cl_lbuilder *lb, cl_status status, cl_layout_t **out);

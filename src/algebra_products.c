@@ -369,3 +369,13 @@ cl_status cl_tile_to_shape(const cl_layout_t *block, const cl_tuple_t *shape, co
   cl_status s = tile_to_shape(&lb, cl_view_of(block), cl_troot(shape), order ? cl_troot(order) : NULL);
   return cl_lb_result(&lb, s, out);
 }
+
+cl_status cl_tile_unzip(const cl_layout_t *layout, const cl_tuple_t *tiler, cl_layout_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(layout);
+  CHECK_NULL(tiler);
+  cl_lbuilder lb;
+  cl_lb_init(&lb);
+  cl_status s = tile_unzip(&lb, cl_view_of(layout), cl_troot(tiler), "tile_unzip");
+  return cl_lb_result(&lb, s, out);
+}

@@ -472,49 +472,91 @@ cl_status cl_layout_eval_coord_tuple(const cl_layout_t *layout, const cl_tuple_t
 
 /* ------------------------------------------------------------ slicing */
 
-/* slice(crd, t): the subtrees of t at the '_' positions of crd, spliced
- * into one flat list (CuTe's filter_tuple of lift_slice). */
-static void lift_slice(cl_builder *b, const cl_node *crd, const cl_node *t) {
+/* slice(crd, t) keeps the subtrees of t at the '_' positions of crd, and
+ * dice(crd, t) those at the integer positions; either way they are spliced
+ * into one flat list (CuTe's filter_tuple of lift_slice / lift_dice). */
+typedef enum { KEEP_UNDERSCORES, KEEP_INTEGERS } cut_kind;
+static const char *const cut_names[] = {"slice", "dice"};
+
+static void lift_cut(cl_builder *b, cut_kind k, const cl_node *crd, const cl_node *t) {
   if (cl_is_tuple(crd)) {
     if (!cl_is_tuple(t) || crd->rank != t->rank) {
-      cl_b_set_error(b, cl_fail(CL_E_RANK, "slice: the coordinate's profile does not match the layout's"));
+      cl_b_set_error(b, cl_fail(CL_E_RANK, "%s: the coordinate's profile does not match the layout's", cut_names[k]));
       return;
     }
     const cl_node *x = cl_first(t);
     CL_FOR_EACH_CHILD(c, crd) {
-      lift_slice(b, c, x);
+      lift_cut(b, k, c, x);
       x = cl_next(x);
     }
-  } else if (crd->kind == CL_KIND_UNDERSCORE) {
+  } else if (crd->kind != CL_KIND_INT && crd->kind != CL_KIND_UNDERSCORE) {
+    cl_b_set_error(b, cl_fail(CL_E_TYPE, "%s: a coordinate holds integers and '_' only", cut_names[k]));
+  } else if ((crd->kind == CL_KIND_UNDERSCORE) == (k == KEEP_UNDERSCORES)) {
     cl_b_copy(b, t);
-  } else if (crd->kind != CL_KIND_INT) {
-    cl_b_set_error(b, cl_fail(CL_E_TYPE, "slice: a coordinate holds integers and '_' only"));
   }
 }
 
-static void slice_tree(cl_builder *b, const cl_node *crd, const cl_node *t) {
-  if (crd->kind == CL_KIND_UNDERSCORE) {
+/* A whole crd that is kept ('_' for slice, an integer for dice) keeps t
+ * itself; otherwise the kept parts are gathered into one tuple. */
+static void cut_tree(cl_builder *b, cut_kind k, const cl_node *crd, const cl_node *t) {
+  if (!cl_is_tuple(crd) && (crd->kind == CL_KIND_UNDERSCORE) == (k == KEEP_UNDERSCORES)) {
     cl_b_copy(b, t);
     return;
   }
   int32_t at = cl_b_open(b, CL_KIND_TUPLE);
   if (cl_is_tuple(crd))
-    lift_slice(b, crd, t);
-  else if (crd->kind != CL_KIND_INT)
-    cl_b_set_error(b, cl_fail(CL_E_TYPE, "slice: a coordinate holds integers and '_' only"));
+    lift_cut(b, k, crd, t);
+  else if (crd->kind != CL_KIND_INT && crd->kind != CL_KIND_UNDERSCORE)
+    cl_b_set_error(b, cl_fail(CL_E_TYPE, "%s: a coordinate holds integers and '_' only", cut_names[k]));
   cl_b_close(b, at);
 }
 
-cl_status cl_layout_slice(const cl_tuple_t *crd, const cl_layout_t *layout, cl_layout_t **out) {
+static cl_status cut_layout(cut_kind k, const cl_tuple_t *crd, const cl_layout_t *layout, cl_layout_t **out) {
   CHECK_OUT(out);
   CHECK_NULL(crd);
   CHECK_NULL(layout);
   const cl_node *l = cl_lroot(layout);
   cl_lbuilder lb;
   cl_lb_init(&lb);
-  slice_tree(&lb.shape, cl_troot(crd), cl_lshape(l));
-  slice_tree(&lb.stride, cl_troot(crd), cl_lstride(l));
+  cut_tree(&lb.shape, k, cl_troot(crd), cl_lshape(l));
+  cut_tree(&lb.stride, k, cl_troot(crd), cl_lstride(l));
   return cl_lb_finish(&lb, out);
+}
+
+static cl_status cut_tuple(cut_kind k, const cl_tuple_t *crd, const cl_tuple_t *t, cl_tuple_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(crd);
+  CHECK_NULL(t);
+  cl_builder b;
+  cl_b_init(&b);
+  cut_tree(&b, k, cl_troot(crd), cl_troot(t));
+  return cl_b_finish_tuple(&b, out);
+}
+
+cl_status cl_layout_slice(const cl_tuple_t *crd, const cl_layout_t *layout, cl_layout_t **out) {
+  return cut_layout(KEEP_UNDERSCORES, crd, layout, out);
+}
+cl_status cl_layout_dice(const cl_tuple_t *crd, const cl_layout_t *layout, cl_layout_t **out) {
+  return cut_layout(KEEP_INTEGERS, crd, layout, out);
+}
+cl_status cl_tuple_slice(const cl_tuple_t *crd, const cl_tuple_t *t, cl_tuple_t **out) {
+  return cut_tuple(KEEP_UNDERSCORES, crd, t, out);
+}
+cl_status cl_tuple_dice(const cl_tuple_t *crd, const cl_tuple_t *t, cl_tuple_t **out) {
+  return cut_tuple(KEEP_INTEGERS, crd, t, out);
+}
+
+cl_status cl_domain_offset(const cl_tuple_t *crd, const cl_layout_t *layout, cl_layout_t **out, int64_t *offset) {
+  CHECK_OUT(out);
+  CHECK_NULL(offset);
+  *offset = 0;
+  CHECK_NULL(crd);
+  CHECK_NULL(layout);
+  int64_t at;
+  CL_TRY(cl_layout_eval_coord(layout, crd, &at));
+  CL_TRY(cl_layout_copy(layout, out));
+  *offset = at;
+  return CL_OK;
 }
 
 cl_status cl_layout_slice_and_offset(const cl_tuple_t *crd, const cl_layout_t *layout, cl_layout_t **out, int64_t *offset) {
@@ -710,6 +752,51 @@ cl_status cl_layout_prepend(const cl_layout_t *layout, const cl_layout_t *x, cl_
   return extend_layout(layout, x, true, out);
 }
 
+/* append<n>/prepend<n>: t's modes padded with copies of x up to n modes; a
+ * leaf t is one mode, kept as it is when n is 1. */
+static void extend_to(cl_builder *b, const cl_node *t, const cl_node *x, int64_t n, bool at_front) {
+  int64_t have = cl_rank_of(t);
+  if (have == n) {
+    cl_b_copy(b, t);
+    return;
+  }
+  int32_t at = cl_b_open(b, CL_KIND_TUPLE);
+  for (int64_t k = have; at_front && k < n; k++)
+    cl_b_copy(b, x);
+  if (cl_is_tuple(t))
+    cl_b_copy_children(b, t);
+  else
+    cl_b_copy(b, t);
+  for (int64_t k = have; !at_front && k < n; k++)
+    cl_b_copy(b, x);
+  cl_b_close(b, at);
+}
+
+static cl_status extend_layout_to(const cl_layout_t *layout, const cl_layout_t *x, int64_t n, bool at_front,
+                                  cl_layout_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(layout);
+  int64_t rank = cl_layout_rank(layout);
+  if (n < rank || n > CL_MAX_RANK)
+    return cl_fail(n < rank ? CL_E_DOMAIN : CL_E_LIMIT, "%s<%lld>: the layout already has %lld modes (CuTe: N >= rank)",
+                   at_front ? "prepend" : "append", (long long)n, (long long)rank);
+  cl_int_node one = cl_int_leaf(1), zero = cl_int_leaf(0);
+  const cl_node *xs = x ? cl_lshape(cl_lroot(x)) : &one.node, *xd = x ? cl_lstride(cl_lroot(x)) : &zero.node;
+  const cl_node *l = cl_lroot(layout);
+  cl_lbuilder lb;
+  cl_lb_init(&lb);
+  extend_to(&lb.shape, cl_lshape(l), xs, n, at_front);
+  extend_to(&lb.stride, cl_lstride(l), xd, n, at_front);
+  return cl_lb_finish(&lb, out);
+}
+
+cl_status cl_layout_append_to(const cl_layout_t *layout, const cl_layout_t *x, int64_t n, cl_layout_t **out) {
+  return extend_layout_to(layout, x, n, false, out);
+}
+cl_status cl_layout_prepend_to(const cl_layout_t *layout, const cl_layout_t *x, int64_t n, cl_layout_t **out) {
+  return extend_layout_to(layout, x, n, true, out);
+}
+
 /* zip(t): ((a,b),(c,d)) -> ((a,c),(b,d)); a tuple whose first element is a
  * leaf is wrapped, a leaf is itself. */
 static void zip_map(cl_builder *b, const cl_node *t, const void *arg) {
@@ -765,4 +852,40 @@ cl_fnmap cl_fnmap_of_layout(const cl_layout_t *layout) {
     m.value = layout_value;
   }
   return m;
+}
+
+/* replace<i>(L, X): mode i of L becomes X; an integer-shaped L is its own
+ * mode 0, so replace<0> of it is X. */
+static void replace_tree(cl_builder *b, const cl_node *t, int64_t i, const cl_node *x) {
+  if (!cl_is_tuple(t)) {
+    cl_b_copy(b, x);
+    return;
+  }
+  int32_t at = cl_b_open(b, CL_KIND_TUPLE);
+  int64_t k = 0;
+  CL_FOR_EACH_CHILD(c, t) cl_b_copy(b, k++ == i ? x : c);
+  cl_b_close(b, at);
+}
+
+cl_status cl_layout_replace(const cl_layout_t *layout, int64_t i, const cl_layout_t *x, cl_layout_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(layout);
+  CHECK_NULL(x);
+  int64_t rank = cl_layout_rank(layout);
+  if (i < 0 || i >= rank)
+    return cl_fail(CL_E_DOMAIN, "replace: mode %lld out of range for rank %lld", (long long)i, (long long)rank);
+  const cl_node *l = cl_lroot(layout), *xl = cl_lroot(x);
+  cl_lbuilder lb;
+  cl_lb_init(&lb);
+  replace_tree(&lb.shape, cl_lshape(l), i, cl_lshape(xl));
+  replace_tree(&lb.stride, cl_lstride(l), i, cl_lstride(xl));
+  return cl_lb_finish(&lb, out);
+}
+
+cl_status cl_layout_coprofile(const cl_layout_t *layout, cl_tuple_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(layout);
+  /* The codomain of an integer-strided layout is the integers: a value
+   * congruent with L(i) is one 0. */
+  return cl_tuple_int(0, out);
 }

@@ -9,6 +9,7 @@
  * layout and composing a layout with one look inside the swizzle. */
 #include <stdio.h>
 
+#include "algebra_impl.h"
 #include "swizzle_impl.h"
 #include "cutelayout/algebra.h"
 #include "cutelayout/layout.h"
@@ -417,6 +418,7 @@ COMPOSED_TILER_OP(logical_product, cl_logical_product_tiler)
 COMPOSED_TILER_OP(zipped_product, cl_zipped_product_tiler)
 COMPOSED_TILER_OP(tiled_product, cl_tiled_product_tiler)
 COMPOSED_TILER_OP(flat_product, cl_flat_product_tiler)
+COMPOSED_TILER_OP(tile_unzip, cl_tile_unzip)
 
 typedef struct layout_arg {
   layout_fn f;
@@ -426,6 +428,24 @@ typedef struct layout_arg {
 static cl_status layout_op(const cl_layout_t *b, const void *arg, cl_layout_t **out) {
   const layout_arg *t = arg;
   return t->f(b, t->other, out);
+}
+
+typedef struct append_arg {
+  const cl_layout_t *x;
+  int64_t n;
+} append_arg;
+
+static cl_status append_op(const cl_layout_t *b, const void *arg, cl_layout_t **out) {
+  const append_arg *t = arg;
+  return cl_layout_append_to(b, t->x, t->n, out);
+}
+
+cl_status cl_composed_append(const cl_composed_t *composed, const cl_layout_t *x, int64_t n, cl_layout_t **layout,
+                             cl_composed_t **out_composed) {
+  CHECK_EITHER(layout, out_composed);
+  CHECK_NULL(x);
+  append_arg t = {x, n};
+  return lift(composed, "append", append_op, &t, layout, out_composed);
 }
 
 cl_status cl_composed_blocked_product(const cl_composed_t *composed, const cl_layout_t *tiler, cl_layout_t **layout,
@@ -779,5 +799,65 @@ cl_status cl_composed_max_common_layout(const cl_composed_t *composed, const cl_
     s = cl_composition_tiler(common, tile, out);
   cl_tuple_free(tile);
   cl_layout_free(common);
+  return s;
+}
+
+/* ---- domain_offset, max_alignment, recast ---- */
+
+cl_status cl_composed_domain_offset(const cl_tuple_t *crd, const cl_composed_t *composed, cl_composed_t **out,
+                                    int64_t *offset) {
+  CHECK_OUT(out);
+  CHECK_NULL(offset);
+  *offset = 0;
+  CHECK_NULL(crd);
+  const cl_layout_t *b = NULL;
+  CL_TRY(cl_sw_inner_layout(composed, "domain_offset", &b));
+  /* CuTe moves the coordinate's offset into the composed layout:
+   * (A o (offset + B(crd)) o B, 0), made directly, never simplified. */
+  int64_t at, moved;
+  CL_TRY(cl_layout_eval_coord(b, crd, &at));
+  CL_TRY(cl_sw_offset_plus(composed, at, &moved));
+  return cl_sw_make_composed(cl_sw_view(&composed->outer), moved, composed->unsigned_offset, cl_sw_view(&composed->inner),
+                             out);
+}
+
+cl_status cl_composed_max_alignment(const cl_composed_t *composed, int64_t *out) {
+  CHECK_NULL(out);
+  CHECK_NULL(composed);
+  /* CuTe does not attempt general composed layouts (1); for a swizzled one,
+   * gcd(2^M, the offset, max_alignment(B)), its gcd folded from the right. */
+  if (composed->outer.kind != CL_FN_SWIZZLE) {
+    *out = 1;
+    return CL_OK;
+  }
+  const cl_layout_t *b = NULL;
+  CL_TRY(cl_sw_inner_layout(composed, "max_alignment", &b));
+  int64_t vals[3] = {INT64_C(1) << composed->outer.swizzle.base, composed->offset, 0};
+  CL_TRY(cl_max_alignment(b, &vals[2]));
+  cl_tuple_t *all = NULL;
+  CL_TRY(cl_tuple_from_ints(vals, 3, &all));
+  cl_status s = cl_tuple_gcd(all, out);
+  cl_tuple_free(all);
+  return s;
+}
+
+cl_status cl_composed_recast_layout(const cl_composed_t *composed, int64_t old_bits, int64_t new_bits, cl_layout_t **layout,
+                                    cl_composed_t **out_composed) {
+  CHECK_EITHER(layout, out_composed);
+  CHECK_NULL(composed);
+  int64_t up = 1, down = 1;
+  CL_TRY(cl_recast_ratio(old_bits, new_bits, &up, &down));
+  if (up == 1 && down == 1)
+    return cl_composed_copy(composed, out_composed);
+  if (up == 1)
+    return cl_composed_downcast(composed, down, layout, out_composed);
+  if (down == 1)
+    return cl_composed_upcast(composed, up, layout, out_composed);
+  cl_layout_t *wl = NULL;
+  cl_composed_t *wc = NULL;
+  CL_TRY(cl_composed_upcast(composed, up, &wl, &wc));
+  cl_status s = wl != NULL ? cl_downcast(wl, down, layout) : cl_composed_downcast(wc, down, layout, out_composed);
+  cl_layout_free(wl);
+  cl_composed_free(wc);
   return s;
 }

@@ -1084,10 +1084,8 @@ static cl_status evenly_divides_tree(const cl_node *shape, const cl_node *tiler,
     }
     return CL_OK;
   }
-  if (tiler->kind == CL_KIND_UNDERSCORE) {
-    *out = true; /* '_' keeps the whole mode */
-    return CL_OK;
-  }
+  if (tiler->kind == CL_KIND_UNDERSCORE)
+    return cl_fail(CL_E_DOMAIN, "evenly_divides: division by zero: '_' in the tiler is CuTe's Int<0>");
   if (tiler->kind != CL_KIND_INT)
     return cl_fail(CL_E_TYPE, "evenly_divides: the tiler must hold integers and '_' (CuTe reads a layout tiler as the tuple (shape,stride))");
   /* size(shape) == tiler * size(ceil_div(shape, tiler)) */

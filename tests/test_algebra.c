@@ -1321,6 +1321,178 @@ static void test_allocation_failures(void **state) {
   cl_layout_free(t);
 }
 
+/* ------------------------------------------------------------ recast, alignment, distribution, tile_unzip */
+
+static void test_recast_layout(void **state) {
+  (void)state;
+  static const struct { const char *l; int64_t from, to; const char *expect; } cases[] = {
+    {"(4,8):(1,4)", 16, 32, "(2,8):(1,2)"},   /* upcast<2> */
+    {"(4,8):(1,4)", 32, 8, "(16,8):(1,16)"},  /* downcast<4> */
+    {"(4,8):(1,4)", 32, 32, "(4,8):(1,4)"},
+    {"(12,8):(1,12)", 32, 48, "(8,8):(1,8)"}, /* upcast<3>, then downcast<2> */
+  };
+  for (size_t i = 0; i < COUNT_OF(cases); i++) {
+    cl_layout_t *l = lay(cases[i].l), *r = NULL;
+    assert_int_equal(cl_recast_layout(l, cases[i].from, cases[i].to, &r), CL_OK);
+    assert_layout_is(r, cases[i].expect);
+    cl_layout_free(r);
+    cl_layout_free(l);
+  }
+  cl_layout_t *l = lay("(4,8):(1,4)"), *r = (cl_layout_t *)1;
+  assert_int_equal(cl_recast_layout(l, 32, 48, &r), CL_E_DIVISIBILITY);
+  assert_null(r);
+  assert_int_equal(cl_recast_layout(l, 0, 8, &r), CL_E_DOMAIN);
+  assert_int_equal(cl_recast_layout(l, 8, -8, &r), CL_E_DOMAIN);
+  assert_int_equal(cl_recast_layout(NULL, 8, 8, &r), CL_E_NULL);
+  assert_int_equal(cl_recast_layout(l, 8, 8, NULL), CL_E_NULL);
+  cl_layout_free(l);
+}
+
+static void test_max_alignment(void **state) {
+  (void)state;
+  static const struct { const char *l; int64_t align; } cases[] = {
+    {"(4,8):(1,4)", 32}, /* contiguous: all of it */
+    {"(4,8):(2,8)", 1},  /* no unit stride: nothing */
+    {"(4,8):(8,1)", 32},
+    {"(6,8):(1,6)", 48},
+    {"(4,(2,8)):(2,(1,8))", 64},
+    {"(4,3):(1,8)", 4},  /* a run of 4, then a jump of 8 */
+    {"(4,3):(1,6)", 2},  /* gcd(4, 6) */
+  };
+  for (size_t i = 0; i < COUNT_OF(cases); i++) {
+    cl_layout_t *l = lay(cases[i].l);
+    int64_t a = -1;
+    assert_int_equal(cl_max_alignment(l, &a), CL_OK);
+    if (a != cases[i].align)
+      fail_msg("max_alignment(%s) = %lld, expected %lld", cases[i].l, (long long)a, (long long)cases[i].align);
+    cl_layout_free(l);
+  }
+  /* upcast<max_alignment(L)> succeeds on coalesce(L) (CuTe: the largest N
+   * it does for; its size-1 modes are not looked at). */
+  family f = make_family(extents, 4, strides, 5);
+  int checked = 0;
+  for (int i = 0; i < f.n; i++) {
+    int64_t a = 0;
+    if (cl_max_alignment(f.l[i], &a) != CL_OK || a <= 0)
+      continue;
+    cl_layout_t *r = NULL, *c = NULL;
+    assert_int_equal(cl_coalesce(f.l[i], &c), CL_OK);
+    cl_status s = cl_upcast(c, a, &r);
+    if (s != CL_OK)
+      fail_msg("upcast<%lld>(%s): %s", (long long)a, layout_text(c), cl_last_error());
+    cl_layout_free(r);
+    cl_layout_free(c);
+    checked++;
+  }
+  assert_true(checked > 1000);
+  free_family(&f);
+  int64_t a;
+  assert_int_equal(cl_max_alignment(NULL, &a), CL_E_NULL);
+  cl_layout_t *l = lay("4:1");
+  assert_int_equal(cl_max_alignment(l, NULL), CL_E_NULL);
+  cl_layout_free(l);
+}
+
+static void test_domain_distribute(void **state) {
+  (void)state;
+  static const struct { const char *shape; int64_t n; const char *expect; } cases[] = {
+    {"(15,14)", 6, "(3,2):(1,15)"}, /* CuTe's documented example */
+    {"12", 4, "4:1"},
+    {"(4,(2,3))", 12, "(4,3):(1,8)"},
+    {"(4,6)", 5, "1:0"},
+    {"(1,6)", 3, "3:1"},
+    {"(2,2,2)", 8, "8:1"},
+  };
+  for (size_t i = 0; i < COUNT_OF(cases); i++) {
+    cl_tuple_t *s = tup(cases[i].shape), *n = NULL;
+    cl_layout_t *r = NULL;
+    assert_int_equal(cl_tuple_int(cases[i].n, &n), CL_OK);
+    assert_int_equal(cl_domain_distribute(s, n, &r), CL_OK);
+    assert_layout_is(r, cases[i].expect);
+    cl_layout_free(r);
+    cl_tuple_free(s);
+    cl_tuple_free(n);
+  }
+  /* CuTe's post-conditions: size(result) divides n, the result is ordered
+   * (increasing), and composition(make_layout(shape), result) is admissible. */
+  static const char *const shapes[] = {"(2,3,4)", "(4,(3,2))", "((2,5),6)", "(6,10)", "(1,4,9)"};
+  for (size_t i = 0; i < COUNT_OF(shapes); i++)
+    for (int64_t n = 1; n <= 48; n++) {
+      cl_tuple_t *s = tup(shapes[i]), *nt = NULL;
+      cl_layout_t *r = NULL, *full = NULL, *composed = NULL;
+      assert_int_equal(cl_tuple_int(n, &nt), CL_OK);
+      assert_int_equal(cl_domain_distribute(s, nt, &r), CL_OK);
+      int64_t size = cl_layout_size(r), prev = -1;
+      assert_int_equal(n % size, 0);
+      for (int64_t k = 0; k < size; k++) {
+        int64_t v;
+        assert_int_equal(cl_layout_eval(r, k, &v), CL_OK);
+        assert_true(v > prev);
+        prev = v;
+      }
+      assert_int_equal(cl_layout_make_left(s, &full), CL_OK);
+      assert_int_equal(cl_composition(full, r, &composed), CL_OK);
+      cl_layout_free(composed);
+      cl_layout_free(full);
+      cl_layout_free(r);
+      cl_tuple_free(s);
+      cl_tuple_free(nt);
+    }
+  cl_tuple_t *s = tup("(4,6)"), *bad = tup("(2)"), *zero = tup("(0,0)"), *n0 = tup("0");
+  cl_layout_t *r = (cl_layout_t *)1;
+  assert_int_equal(cl_domain_distribute(s, bad, &r), CL_E_TYPE);
+  assert_null(r);
+  assert_int_equal(cl_domain_distribute(bad, s, &r), CL_E_TYPE);
+  assert_int_equal(cl_domain_distribute(zero, n0, &r), CL_E_DOMAIN);
+  assert_int_equal(cl_domain_distribute(NULL, s, &r), CL_E_NULL);
+  assert_int_equal(cl_domain_distribute(s, NULL, &r), CL_E_NULL);
+  cl_tuple_t *u = tup("(4,_)");
+  assert_int_equal(cl_domain_distribute(u, bad, &r), CL_E_TYPE);
+  cl_tuple_free(u);
+  cl_tuple_free(s);
+  cl_tuple_free(bad);
+  cl_tuple_free(zero);
+  cl_tuple_free(n0);
+}
+
+/* tile_unzip(logical_divide(L, T), T) is zipped_divide(L, T), by CuTe's
+ * definition, on every small layout and a few tilers. */
+static void test_tile_unzip(void **state) {
+  (void)state;
+  family f = make_family(extents, 4, strides, 5);
+  static const char *const tilers[] = {"2", "(2,_)", "(2,2)", "(_,(2,1))", "2:2", "(2:2,_)"};
+  int checked = 0;
+  for (size_t t = 0; t < COUNT_OF(tilers); t++) {
+    cl_tuple_t *tiler = tup(tilers[t]);
+    for (int i = 0; i < f.n; i++) {
+      cl_layout_t *ld = NULL, *zd = NULL, *un = NULL;
+      if (cl_logical_divide_tiler(f.l[i], tiler, &ld) != CL_OK)
+        continue;
+      /* where the zipping fails (a mode of rank 1 at a leaf: CuTe does not
+       * compile it either), both fail alike */
+      cl_status sz = cl_zipped_divide_tiler(f.l[i], tiler, &zd), su = cl_tile_unzip(ld, tiler, &un);
+      assert_int_equal(sz, su);
+      if (sz == CL_OK)
+        assert_string_equal(layout_text(un), layout_text(zd));
+      cl_layout_free(ld);
+      cl_layout_free(zd);
+      cl_layout_free(un);
+      checked++;
+    }
+    cl_tuple_free(tiler);
+  }
+  assert_true(checked > 2000);
+  free_family(&f);
+  cl_layout_t *l = lay("(4,8):(1,4)"), *r = (cl_layout_t *)1;
+  cl_tuple_t *t = tup("(2,2)");
+  assert_int_equal(cl_tile_unzip(l, t, &r), CL_E_RANK); /* the modes at the leaves are not rank 2 */
+  assert_null(r);
+  assert_int_equal(cl_tile_unzip(NULL, t, &r), CL_E_NULL);
+  assert_int_equal(cl_tile_unzip(l, NULL, &r), CL_E_NULL);
+  cl_tuple_free(t);
+  cl_layout_free(l);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_golden),
@@ -1338,6 +1510,10 @@ int main(void) {
     cmocka_unit_test(test_nullspace),
     cmocka_unit_test(test_max_common),
     cmocka_unit_test(test_upcast_downcast),
+    cmocka_unit_test(test_recast_layout),
+    cmocka_unit_test(test_max_alignment),
+    cmocka_unit_test(test_domain_distribute),
+    cmocka_unit_test(test_tile_unzip),
     cmocka_unit_test(test_errors),
     cmocka_unit_test(test_null_arguments),
     cmocka_unit_test(test_inputs_untouched),

@@ -1457,6 +1457,223 @@ static void test_like_properties(void **state) {
   assert_true(st.layouts > 5000);
 }
 
+/* ------------------------------------------------------- dice, replace, append<N>, domain_offset */
+
+static void test_dice(void **state) {
+  (void)state;
+  cl_layout_t *l = lay("((2,3),(2,4)):((1,2),(6,12))"), *r = NULL;
+  /* dice keeps what slice drops: the integer positions, in order. */
+  static const struct { const char *crd, *dice; } cases[] = {
+    {"_", "():()"},
+    {"(_,5)", "((2,4)):((6,12))"},
+    {"(3,_)", "((2,3)):((1,2))"},
+    {"((1,_),(_,2))", "(2,4):(1,12)"},
+    {"((_,2),_)", "(3):(2)"},
+    {"(1,2)", "((2,3),(2,4)):((1,2),(6,12))"},
+    {"7", "((2,3),(2,4)):((1,2),(6,12))"},
+  };
+  for (size_t i = 0; i < COUNT_OF(cases); i++) {
+    cl_tuple_t *c = tup(cases[i].crd);
+    assert_int_equal(cl_layout_dice(c, l, &r), CL_OK);
+    assert_layout_is(r, cases[i].dice);
+    cl_layout_free(r);
+    cl_tuple_free(c);
+  }
+  static const char *const bad[] = {"(_,_,_)", "((_,_,_),1)", "(2:1,_)"};
+  for (size_t i = 0; i < COUNT_OF(bad); i++) {
+    cl_tuple_t *c = tup(bad[i]);
+    r = (cl_layout_t *)1;
+    assert_true(cl_layout_dice(c, l, &r) < 0);
+    assert_null(r);
+    cl_tuple_free(c);
+  }
+  /* of tuples */
+  cl_tuple_t *c = tup("((1,_),(_,2))"), *t = tup("((2,3),(2,4))"), *x = NULL;
+  assert_int_equal(cl_tuple_slice(c, t, &x), CL_OK);
+  assert_tuple_is(x, "(3,2)");
+  cl_tuple_free(x);
+  assert_int_equal(cl_tuple_dice(c, t, &x), CL_OK);
+  assert_tuple_is(x, "(2,4)");
+  cl_tuple_free(x);
+  cl_tuple_free(c);
+  c = tup("_");
+  assert_int_equal(cl_tuple_slice(c, t, &x), CL_OK);
+  assert_tuple_is(x, "((2,3),(2,4))");
+  cl_tuple_free(x);
+  assert_int_equal(cl_tuple_dice(c, t, &x), CL_OK);
+  assert_tuple_is(x, "()");
+  cl_tuple_free(x);
+  x = (cl_tuple_t *)1;
+  assert_int_equal(cl_tuple_dice(NULL, t, &x), CL_E_NULL);
+  assert_null(x);
+  assert_int_equal(cl_tuple_slice(c, NULL, &x), CL_E_NULL);
+  assert_int_equal(cl_tuple_slice(c, t, NULL), CL_E_NULL);
+  assert_int_equal(cl_layout_dice(NULL, l, &r), CL_E_NULL);
+  assert_int_equal(cl_layout_dice(c, NULL, &r), CL_E_NULL);
+  cl_tuple_free(c);
+  c = tup("(1,_,2)");
+  x = (cl_tuple_t *)1;
+  assert_int_equal(cl_tuple_dice(c, t, &x), CL_E_RANK);
+  assert_null(x);
+  cl_tuple_free(c);
+  cl_tuple_free(t);
+  cl_layout_free(l);
+}
+
+/* slice and dice split a layout's leaves between them: their sizes multiply
+ * to L's, and L(crd with its '_' replaced by j) = slice(j) + dice(crd). */
+static void check_slice_dice(const char *text, void *ctx) {
+  stats *st = ctx;
+  cl_layout_t *l = lay(text);
+  cl_tuple_t *shape = NULL;
+  assert_int_equal(cl_layout_shape(l, &shape), CL_OK);
+  /* the coordinates: each top-level mode '_' or 0 or its last index */
+  int64_t rank = cl_layout_rank(l);
+  if (rank > 3) {
+    cl_tuple_free(shape);
+    cl_layout_free(l);
+    return;
+  }
+  int patterns = 1;
+  for (int64_t m = 0; m < rank; m++)
+    patterns *= 2;
+  for (int p = 0; p < patterns; p++) {
+    char crd[64] = "";
+    size_t len = 0;
+    bool tuple = cl_tuple_kind(shape) == CL_KIND_TUPLE;
+    if (tuple)
+      crd[len++] = '(';
+    for (int64_t m = 0; m < rank; m++) {
+      int64_t mode = m, extent = 0;
+      cl_tuple_t *sub = NULL;
+      if (tuple)
+        assert_int_equal(cl_tuple_get(shape, &mode, 1, &sub), CL_OK);
+      assert_int_equal(cl_tuple_product(tuple ? sub : shape, &extent), CL_OK);
+      cl_tuple_free(sub);
+      len += (size_t)snprintf(crd + len, sizeof crd - len, "%s", m ? "," : "");
+      if (p >> m & 1)
+        len += (size_t)snprintf(crd + len, sizeof crd - len, "_");
+      else
+        len += (size_t)snprintf(crd + len, sizeof crd - len, "%lld", (long long)(extent - 1));
+    }
+    if (tuple)
+      crd[len++] = ')';
+    crd[len] = '\0';
+    cl_tuple_t *c = tup(crd);
+    cl_layout_t *sl = NULL, *dl = NULL;
+    int64_t offset = 0;
+    assert_int_equal(cl_layout_slice_and_offset(c, l, &sl, &offset), CL_OK);
+    assert_int_equal(cl_layout_dice(c, l, &dl), CL_OK);
+    int64_t ls = cl_layout_size(l), ss = 1, ds = 1;
+    cl_tuple_t *s_shape = NULL, *d_shape = NULL;
+    assert_int_equal(cl_layout_shape(sl, &s_shape), CL_OK);
+    assert_int_equal(cl_layout_shape(dl, &d_shape), CL_OK);
+    assert_int_equal(cl_tuple_product(s_shape, &ss), CL_OK);
+    assert_int_equal(cl_tuple_product(d_shape, &ds), CL_OK);
+    assert_int_equal(ss * ds, ls);
+    /* the dice's own coordinate (the integers of crd) gives the offset */
+    cl_tuple_t *dc = NULL;
+    assert_int_equal(cl_tuple_dice(c, c, &dc), CL_OK);
+    if (ds > 0 && cl_tuple_kind(d_shape) == CL_KIND_TUPLE && cl_tuple_rank(d_shape) > 0) {
+      int64_t at = 0;
+      assert_int_equal(cl_layout_eval_coord(dl, dc, &at), CL_OK);
+      assert_int_equal(at, offset);
+    }
+    cl_tuple_free(dc);
+    cl_tuple_free(s_shape);
+    cl_tuple_free(d_shape);
+    cl_layout_free(sl);
+    cl_layout_free(dl);
+    cl_tuple_free(c);
+    st->points++;
+  }
+  cl_tuple_free(shape);
+  cl_layout_free(l);
+  st->layouts++;
+}
+
+static void test_slice_dice_properties(void **state) {
+  (void)state;
+  static const int extents[] = {1, 2, 3};
+  static const int strides[] = {0, 1, 5};
+  stats st = {0, 0};
+  for_each_small_layout(extents, 3, strides, 3, check_slice_dice, &st);
+  assert_true(st.points > 1000);
+}
+
+static void test_replace_append_to(void **state) {
+  (void)state;
+  cl_layout_t *l = lay("(2,3,4):(1,2,6)"), *x = lay("(5,6):(1,5)"), *r = NULL;
+  assert_int_equal(cl_layout_replace(l, 1, x, &r), CL_OK);
+  assert_layout_is(r, "(2,(5,6),4):(1,(1,5),6)");
+  cl_layout_free(r);
+  assert_int_equal(cl_layout_replace(l, 3, x, &r), CL_E_DOMAIN);
+  assert_null(r);
+  assert_int_equal(cl_layout_replace(l, -1, x, &r), CL_E_DOMAIN);
+  cl_layout_t *one = lay("8:1");
+  assert_int_equal(cl_layout_replace(one, 0, x, &r), CL_OK);
+  assert_layout_is(r, "(5,6):(1,5)");
+  cl_layout_free(r);
+  assert_int_equal(cl_layout_replace(NULL, 0, x, &r), CL_E_NULL);
+  assert_int_equal(cl_layout_replace(l, 0, NULL, &r), CL_E_NULL);
+  assert_int_equal(cl_layout_replace(l, 0, x, NULL), CL_E_NULL);
+  /* append<N> pads with copies of X */
+  assert_int_equal(cl_layout_append_to(l, x, 5, &r), CL_OK);
+  assert_layout_is(r, "(2,3,4,(5,6),(5,6)):(1,2,6,(1,5),(1,5))");
+  cl_layout_free(r);
+  assert_int_equal(cl_layout_prepend_to(l, NULL, 4, &r), CL_OK);
+  assert_layout_is(r, "(1,2,3,4):(0,1,2,6)");
+  cl_layout_free(r);
+  assert_int_equal(cl_layout_append_to(l, x, 3, &r), CL_OK);
+  assert_layout_is(r, "(2,3,4):(1,2,6)");
+  cl_layout_free(r);
+  assert_int_equal(cl_layout_append_to(one, x, 1, &r), CL_OK);
+  assert_layout_is(r, "8:1");
+  cl_layout_free(r);
+  assert_int_equal(cl_layout_append_to(one, x, 2, &r), CL_OK);
+  assert_layout_is(r, "(8,(5,6)):(1,(1,5))");
+  cl_layout_free(r);
+  assert_int_equal(cl_layout_append_to(l, x, 2, &r), CL_E_DOMAIN);
+  assert_null(r);
+  assert_int_equal(cl_layout_prepend_to(l, x, CL_MAX_RANK + 1, &r), CL_E_LIMIT);
+  assert_int_equal(cl_layout_append_to(NULL, x, 3, &r), CL_E_NULL);
+  /* replace<i>(append<n>(L, X), i) for the appended i is L padded */
+  assert_int_equal(cl_layout_append_to(l, one, 4, &r), CL_OK);
+  cl_layout_t *r2 = NULL;
+  assert_int_equal(cl_layout_replace(r, 3, x, &r2), CL_OK);
+  cl_layout_t *direct = NULL;
+  assert_int_equal(cl_layout_append(l, x, &direct), CL_OK);
+  assert_string_equal(layout_text(r2), layout_text(direct));
+  cl_layout_free(r);
+  cl_layout_free(r2);
+  cl_layout_free(direct);
+  /* domain_offset: the layout as it is, and L(crd) */
+  cl_tuple_t *crd = tup("(1,2,3)"), *co = NULL;
+  int64_t offset = -1;
+  assert_int_equal(cl_domain_offset(crd, l, &r, &offset), CL_OK);
+  assert_layout_is(r, "(2,3,4):(1,2,6)");
+  assert_int_equal(offset, 1 + 4 + 18);
+  cl_layout_free(r);
+  cl_tuple_t *bad = tup("(1,2)");
+  offset = -1;
+  assert_int_equal(cl_domain_offset(bad, l, &r, &offset), CL_E_RANK);
+  assert_null(r);
+  assert_int_equal(offset, 0);
+  assert_int_equal(cl_domain_offset(NULL, l, &r, &offset), CL_E_NULL);
+  assert_int_equal(cl_domain_offset(crd, l, &r, NULL), CL_E_NULL);
+  /* coprofile of an integer-strided layout */
+  assert_int_equal(cl_layout_coprofile(l, &co), CL_OK);
+  assert_tuple_is(co, "0");
+  cl_tuple_free(co);
+  assert_int_equal(cl_layout_coprofile(NULL, &co), CL_E_NULL);
+  assert_null(co);
+  cl_tuple_free(crd);
+  cl_tuple_free(bad);
+  cl_layout_free(one);
+  cl_layout_free(x);
+  cl_layout_free(l);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_golden_answers_of_cute),
@@ -1470,6 +1687,9 @@ int main(void) {
     cmocka_unit_test(test_rearranging_modes),
     cmocka_unit_test(test_layout_properties),
     cmocka_unit_test(test_like_properties),
+    cmocka_unit_test(test_dice),
+    cmocka_unit_test(test_slice_dice_properties),
+    cmocka_unit_test(test_replace_append_to),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -799,7 +799,32 @@ static int64_t call_layout_append(const inputs *in, results *r) {
 static int64_t call_layout_prepend(const inputs *in, results *r) { return cl_layout_prepend(in->l[0], NULL, &r->layout); }
 static int64_t call_layout_zip(const inputs *in, results *r) { return cl_layout_zip(in->l[0], &r->layout); }
 
+static int64_t call_layout_dice(const inputs *in, results *r) { return cl_layout_dice(in->t[0], in->l[0], &r->layout); }
+static int64_t call_tuple_slice(const inputs *in, results *r) { return cl_tuple_slice(in->t[0], in->t[1], &r->tuple); }
+static int64_t call_tuple_dice(const inputs *in, results *r) { return cl_tuple_dice(in->t[0], in->t[1], &r->tuple); }
+static int64_t call_domain_offset(const inputs *in, results *r) {
+  return cl_domain_offset(in->t[0], in->l[0], &r->layout, &r->value);
+}
+static int64_t call_layout_replace(const inputs *in, results *r) {
+  return cl_layout_replace(in->l[0], 3, in->l[1], &r->layout);
+}
+static int64_t call_layout_append_to(const inputs *in, results *r) {
+  return cl_layout_append_to(in->l[0], in->l[1], 40, &r->layout);
+}
+static int64_t call_layout_prepend_to(const inputs *in, results *r) {
+  return cl_layout_prepend_to(in->l[0], NULL, 30, &r->layout);
+}
+static int64_t call_layout_coprofile(const inputs *in, results *r) { return cl_layout_coprofile(in->l[0], &r->tuple); }
+
 static const nomem_case layout_cases[] = {
+  {"cl_layout_dice", call_layout_dice, {BIG_CRD}, {BIG}, {0}, {{0}}},
+  {"cl_tuple_slice", call_tuple_slice, {BIG_CRD, BIG_SHAPE}, {0}, {0}, {{0}}},
+  {"cl_tuple_dice", call_tuple_dice, {BIG_CRD, BIG_SHAPE}, {0}, {0}, {{0}}},
+  {"cl_domain_offset", call_domain_offset, {BIG_ORDER}, {BIG}, {0}, {{0}}},
+  {"cl_layout_replace", call_layout_replace, {0}, {BIG, HIER}, {0}, {{0}}},
+  {"cl_layout_append_to", call_layout_append_to, {0}, {BIG, HIER}, {0}, {{0}}},
+  {"cl_layout_prepend_to", call_layout_prepend_to, {0}, {BIG}, {0}, {{0}}},
+  {"cl_layout_coprofile", call_layout_coprofile, {0}, {BIG}, {0}, {{0}}},
   {"cl_layout_make", call_layout_make, {BIG_SHAPE, BIG_STRIDE}, {0}, {0}, {{0}}},
   {"cl_layout_make (LayoutLeft)", call_layout_make_left_default, {BIG_SHAPE}, {0}, {0}, {{0}}},
   {"cl_layout_make_left", call_layout_make_left, {BIG_SHAPE}, {0}, {0}, {{0}}},
@@ -913,7 +938,28 @@ static int64_t call_downcast(const inputs *in, results *r) { return cl_downcast(
 #define TILER "(2,_,(2,2),_,2:1)"
 #define LAYOUT_TILER "(2:2,_,(2,2):(1,2),4:1)"
 
+static int64_t call_recast_layout(const inputs *in, results *r) {
+  return cl_recast_layout(in->l[0], 32, 16, &r->layout);
+}
+static int64_t call_max_alignment(const inputs *in, results *r) { return cl_max_alignment(in->l[0], &r->value); }
+static int64_t call_domain_distribute(const inputs *in, results *r) {
+  return cl_domain_distribute(in->t[0], in->t[1], &r->layout);
+}
+static int64_t call_tile_unzip(const inputs *in, results *r) {
+  cl_layout_t *divided = NULL;
+  r->layout = NULL;
+  cl_status s = cl_logical_divide_tiler(in->l[0], in->t[0], &divided);
+  if (s == CL_OK)
+    s = cl_tile_unzip(divided, in->t[0], &r->layout);
+  cl_layout_free(divided);
+  return s;
+}
+
 static const nomem_case algebra_cases[] = {
+  {"cl_recast_layout", call_recast_layout, {0}, {BIG}, {0}, {{0}}},
+  {"cl_max_alignment", call_max_alignment, {0}, {BIG}, {0}, {{0}}},
+  {"cl_domain_distribute", call_domain_distribute, {BIG_SHAPE, "1024"}, {0}, {0}, {{0}}},
+  {"cl_tile_unzip", call_tile_unzip, {"(2,(2,_))"}, {HIER}, {0}, {{0}}},
   {"cl_coalesce", call_coalesce, {0}, {BIG}, {0}, {{0}}},
   {"cl_coalesce_profile", call_coalesce_profile, {"(1,1,(1,1),1,_,(1,(1,1)))"}, {BIG}, {0}, {{0}}},
   {"cl_filter_zeros", call_filter_zeros, {0}, {BIG}, {0}, {{0}}},
@@ -1099,7 +1145,37 @@ static int64_t call_composed_nullspace(const inputs *in, results *r) { return cl
 #define SWIZZLED_HIER "Sw<3,4,3> o 0 o " HIER
 #define SMALL_SWIZZLED "Sw<2,1,2> o 0 o (8,8):(8,1)"
 
+static int64_t call_composed_append(const inputs *in, results *r) {
+  return cl_composed_append(in->c[0], in->l[0], 6, &r->layout, &r->composed);
+}
+static int64_t call_composed_domain_offset(const inputs *in, results *r) {
+  return cl_composed_domain_offset(in->t[0], in->c[0], &r->composed, &r->value);
+}
+static int64_t call_composed_max_alignment(const inputs *in, results *r) {
+  return cl_composed_max_alignment(in->c[0], &r->value);
+}
+static int64_t call_composed_recast_layout(const inputs *in, results *r) {
+  return cl_composed_recast_layout(in->c[0], 16, 64, &r->layout, &r->composed);
+}
+static int64_t call_composed_tile_unzip(const inputs *in, results *r) {
+  cl_layout_t *l = NULL;
+  cl_composed_t *divided = NULL;
+  r->layout = NULL;
+  r->composed = NULL;
+  cl_status s = cl_composed_logical_divide(in->c[0], in->t[0], &l, &divided);
+  if (s == CL_OK)
+    s = cl_composed_tile_unzip(divided, in->t[0], &r->layout, &r->composed);
+  cl_layout_free(l);
+  cl_composed_free(divided);
+  return s;
+}
+
 static const nomem_case swizzle_cases[] = {
+  {"cl_composed_append", call_composed_append, {0}, {HIER}, {SWIZZLED_HIER}, {{0}}},
+  {"cl_composed_domain_offset", call_composed_domain_offset, {"((1,2),(1,(1,3)))"}, {0}, {SWIZZLED_HIER}, {{0}}},
+  {"cl_composed_max_alignment", call_composed_max_alignment, {0}, {0}, {SWIZZLED_HIER}, {{0}}},
+  {"cl_composed_recast_layout", call_composed_recast_layout, {0}, {0}, {SWIZZLED_HIER}, {{0}}},
+  {"cl_composed_tile_unzip", call_composed_tile_unzip, {"(2,(2,_))"}, {0}, {SWIZZLED_HIER}, {{0}}},
   {"cl_make_composed_layout", call_make_composed_layout, {0}, {BIG, HIER}, {0}, {{0}}},
   {"cl_composed_copy", call_composed_copy, {0}, {0}, {SWIZZLED}, {{0}}},
   {"cl_composed_shape", call_composed_shape, {0}, {0}, {SWIZZLED}, {{0}}},

@@ -1578,6 +1578,105 @@ static void test_picture_limits(void **state) {
   }
 }
 
+/* ------------------------------------------------------------ the rest of layout_composed.hpp */
+
+static void test_composed_more(void **state) {
+  (void)state;
+  cl_composed_t *c = composed("Sw<1,0,2> o 3 o (4,8):(8,1)"), *rc = NULL;
+  cl_layout_t *rl = NULL, *x = NULL;
+  /* append<N>(C, X) = composition(A, offset, append<N>(B, X)) */
+  assert_int_equal(cl_layout_parse("2:32", &x), CL_OK);
+  assert_int_equal(cl_composed_append(c, x, 3, &rl, &rc), CL_OK);
+  assert_either_text(rl, rc, "Sw<1,0,2> o 3 o (4,8,2):(8,1,32)");
+  cl_composed_free(rc);
+  assert_int_equal(cl_composed_append(c, x, 1, &rl, &rc), CL_E_DOMAIN);
+  assert_null(rl);
+  assert_null(rc);
+  assert_int_equal(cl_composed_append(c, NULL, 3, &rl, &rc), CL_E_NULL);
+  /* the identity swizzle with offset 0 is dropped, as composition does */
+  cl_composed_t *id = composed("Sw<0,2,3> o 0 o 4:1");
+  assert_int_equal(cl_composed_append(id, x, 2, &rl, &rc), CL_OK);
+  assert_either_text(rl, rc, "(4,2):(1,32)");
+  cl_layout_free(rl);
+  cl_composed_free(id);
+  /* domain_offset moves B(crd) into the offset: the function at j is the
+   * old one at crd + j's coordinate */
+  cl_tuple_t *crd = tuple("(1,2)");
+  int64_t offset = -1;
+  assert_int_equal(cl_composed_domain_offset(crd, c, &rc, &offset), CL_OK);
+  assert_composed_text(rc, "Sw<1,0,2> o 13 o (4,8):(8,1)");
+  assert_int_equal(offset, 0);
+  for (int64_t i = 0; i < 32; i++) {
+    int64_t got, want, b;
+    cl_fn inner;
+    assert_int_equal(cl_composed_eval(rc, i, &got), CL_OK);
+    assert_int_equal(cl_composed_parts(c, NULL, NULL, &inner), CL_OK);
+    assert_int_equal(cl_layout_eval(inner.layout, i, &b), CL_OK);
+    assert_int_equal(cl_swizzle_apply(sw(1, 0, 2), 13 + b, &want), CL_OK);
+    assert_int_equal(got, want);
+  }
+  cl_composed_free(rc);
+  cl_tuple_t *bad = tuple("(1,2,3)");
+  assert_int_equal(cl_composed_domain_offset(bad, c, &rc, &offset), CL_E_RANK);
+  assert_null(rc);
+  assert_int_equal(cl_composed_domain_offset(NULL, c, &rc, &offset), CL_E_NULL);
+  assert_int_equal(cl_composed_domain_offset(crd, c, &rc, NULL), CL_E_NULL);
+  cl_tuple_free(bad);
+  /* max_alignment: gcd(2^M, offset, max_alignment(B)) for a swizzle, 1 otherwise */
+  int64_t a = -1;
+  cl_composed_t *s33 = composed("Sw<2,3,3> o 12 o (8,8):(8,1)"), *s0 = composed("Sw<2,3,3> o 0 o (8,8):(8,1)");
+  cl_composed_t *outer_layout = composed("(8,8):(8,1) o 0 o (8,8):(8,1)");
+  assert_int_equal(cl_composed_max_alignment(s33, &a), CL_OK);
+  assert_int_equal(a, 4);
+  assert_int_equal(cl_composed_max_alignment(s0, &a), CL_OK);
+  assert_int_equal(a, 8);
+  assert_int_equal(cl_composed_max_alignment(outer_layout, &a), CL_OK);
+  assert_int_equal(a, 1);
+  assert_int_equal(cl_composed_max_alignment(NULL, &a), CL_E_NULL);
+  assert_int_equal(cl_composed_max_alignment(s0, NULL), CL_E_NULL);
+  /* recast_layout: the casts of composed layouts */
+  assert_int_equal(cl_composed_recast_layout(s0, 16, 32, &rl, &rc), CL_OK);
+  cl_layout_t *ul = NULL;
+  cl_composed_t *uc = NULL;
+  assert_int_equal(cl_composed_upcast(s0, 2, &ul, &uc), CL_OK);
+  assert_true(rc != NULL && uc != NULL && cl_composed_equal(rc, uc));
+  cl_composed_free(rc);
+  cl_composed_free(uc);
+  assert_int_equal(cl_composed_recast_layout(s0, 32, 32, &rl, &rc), CL_OK);
+  assert_true(rc != NULL && cl_composed_equal(rc, s0));
+  cl_composed_free(rc);
+  /* 16 -> 24 bits is upcast<3>: not a power of two for the swizzle (CuTe's static_assert) */
+  assert_int_equal(cl_composed_recast_layout(s0, 16, 24, &rl, &rc), CL_E_DOMAIN);
+  assert_null(rc);
+  /* 64 -> 16 bits is downcast<4> */
+  assert_int_equal(cl_composed_recast_layout(s0, 64, 16, &rl, &rc), CL_OK);
+  assert_int_equal(cl_composed_downcast(s0, 4, &ul, &uc), CL_OK);
+  assert_true(rc != NULL && uc != NULL && cl_composed_equal(rc, uc));
+  cl_composed_free(rc);
+  cl_composed_free(uc);
+  assert_int_equal(cl_composed_recast_layout(s0, 0, 8, &rl, &rc), CL_E_DOMAIN);
+  assert_int_equal(cl_composed_recast_layout(NULL, 8, 8, &rl, &rc), CL_E_NULL);
+  /* tile_unzip on B */
+  cl_tuple_t *tiler = tuple("(2,4)");
+  cl_composed_t *divided = NULL;
+  assert_int_equal(cl_composed_logical_divide(s0, tiler, &rl, &divided), CL_OK);
+  assert_int_equal(cl_composed_tile_unzip(divided, tiler, &rl, &rc), CL_OK);
+  cl_composed_t *zipped = NULL;
+  assert_int_equal(cl_composed_zipped_divide(s0, tiler, &rl, &zipped), CL_OK);
+  assert_true(cl_composed_equal(rc, zipped));
+  cl_composed_free(rc);
+  cl_composed_free(zipped);
+  assert_int_equal(cl_composed_tile_unzip(s0, tiler, &rl, &rc), CL_E_RANK);
+  cl_composed_free(divided);
+  cl_tuple_free(tiler);
+  cl_composed_free(s33);
+  cl_composed_free(s0);
+  cl_composed_free(outer_layout);
+  cl_tuple_free(crd);
+  cl_layout_free(x);
+  cl_composed_free(c);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_swizzle_matches_bit_definition),
@@ -1598,6 +1697,7 @@ int main(void) {
     cmocka_unit_test(test_make_layout_from_swizzle),
     cmocka_unit_test(test_composed_pictures),
     cmocka_unit_test(test_render_composed),
+    cmocka_unit_test(test_composed_more),
     cmocka_unit_test(test_slice_layout_outer),
     cmocka_unit_test(test_slice_all_underscore),
     cmocka_unit_test(test_slice_errors),

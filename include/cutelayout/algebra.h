@@ -219,6 +219,35 @@ CL_API cl_status cl_upcast(const cl_layout_t *layout, int64_t n, cl_layout_t **o
  * elements"). */
 CL_API cl_status cl_downcast(const cl_layout_t *layout, int64_t n, cl_layout_t **out);
 
+/* recast_layout<OldType,NewType>(L), with the element types given by their
+ * sizes in bits: with new/old reduced to up/down, L upcast by up, then
+ * downcast by down (recast_layout(L, 16, 32) is upcast<2>(L)).  Sizes must be
+ * positive (CL_E_DOMAIN); the casts' errors otherwise. */
+CL_API cl_status cl_recast_layout(const cl_layout_t *layout, int64_t old_bits, int64_t new_bits, cl_layout_t **out);
+
+/* max_alignment(L): the largest N for which upcast<N>(L) succeeds, as CuTe
+ * computes it: with C = coalesce(L) divided by its right inverse,
+ * gcd(size of mode 0, the strides of mode 1) (CuTe's gcd: the sign of a
+ * negative stride can carry through).  Errors as coalesce and
+ * logical_divide. */
+CL_API cl_status cl_max_alignment(const cl_layout_t *layout, int64_t *out);
+
+/* domain_distribute(shape, n): a layout of n elements of the domain of shape
+ * (its leaves in order each give gcd(leaf, what is left of n)), with the
+ * strides of the compact column-major layout of shape, coalesced; its size
+ * may be less than n when the leaves do not have the factors
+ * (domain_distribute((15,14), 6) is (3,2):(1,15)).  The shape must be an int
+ * tuple and n an integer (CL_E_TYPE); the errors of coalesce otherwise. */
+CL_API cl_status cl_domain_distribute(const cl_tuple_t *shape, const cl_tuple_t *n, cl_layout_t **out);
+
+/* tile_unzip(L, tiler): the rank-2 modes of L at the leaves of the tiler
+ * (as a logical divide or product leaves them) gathered into
+ * ((tiles...), (rests..., modes past the tiler)), following the tiler's
+ * tree; a tiler that is one leaf leaves a rank-2 L as it is.  Only the
+ * tiler's profile matters.  CL_E_RANK where a mode at a leaf does not have
+ * rank 2 or the tiler has more modes than L. */
+CL_API cl_status cl_tile_unzip(const cl_layout_t *layout, const cl_tuple_t *tiler, cl_layout_t **out);
+
 #ifdef __cplusplus
 }
 #endif

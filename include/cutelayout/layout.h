@@ -149,6 +149,19 @@ CL_API cl_status cl_layout_slice_and_offset(const cl_tuple_t *crd, const cl_layo
  * are set together, or both NULL on failure. */
 CL_API cl_status cl_layout_slice_and_offset_tuple(const cl_tuple_t *crd, const cl_layout_t *layout,
                                                   cl_layout_t **out, cl_tuple_t **offset);
+/* dice(crd, L): the complement of slice, the sub-layout over the integer
+ * positions of crd (crd an integer: L itself; crd `_`: ():()).  Errors as
+ * slice. */
+CL_API cl_status cl_layout_dice(const cl_tuple_t *crd, const cl_layout_t *layout, cl_layout_t **out);
+/* slice(crd, t) and dice(crd, t) of tuples (CuTe's underscore.hpp): the
+ * elements of t at the `_` (slice) or integer (dice) positions of crd,
+ * gathered into one flat tuple; crd `_` slices all of t and dices nothing,
+ * an integer crd the opposite.  Errors as cl_layout_slice. */
+CL_API cl_status cl_tuple_slice(const cl_tuple_t *crd, const cl_tuple_t *t, cl_tuple_t **out);
+CL_API cl_status cl_tuple_dice(const cl_tuple_t *crd, const cl_tuple_t *t, cl_tuple_t **out);
+/* domain_offset(crd, L): CuTe's (L, L(crd)), the layout unchanged and the
+ * offset of crd ('_' counting as 0); *offset is 0 on failure. */
+CL_API cl_status cl_domain_offset(const cl_tuple_t *crd, const cl_layout_t *layout, cl_layout_t **out, int64_t *offset);
 /* flatten(L): shape and stride flattened; unflatten(L, profile): L's modes
  * (an integer shape counts as one) folded into profile's structure, CL_E_RANK
  * unless there are as many modes as profile has leaves. */
@@ -167,6 +180,18 @@ CL_API cl_status cl_layout_select(const cl_layout_t *layout, const int64_t *mode
  * shaped L counts as one mode).  X NULL means 1:0, CuTe's default. */
 CL_API cl_status cl_layout_append(const cl_layout_t *layout, const cl_layout_t *x, cl_layout_t **out);
 CL_API cl_status cl_layout_prepend(const cl_layout_t *layout, const cl_layout_t *x, cl_layout_t **out);
+/* append<n>(L, X) / prepend<n>(L, X): L's modes padded at the end / front
+ * with copies of X up to n modes (n == rank(L): L itself; an integer-shaped
+ * L is one mode).  X NULL means 1:0.  CL_E_DOMAIN for n < rank(L),
+ * CL_E_LIMIT beyond CL_MAX_RANK. */
+CL_API cl_status cl_layout_append_to(const cl_layout_t *layout, const cl_layout_t *x, int64_t n, cl_layout_t **out);
+CL_API cl_status cl_layout_prepend_to(const cl_layout_t *layout, const cl_layout_t *x, int64_t n, cl_layout_t **out);
+/* replace<i>(L, X): L with mode i replaced by X (an integer-shaped L is its
+ * own mode 0).  CL_E_DOMAIN for i outside [0, rank(L)). */
+CL_API cl_status cl_layout_replace(const cl_layout_t *layout, int64_t i, const cl_layout_t *x, cl_layout_t **out);
+/* coprofile(L): a tuple of 0s congruent with the values of L, which for
+ * integer strides is the integer 0. */
+CL_API cl_status cl_layout_coprofile(const cl_layout_t *layout, cl_tuple_t **out);
 /* zip(L): transposes a layout whose modes are tuples of one rank,
  * ((a,b),(c,d)) -> ((a,c),(b,d)); a layout whose first mode is an integer is
  * wrapped, (a,b) -> ((a,b)); an integer-shaped layout is itself.  Modes of

@@ -230,6 +230,13 @@ CL_API cl_status cl_composed_tiled_product(const cl_composed_t *composed, const 
                                            cl_composed_t **out_composed);
 CL_API cl_status cl_composed_flat_product(const cl_composed_t *composed, const cl_tuple_t *tiler, cl_layout_t **layout,
                                           cl_composed_t **out_composed);
+/* tile_unzip(C, tiler) (algebra.h's cl_tile_unzip on B). */
+CL_API cl_status cl_composed_tile_unzip(const cl_composed_t *composed, const cl_tuple_t *tiler, cl_layout_t **layout,
+                                        cl_composed_t **out_composed);
+/* append<n>(C, X) = composition(A, offset, append<n>(B, X)) (CuTe has no
+ * append of a composed layout without n). */
+CL_API cl_status cl_composed_append(const cl_composed_t *composed, const cl_layout_t *x, int64_t n, cl_layout_t **layout,
+                                    cl_composed_t **out_composed);
 /* blocked_product / raked_product take a layout, as in CuTe. */
 CL_API cl_status cl_composed_blocked_product(const cl_composed_t *composed, const cl_layout_t *tiler, cl_layout_t **layout,
                                              cl_composed_t **out_composed);
@@ -300,6 +307,21 @@ CL_API cl_status cl_flat_product_with_composed(const cl_layout_t *layout, const 
 CL_API cl_status cl_composed_max_common_vector(const cl_composed_t *composed, const cl_layout_t *layout, int64_t *out);
 CL_API cl_status cl_composed_max_common_vector2(const cl_composed_t *a, const cl_composed_t *b, int64_t *out);
 CL_API cl_status cl_composed_max_common_layout(const cl_composed_t *composed, const cl_layout_t *layout, cl_layout_t **out);
+
+/* domain_offset(crd, C): CuTe moves the offset of crd into the composed
+ * layout, (A o (offset + B(crd)) o B, 0), always a composed layout;
+ * *offset is 0.  Errors as cl_layout_eval_coord on B, CL_E_UNSUPPORTED for
+ * a swizzle inside. */
+CL_API cl_status cl_composed_domain_offset(const cl_tuple_t *crd, const cl_composed_t *composed, cl_composed_t **out,
+                                           int64_t *offset);
+/* max_alignment(C): gcd(2^M, offset, max_alignment(B)) for Sw<B,M,S> o
+ * offset o B (CuTe's gcd, folded from the right); 1 for any other composed
+ * layout, which CuTe does not attempt. */
+CL_API cl_status cl_composed_max_alignment(const cl_composed_t *composed, int64_t *out);
+/* recast_layout(C, old_bits, new_bits): as cl_recast_layout, with the casts
+ * of composed layouts (cl_composed_upcast / _downcast).  Either-or. */
+CL_API cl_status cl_composed_recast_layout(const cl_composed_t *composed, int64_t old_bits, int64_t new_bits,
+                                           cl_layout_t **layout, cl_composed_t **out_composed);
 
 /* ---- other queries ---- */
 /* make_fragment_like(Sw o offset o B) = make_fragment_like(B) (outer

@@ -28,9 +28,19 @@ extern const builtin cli_builtins_algebra[];
 extern const builtin cli_builtins_tuple_ops[];
 extern const builtin cli_builtins_swizzle[];
 extern const builtin cli_builtins_coord[];
+extern const builtin cli_builtins_layout_ops[];
 
 /* Looks a name up in every table; NULL if unknown. */
 const builtin *builtin_find(const char *name);
+/* The entry for `name` in the tables before `table`: the one that an entry
+ * of `table` extends with more argument forms (NULL if none). */
+const builtin *builtin_find_before(const builtin *table, const char *name);
+/* Calls that entry with the arguments (checking its argument count), or
+ * fails naming `name` when there is none. */
+cl_status builtin_delegate(const builtin *table, const char *name, const value *args, int nargs, value *out);
+/* A pair (X, offset), X a layout or a composed layout (either one set; the
+ * handle is taken over), as CuTe prints slice_and_offset's result. */
+cl_status cli_pair_result(cl_layout_t *layout, cl_composed_t *composed, int64_t offset, value *out);
 /* Calls fn for every builtin (for --help's list). */
 void builtin_each(void (*fn)(const builtin *b, void *ctx), void *ctx);
 /* The known function nearest to a misspelt name, or NULL (suggest.h). */

@@ -443,7 +443,7 @@ int eval_and_print(const char *text, FILE *f) {
 /* Each module of functions adds its table here. */
 static const builtin *const tables[] = {
   cli_builtins_tuple, cli_builtins_layout, cli_builtins_print, cli_builtins_algebra, cli_builtins_tuple_ops,
-  cli_builtins_swizzle, cli_builtins_coord, NULL,
+  cli_builtins_swizzle, cli_builtins_coord, cli_builtins_layout_ops, NULL,
 };
 
 const builtin *builtin_find(const char *name) {
@@ -455,6 +455,24 @@ const builtin *builtin_find(const char *name) {
       if (strcmp(b->name, name) == 0)
         found = b;
   return found;
+}
+
+const builtin *builtin_find_before(const builtin *table, const char *name) {
+  const builtin *found = NULL;
+  for (size_t t = 0; tables[t] != NULL && tables[t] != table; t++)
+    for (const builtin *b = tables[t]; b->name != NULL; b++)
+      if (strcmp(b->name, name) == 0)
+        found = b;
+  return found;
+}
+
+cl_status builtin_delegate(const builtin *table, const char *name, const value *args, int nargs, value *out) {
+  const builtin *b = builtin_find_before(table, name);
+  if (b == NULL)
+    return cli_fail(CL_E_TYPE, "%s: no form of it takes these arguments", name);
+  if (nargs < b->min_args || (b->max_args >= 0 && nargs > b->max_args))
+    return cli_fail(CL_E_RANK, "%s: wrong number of arguments (%d); usage: %s", name, nargs, b->usage);
+  return b->fn(name, args, nargs, out);
 }
 
 void builtin_each(void (*fn)(const builtin *b, void *ctx), void *ctx) {

@@ -100,34 +100,11 @@ static bool any_of_ours(const value *a, int n) {
 
 extern const builtin cli_builtins_swizzle[];
 
-static bool is_ours(const builtin *b) {
-  for (const builtin *t = cli_builtins_swizzle; t->name != NULL; t++)
-    if (t == b)
-      return true;
-  return false;
-}
-
-typedef struct shadow_search {
-  const char *name;
-  const builtin *found;
-} shadow_search;
-
-static void find_shadowed(const builtin *b, void *ctx) {
-  shadow_search *search = ctx;
-  if (strcmp(b->name, search->name) == 0 && !is_ours(b))
-    search->found = b; /* tables are visited in order: the last one wins */
-}
-
 /* Calls the builtin of the same name that this module's entry shadows. */
 static cl_status delegate(const char *name, const value *a, int n, value *out) {
-  shadow_search search = {name, NULL};
-  builtin_each(find_shadowed, &search);
-  const builtin *b = search.found;
-  if (b == NULL)
+  if (builtin_find_before(cli_builtins_swizzle, name) == NULL)
     return cli_fail(CL_E_TYPE, "%s: needs a swizzle or a composed layout among its arguments", name);
-  if (n < b->min_args || (b->max_args >= 0 && n > b->max_args))
-    return cli_fail(CL_E_RANK, "%s: wrong number of arguments (%d); usage: %s", name, n, b->usage);
-  return b->fn(name, a, n, out);
+  return builtin_delegate(cli_builtins_swizzle, name, a, n, out);
 }
 
 /* ------------------------------------------------------------ swizzles */
@@ -278,7 +255,7 @@ static cl_status fn_crd2idx(const char *name, const value *a, int n, value *out)
 
 /* A pair (X, offset) as CuTe prints it.  With a plain layout it is a tuple
  * value; a tuple cannot hold a composed layout, so then it is its text. */
-static cl_status pair_result(cl_layout_t *l, cl_composed_t *c, int64_t offset, value *out) {
+cl_status cli_pair_result(cl_layout_t *l, cl_composed_t *c, int64_t offset, value *out) {
   cl_status s;
   if (l != NULL) {
     cl_tuple_t *parts[2] = {NULL, NULL}, *pair = NULL;
@@ -329,7 +306,7 @@ static cl_status fn_slice_and_offset(const char *name, const value *a, int n, va
   cl_composed_t *c = NULL;
   int64_t offset = 0;
   TRY(cl_composed_slice_and_offset(crd, composed_of(&a[1]), &l, &c, &offset));
-  return pair_result(l, c, offset, out);
+  return cli_pair_result(l, c, offset, out);
 }
 
 /* ------------------------------------------------------------ modes */
