@@ -1173,3 +1173,102 @@ static cl_status less_public(order_kind k, const cl_tuple_t *a, const cl_tuple_t
 
 cl_status cl_lex_less(const cl_tuple_t *a, const cl_tuple_t *b, int *out) { return less_public(ORDER_LEX, a, b, out); }
 cl_status cl_colex_less(const cl_tuple_t *a, const cl_tuple_t *b, int *out) { return less_public(ORDER_COLEX, a, b, out); }
+
+/* ------------------------------------------------- the lattice of shapes */
+
+static cl_status no_refinement(const cl_node *a, const cl_node *b) {
+  char ta[128], tb[128];
+  cl_format_tree(a, ta, sizeof ta);
+  cl_format_tree(b, tb, sizeof tb);
+  return cl_fail(CL_E_DOMAIN, "common_refinement: no shape refines both %s and %s", ta, tb);
+}
+
+static void refinement_tree(cl_builder *b, const cl_node *x, const cl_node *y) {
+  if (cl_is_tuple(x) && cl_is_tuple(y)) {
+    if (x->rank != y->rank) {
+      cl_b_set_error(b, no_refinement(x, y));
+      return;
+    }
+    int32_t at = cl_b_open(b, CL_KIND_TUPLE);
+    const cl_node *c = cl_first(y);
+    CL_FOR_EACH_CHILD(e, x) {
+      if (b->status != CL_OK)
+        break; /* keep the first failure's message */
+      refinement_tree(b, e, c);
+      c = cl_next(c);
+    }
+    cl_b_close(b, at);
+    return;
+  }
+  /* An integer refines into any shape of its size: the tuple side is the
+   * finer one (two integers must be equal). */
+  int64_t sx, sy;
+  cl_status s = cl_tree_product(x, &sx);
+  if (s == CL_OK)
+    s = cl_tree_product(y, &sy);
+  if (s == CL_OK && sx != sy)
+    s = no_refinement(x, y);
+  if (s != CL_OK)
+    cl_b_set_error(b, s);
+  else
+    cl_b_copy(b, cl_is_tuple(x) ? x : y);
+}
+
+/* Mode by mode where that works; else the size.  Returns false (building
+ * nothing) when the sizes differ. */
+static bool coarsening_tree(cl_builder *b, const cl_node *x, const cl_node *y) {
+  int64_t sx, sy;
+  cl_status s = cl_tree_product(x, &sx);
+  if (s == CL_OK)
+    s = cl_tree_product(y, &sy);
+  if (s != CL_OK) {
+    cl_b_set_error(b, s);
+    return true;
+  }
+  if (sx != sy)
+    return false;
+  if (cl_is_tuple(x) && cl_is_tuple(y) && x->rank == y->rank) {
+    int32_t at = cl_b_open(b, CL_KIND_TUPLE);
+    int32_t mark = b->count;
+    const cl_node *c = cl_first(y);
+    bool modes = true;
+    CL_FOR_EACH_CHILD(e, x) {
+      modes = modes && coarsening_tree(b, e, c);
+      c = cl_next(c);
+    }
+    if (modes) {
+      cl_b_close(b, at);
+      return true;
+    }
+    b->count = mark - 1; /* drop the opened tuple and its elements */
+  }
+  cl_b_int(b, sx);
+  return true;
+}
+
+static cl_status lattice_public(const cl_tuple_t *a, const cl_tuple_t *b, bool refine, cl_tuple_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(a);
+  CHECK_NULL(b);
+  const char *what = refine ? "common_refinement operand" : "common_coarsening operand";
+  CL_TRY(cl_require_int_tuple(cl_troot(a), what));
+  CL_TRY(cl_require_int_tuple(cl_troot(b), what));
+  cl_builder bld;
+  cl_b_init(&bld);
+  if (refine) {
+    refinement_tree(&bld, cl_troot(a), cl_troot(b));
+  } else if (!coarsening_tree(&bld, cl_troot(a), cl_troot(b))) {
+    char ta[128], tb[128];
+    cl_format_tree(cl_troot(a), ta, sizeof ta);
+    cl_format_tree(cl_troot(b), tb, sizeof tb);
+    cl_b_set_error(&bld, cl_fail(CL_E_DOMAIN, "common_coarsening: %s and %s have different sizes", ta, tb));
+  }
+  return cl_b_finish_tuple(&bld, out);
+}
+
+cl_status cl_common_refinement(const cl_tuple_t *a, const cl_tuple_t *b, cl_tuple_t **out) {
+  return lattice_public(a, b, true, out);
+}
+cl_status cl_common_coarsening(const cl_tuple_t *a, const cl_tuple_t *b, cl_tuple_t **out) {
+  return lattice_public(a, b, false, out);
+}

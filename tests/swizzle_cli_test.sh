@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
-# swizzle_cli_test.sh: `cute-layout eval` against CuTe's answers for swizzles
-# and composed layouts (cute_swizzle.tsv: EXPR<TAB>EXPECTED, made by compiling
+# swizzle_cli_test.sh: `cute-layout eval` against a file of known answers
+# (cute_swizzle.tsv for swizzles and composed layouts, cute_more.tsv for the
+# rest of CuTe's functions and the whitepaper's algebra): EXPR<TAB>EXPECTED, made by compiling
 # each EXPR with CUTLASS include/cute, every integer static; EXPECTED "error"
 # where CuTe rejects the call; print_layout tables with newlines as \n).
 #

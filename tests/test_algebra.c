@@ -1493,6 +1493,400 @@ static void test_tile_unzip(void **state) {
   cl_layout_free(l);
 }
 
+/* ------------------------------------------------------------ the whitepaper's algebra */
+
+static void test_coalesce_z(void **state) {
+  (void)state;
+  static const struct { const char *l, *expect; } cases[] = {
+    {"(2,1,6,1):(1,7,8,0)", "(2,6,1):(1,8,0)"}, /* the whitepaper's example */
+    {"(2,1,6,1):(1,7,8,48)", "(2,6):(1,8)"},
+    {"(2,1,6,1):(1,7,8,57)", "(2,6,1):(1,8,57)"},
+    {"(1,1):(5,7)", "1:7"},
+    {"1:0", "1:0"},
+    {"(2,4):(1,2)", "8:1"},
+    {"(2,(1,6)):(1,(6,2))", "12:1"},
+    {"(2,1):(1,0)", "(2,1):(1,0)"},
+    {"(4,3):(0,0)", "12:0"},
+    {"(2,4):(1@0,2@0)", "8:1@0"},
+    {"(2,1):(1@1,2@1)", "2:1@1"},
+  };
+  for (size_t i = 0; i < COUNT_OF(cases); i++) {
+    cl_layout_t *l = lay(cases[i].l), *r = NULL;
+    assert_int_equal(cl_coalesce_z(l, &r), CL_OK);
+    if (strcmp(layout_text(r), cases[i].expect) != 0)
+      fail_msg("coalesce_z(%s) = %s, expected %s", cases[i].l, layout_text(r), cases[i].expect);
+    cl_layout_free(r);
+    cl_layout_free(l);
+  }
+  /* Post-conditions on every small layout: same size, depth <= 1, the same
+   * function on [0, size + 10), idempotent, and nothing left to merge. */
+  family f = make_family(extents, 4, strides, 5);
+  for (int k = 0; k < f.n; k++) {
+    cl_layout_t *r = NULL, *again = NULL;
+    assert_int_equal(cl_coalesce_z(f.l[k], &r), CL_OK);
+    int64_t size = cl_layout_size(f.l[k]);
+    assert_int_equal(cl_layout_size(r), size);
+    assert_true(cl_layout_depth(r) <= 1);
+    for (int64_t i = 0; i < size + 10; i++) {
+      int64_t x, y;
+      assert_int_equal(cl_layout_eval(f.l[k], i, &x), CL_OK);
+      assert_int_equal(cl_layout_eval(r, i, &y), CL_OK);
+      if (x != y)
+        fail_msg("coalesce_z(%s) = %s differs at %lld", layout_text(f.l[k]), layout_text(r), (long long)i);
+    }
+    assert_int_equal(cl_coalesce_z(r, &again), CL_OK);
+    assert_true(cl_layout_equal(r, again));
+    cl_tuple_t *shape = NULL, *stride = NULL;
+    assert_int_equal(cl_layout_shape(r, &shape), CL_OK);
+    assert_int_equal(cl_layout_stride(r, &stride), CL_OK);
+    int64_t n = cl_layout_rank(r);
+    for (int64_t m = 0; n > 1 && m < n; m++) {
+      cl_tuple_t *s0 = NULL, *d0 = NULL, *s1 = NULL, *d1 = NULL;
+      int64_t vs0, vd0, vs1, vd1, next = m + 1;
+      assert_int_equal(cl_tuple_get(shape, &m, 1, &s0), CL_OK);
+      assert_int_equal(cl_tuple_get(stride, &m, 1, &d0), CL_OK);
+      cl_tuple_value(s0, &vs0);
+      cl_tuple_value(d0, &vd0);
+      if (m + 1 < n) {
+        assert_true(vs0 != 1); /* only the last mode may have extent 1 */
+        assert_int_equal(cl_tuple_get(shape, &next, 1, &s1), CL_OK);
+        assert_int_equal(cl_tuple_get(stride, &next, 1, &d1), CL_OK);
+        cl_tuple_value(s1, &vs1);
+        cl_tuple_value(d1, &vd1);
+        assert_true(vd1 != vs0 * vd0); /* nothing left to merge */
+      }
+      cl_tuple_free(s0);
+      cl_tuple_free(d0);
+      cl_tuple_free(s1);
+      cl_tuple_free(d1);
+    }
+    cl_tuple_free(shape);
+    cl_tuple_free(stride);
+    cl_layout_free(again);
+    cl_layout_free(r);
+  }
+  free_family(&f);
+  /* by profile and by mode */
+  cl_layout_t *a = lay("((2,(1,6)),(3,4,1)):((1,(6,2)),(100,300,0))"), *r = NULL, *m = NULL;
+  cl_tuple_t *profile = tup("(_,1)");
+  assert_int_equal(cl_coalesce_z_profile(a, profile, &r), CL_OK);
+  assert_layout_is(r, "((2,(1,6)),(12,1)):((1,(6,2)),(100,0))");
+  int64_t one = 1;
+  assert_int_equal(cl_coalesce_z_mode(a, &one, 1, &m), CL_OK);
+  assert_true(cl_layout_equal(r, m));
+  cl_layout_free(r);
+  cl_layout_free(m);
+  cl_tuple_free(profile);
+  profile = tup("(1,1,1)");
+  assert_int_equal(cl_coalesce_z_profile(a, profile, &r), CL_E_RANK);
+  assert_null(r);
+  cl_tuple_free(profile);
+  profile = tup("(2:1,1)");
+  assert_int_equal(cl_coalesce_z_profile(a, profile, &r), CL_E_TYPE);
+  cl_tuple_free(profile);
+  cl_layout_t *empty = lay("():()");
+  assert_int_equal(cl_coalesce_z(empty, &r), CL_E_DOMAIN);
+  assert_int_equal(cl_coalesce_z(NULL, &r), CL_E_NULL);
+  assert_int_equal(cl_coalesce_z(a, NULL), CL_E_NULL);
+  assert_int_equal(cl_coalesce_z_profile(a, NULL, &r), CL_E_NULL);
+  cl_layout_free(empty);
+  cl_layout_free(a);
+}
+
+static cl_layout_t *gcd_domain(const char *a, const char *b) {
+  cl_tuple_t *x = tup(a), *y = tup(b);
+  cl_layout_t *r = NULL;
+  cl_status s = cl_greatest_common_domain(x, y, &r);
+  if (s != CL_OK)
+    fail_msg("greatest_common_domain(%s, %s): %s", a, b, cl_last_error());
+  cl_tuple_free(x);
+  cl_tuple_free(y);
+  return r;
+}
+
+/* Where the factor at domain offset d lies in a shape: the leaf (start p,
+ * extent e) with p <= d < p*e, as (p*e)/d, how much of that leaf is left from
+ * d on; 0 when d is not inside one leaf at a multiple of its start. */
+static int64_t rest_from(const char *shape, int64_t d) {
+  cl_tuple_t *s = tup(shape), *flat = NULL;
+  assert_int_equal(cl_tuple_flatten(s, &flat), CL_OK);
+  int64_t n = cl_tuple_kind(flat) == CL_KIND_TUPLE ? cl_tuple_rank(flat) : 1, start = 1, found = 0;
+  for (int64_t k = 0; k < n; k++) {
+    cl_tuple_t *leaf = NULL;
+    int64_t e;
+    if (cl_tuple_kind(flat) == CL_KIND_TUPLE)
+      assert_int_equal(cl_tuple_get(flat, &k, 1, &leaf), CL_OK);
+    assert_int_equal(cl_tuple_value(leaf ? leaf : flat, &e), CL_OK);
+    cl_tuple_free(leaf);
+    if (e > 1 && start <= d && d < start * e && d % start == 0 && (start * e) % d == 0)
+      found = start * e / d;
+    start *= e;
+  }
+  cl_tuple_free(flat);
+  cl_tuple_free(s);
+  return found;
+}
+
+static void test_greatest_common_domain(void **state) {
+  (void)state;
+  static const struct { const char *a, *b, *expect; } cases[] = {
+    {"(10)", "(10)", "(10):(1)"},       /* the whitepaper's examples */
+    {"(16,3)", "(16,3)", "(16,3):(1,16)"},
+    {"(5,3,4)", "(10,6)", "(5,2):(1,30)"},
+    {"(6,35)", "(15,14)", "(3,7):(1,30)"},
+    {"(5,3)", "(3,5)", "(1):(0)"},
+    {"(1,4,1,2)", "8", "(4,2):(1,4)"},  /* factors follow the leaves */
+    {"(2,3)", "(3,2)", "(1):(0)"},
+    {"((2,2),6)", "(4,(2,3))", "(2,2,2,3):(1,2,4,8)"},
+  };
+  for (size_t i = 0; i < COUNT_OF(cases); i++) {
+    cl_layout_t *g = gcd_domain(cases[i].a, cases[i].b);
+    if (strcmp(layout_text(g), cases[i].expect) != 0)
+      fail_msg("greatest_common_domain(%s, %s) = %s, expected %s", cases[i].a, cases[i].b, layout_text(g), cases[i].expect);
+    cl_layout_free(g);
+  }
+  /* Post-conditions over pairs of small shapes: symmetric, depth 1, its size
+   * divides both sizes, both compositions admissible; and each factor g at
+   * offset d is a digit of both shapes (inside one leaf of each, at a
+   * multiple of its start) and as large as both leaves allow from d on:
+   * g == gcd of what is left of the two leaves there. */
+  static const char *const forms[] = {"%d", "(%d,%d)", "(%d,(%d,%d))", "(%d,%d,%d)"};
+  static const int values[] = {1, 2, 3, 4, 6};
+  static char shapes[200][64];
+  int nshapes = 0;
+  for (size_t f = 0; f < COUNT_OF(forms); f++) {
+    int leaves = form_leaves(forms[f]), combos = 1;
+    for (int k = 0; k < leaves; k++)
+      combos *= 5;
+    for (int c = 0; c < combos && nshapes < 200; c += (leaves == 3 ? 7 : 1)) {
+      int v[3], rest = c;
+      for (int k = 0; k < leaves; k++, rest /= 5)
+        v[k] = values[rest % 5];
+      fill_form(shapes[nshapes++], sizeof shapes[0], forms[f], v);
+    }
+  }
+  int checked = 0;
+  for (int i = 0; i < nshapes; i++)
+    for (int j = 0; j < nshapes; j += 3) {
+      cl_layout_t *g = gcd_domain(shapes[i], shapes[j]), *h = gcd_domain(shapes[j], shapes[i]);
+      assert_true(cl_layout_equal(g, h));
+      assert_int_equal(cl_layout_depth(g), 1);
+      cl_tuple_t *a = tup(shapes[i]), *b = tup(shapes[j]);
+      int64_t sa, sb, sg = cl_layout_size(g);
+      cl_tuple_product(a, &sa);
+      cl_tuple_product(b, &sb);
+      assert_true(sa % sg == 0 && sb % sg == 0);
+      cl_layout_t *la = NULL, *lb = NULL, *ca = NULL, *cb = NULL;
+      assert_int_equal(cl_layout_make_left(a, &la), CL_OK);
+      assert_int_equal(cl_layout_make_left(b, &lb), CL_OK);
+      if (cl_composition(la, g, &ca) != CL_OK || cl_composition(lb, g, &cb) != CL_OK)
+        fail_msg("greatest_common_domain(%s, %s) = %s is not admissible", shapes[i], shapes[j], layout_text(g));
+      cl_tuple_t *gs = NULL, *gd = NULL;
+      assert_int_equal(cl_layout_shape(g, &gs), CL_OK);
+      assert_int_equal(cl_layout_stride(g, &gd), CL_OK);
+      for (int64_t k = 0; sg > 1 && k < cl_tuple_rank(gs); k++) {
+        cl_tuple_t *fk = NULL, *dk = NULL;
+        int64_t factor, offset;
+        assert_int_equal(cl_tuple_get(gs, &k, 1, &fk), CL_OK);
+        assert_int_equal(cl_tuple_get(gd, &k, 1, &dk), CL_OK);
+        cl_tuple_value(fk, &factor);
+        cl_tuple_value(dk, &offset);
+        int64_t left_a = rest_from(shapes[i], offset), left_b = rest_from(shapes[j], offset), x = left_a, y = left_b;
+        while (y != 0) {
+          int64_t t = x % y;
+          x = y;
+          y = t;
+        }
+        if (left_a == 0 || left_b == 0 || left_a % factor != 0 || left_b % factor != 0 || x != factor)
+          fail_msg("greatest_common_domain(%s, %s): factor %lld at %lld is not a common digit of both", shapes[i], shapes[j],
+                   (long long)factor, (long long)offset);
+        cl_tuple_free(fk);
+        cl_tuple_free(dk);
+      }
+      cl_tuple_free(gs);
+      cl_tuple_free(gd);
+      cl_layout_free(la);
+      cl_layout_free(lb);
+      cl_layout_free(ca);
+      cl_layout_free(cb);
+      cl_tuple_free(a);
+      cl_tuple_free(b);
+      cl_layout_free(g);
+      cl_layout_free(h);
+      checked++;
+    }
+  assert_true(checked > 1000);
+  cl_tuple_t *a = tup("(2,3)"), *bad = tup("(2,_)"), *zero = tup("(2,0)");
+  cl_layout_t *r = (cl_layout_t *)1;
+  assert_int_equal(cl_greatest_common_domain(a, bad, &r), CL_E_TYPE);
+  assert_null(r);
+  assert_int_equal(cl_greatest_common_domain(zero, a, &r), CL_E_DOMAIN);
+  assert_int_equal(cl_greatest_common_domain(NULL, a, &r), CL_E_NULL);
+  assert_int_equal(cl_greatest_common_domain(a, NULL, &r), CL_E_NULL);
+  assert_int_equal(cl_greatest_common_domain(a, a, NULL), CL_E_NULL);
+  cl_tuple_free(a);
+  cl_tuple_free(bad);
+  cl_tuple_free(zero);
+}
+
+static void test_layout_add(void **state) {
+  (void)state;
+  static const struct { const char *a, *b, *expect; } cases[] = {
+    {"12:1", "12:1", "12:2"},           /* the whitepaper's examples */
+    {"5:0", "5:1", "5:1"},
+    {"(4,3):(1,4)", "(4,3):(3,1)", "(4,3):(4,5)"},
+    {"(5,3,4):(1,5,15)", "(10,6):(1,10)", "60:2"},
+    {"1:0", "1:5", "1:0"},
+    {"(2,2):(1,8)", "4:3", "(2,2):(4,14)"},
+  };
+  for (size_t i = 0; i < COUNT_OF(cases); i++) {
+    cl_layout_t *a = lay(cases[i].a), *b = lay(cases[i].b), *r = NULL;
+    assert_int_equal(cl_layout_add(a, b, &r), CL_OK);
+    if (strcmp(layout_text(r), cases[i].expect) != 0)
+      fail_msg("layout_add(%s, %s) = %s, expected %s", cases[i].a, cases[i].b, layout_text(r), cases[i].expect);
+    cl_layout_free(r);
+    cl_layout_free(a);
+    cl_layout_free(b);
+  }
+  /* R(i) == A(i) + B(i) and symmetry, over pairs of small layouts of one
+   * size; and the sum always exists for two layouts of one shape. */
+  family f = make_family(extents, 4, strides, 5);
+  int added = 0;
+  for (int i = 0; i < f.n; i += 3)
+    for (int j = 0; j < f.n; j += 11) {
+      int64_t size = cl_layout_size(f.l[i]);
+      if (size != cl_layout_size(f.l[j]))
+        continue;
+      cl_layout_t *r = NULL, *q = NULL;
+      cl_status s = cl_layout_add(f.l[i], f.l[j], &r);
+      assert_int_equal(cl_layout_add(f.l[j], f.l[i], &q), s);
+      if (s != CL_OK) {
+        assert_int_equal(s, CL_E_DOMAIN);
+        cl_tuple_t *si = NULL, *sj = NULL;
+        int same = 0;
+        cl_layout_shape(f.l[i], &si);
+        cl_layout_shape(f.l[j], &sj);
+        cl_tuple_congruent(si, sj, &same);
+        assert_false(same && cl_tuple_equal(si, sj));
+        cl_tuple_free(si);
+        cl_tuple_free(sj);
+        continue;
+      }
+      assert_true(cl_layout_equal(r, q));
+      assert_int_equal(cl_layout_size(r), size);
+      for (int64_t k = 0; k < size; k++) {
+        int64_t x, y, z;
+        cl_layout_eval(f.l[i], k, &x);
+        cl_layout_eval(f.l[j], k, &y);
+        assert_int_equal(cl_layout_eval(r, k, &z), CL_OK);
+        if (z != x + y)
+          fail_msg("layout_add(%s, %s) = %s: at %lld, %lld != %lld + %lld", layout_text(f.l[i]), layout_text(f.l[j]),
+                   layout_text(r), (long long)k, (long long)z, (long long)x, (long long)y);
+      }
+      cl_layout_free(r);
+      cl_layout_free(q);
+      added++;
+    }
+  assert_true(added > 1000);
+  free_family(&f);
+  cl_layout_t *a = lay("(2,3):(3,1)"), *b = lay("(3,2):(2,1)"), *c = lay("5:1"), *basis = lay("6:1@0"), *r = NULL;
+  assert_int_equal(cl_layout_add(a, b, &r), CL_E_DOMAIN); /* (2,3) and (3,2) share no factor in order */
+  assert_null(r);
+  assert_int_equal(cl_layout_add(a, c, &r), CL_E_DOMAIN);
+  assert_int_equal(cl_layout_add(a, basis, &r), CL_E_TYPE);
+  cl_layout_t *big = lay("2:4611686018427387904");
+  assert_int_equal(cl_layout_add(big, big, &r), CL_E_OVERFLOW);
+  assert_int_equal(cl_layout_add(NULL, a, &r), CL_E_NULL);
+  assert_int_equal(cl_layout_add(a, NULL, &r), CL_E_NULL);
+  assert_int_equal(cl_layout_add(a, a, NULL), CL_E_NULL);
+  cl_layout_free(big);
+  cl_layout_free(a);
+  cl_layout_free(b);
+  cl_layout_free(c);
+  cl_layout_free(basis);
+}
+
+typedef cl_status (*mode_tiler_fn)(const cl_layout_t *, const cl_tuple_t *, const int64_t *, int64_t, cl_layout_t **);
+typedef cl_status (*whole_tiler_fn)(const cl_layout_t *, const cl_tuple_t *, cl_layout_t **);
+
+/* op[path](A, T): mode `path` of the result is op(mode `path` of A, T), and
+ * every other mode of A is still there. */
+static void check_at_mode(mode_tiler_fn targeted, whole_tiler_fn whole, const char *a_text, const char *t_text, const int64_t *path,
+                          int64_t n) {
+  cl_layout_t *a = lay(a_text), *r = NULL, *mode = NULL, *expect = NULL, *got = NULL;
+  cl_tuple_t *t = tup(t_text);
+  assert_int_equal(targeted(a, t, path, n, &r), CL_OK);
+  assert_int_equal(cl_layout_get(a, path, n, &mode), CL_OK);
+  assert_int_equal(whole(mode, t, &expect), CL_OK);
+  assert_int_equal(cl_layout_get(r, path, n, &got), CL_OK);
+  assert_true(cl_layout_equal(got, expect));
+  /* the other modes of the outermost level */
+  if (n > 0 && cl_layout_rank(a) > 1)
+    for (int64_t m = 0; m < cl_layout_rank(a); m++) {
+      if (m == path[0])
+        continue;
+      cl_layout_t *x = NULL, *y = NULL;
+      assert_int_equal(cl_layout_get(a, &m, 1, &x), CL_OK);
+      assert_int_equal(cl_layout_get(r, &m, 1, &y), CL_OK);
+      assert_true(cl_layout_equal(x, y));
+      cl_layout_free(x);
+      cl_layout_free(y);
+    }
+  cl_layout_free(a);
+  cl_layout_free(r);
+  cl_layout_free(mode);
+  cl_layout_free(expect);
+  cl_layout_free(got);
+  cl_tuple_free(t);
+}
+
+static void test_mode_targeted(void **state) {
+  (void)state;
+  int64_t one = 1, zero = 0, path[2] = {1, 0};
+  static const struct { mode_tiler_fn at; const char *a, *t, *expect; int64_t mode; } cases[] = {
+    {cl_composition_mode, "(4,6):(1,4)", "3:2", "(4,3):(1,8)", 1}, /* the whitepaper's examples */
+    {cl_logical_divide_mode, "(3,8):(1,3)", "4:2", "(3,(4,2)):(1,(6,3))", 1},
+    {cl_zipped_divide_mode, "(5,24):(1,5)", "4:2", "(5,(4,(2,3))):(1,(10,(5,40)))", 1},
+    {cl_logical_product_mode, "(3,5):(1,20)", "4:1", "((3,4),5):((1,3),20)", 0},
+  };
+  for (size_t i = 0; i < COUNT_OF(cases); i++) {
+    cl_layout_t *a = lay(cases[i].a), *r = NULL;
+    cl_tuple_t *t = tup(cases[i].t);
+    assert_int_equal(cases[i].at(a, t, &cases[i].mode, 1, &r), CL_OK);
+    assert_layout_is(r, cases[i].expect);
+    cl_layout_free(r);
+    cl_layout_free(a);
+    cl_tuple_free(t);
+  }
+  check_at_mode(cl_composition_mode, cl_composition_tiler, "((4,2),(6,5)):((1,4),(8,48))", "3:2", path, 2);
+  check_at_mode(cl_logical_divide_mode, cl_logical_divide_tiler, "((4,2),(6,5)):((1,4),(8,48))", "2", path, 2);
+  check_at_mode(cl_logical_product_mode, cl_logical_product_tiler, "(4,(6,5),3):(1,(4,24),120)", "(2,3)", &one, 1);
+  check_at_mode(cl_zipped_divide_mode, cl_zipped_divide_tiler, "(4,(6,5),3):(1,(4,24),120)", "(2,5)", &one, 1);
+  check_at_mode(cl_composition_mode, cl_composition_tiler, "(4,6):(1,4)", "2", NULL, 0);
+  check_at_mode(cl_composition_mode, cl_composition_tiler, "24:1", "4:2", &zero, 1);
+  cl_layout_t *a = lay("(3,(2,6)):(1,(3,6))"), *r = NULL;
+  assert_int_equal(cl_coalesce_mode(a, &one, 1, &r), CL_OK);
+  assert_layout_is(r, "(3,12):(1,3)");
+  cl_layout_free(r);
+  cl_tuple_t *t = tup("4:2");
+  int64_t far = 5, deep[3] = {1, 1, 1};
+  assert_int_equal(cl_composition_mode(a, t, &far, 1, &r), CL_E_DOMAIN);
+  assert_null(r);
+  assert_int_equal(cl_logical_divide_mode(a, t, deep, 3, &r), CL_E_DOMAIN);
+  assert_int_equal(cl_logical_divide_mode(a, t, NULL, 1, &r), CL_E_NULL);
+  assert_int_equal(cl_logical_divide_mode(a, NULL, &one, 1, &r), CL_E_NULL);
+  assert_int_equal(cl_zipped_divide_mode(NULL, t, &one, 1, &r), CL_E_NULL);
+  assert_int_equal(cl_logical_product_mode(a, t, &one, -1, &r), CL_E_DOMAIN);
+  assert_int_equal(cl_coalesce_mode(a, &one, 1, NULL), CL_E_NULL);
+  /* the operation's own failure */
+  cl_tuple_t *bad = tup("(2,2,2)");
+  assert_int_equal(cl_composition_mode(a, bad, &one, 1, &r), CL_E_RANK);
+  assert_null(r);
+  cl_tuple_free(bad);
+  cl_tuple_free(t);
+  cl_layout_free(a);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_golden),
@@ -1514,6 +1908,10 @@ int main(void) {
     cmocka_unit_test(test_max_alignment),
     cmocka_unit_test(test_domain_distribute),
     cmocka_unit_test(test_tile_unzip),
+    cmocka_unit_test(test_coalesce_z),
+    cmocka_unit_test(test_greatest_common_domain),
+    cmocka_unit_test(test_layout_add),
+    cmocka_unit_test(test_mode_targeted),
     cmocka_unit_test(test_errors),
     cmocka_unit_test(test_null_arguments),
     cmocka_unit_test(test_inputs_untouched),

@@ -681,6 +681,12 @@ static int64_t call_evenly_divides(const inputs *in, results *r) {
   r->value = even;
   return s;
 }
+static int64_t call_common_refinement(const inputs *in, results *r) {
+  return cl_common_refinement(in->t[0], in->t[1], &r->tuple);
+}
+static int64_t call_common_coarsening(const inputs *in, results *r) {
+  return cl_common_coarsening(in->t[0], in->t[1], &r->tuple);
+}
 static int64_t call_compact_order(const inputs *in, results *r) {
   return cl_compact_order(in->t[0], in->t[1], &r->tuple);
 }
@@ -726,6 +732,8 @@ static const nomem_case tuple_cases[] = {
   {"cl_compact_col_major", call_compact_col_major, {BIG_SHAPE}, {0}, {0}, {{0}}},
   {"cl_compact_row_major", call_compact_row_major, {BIG_SHAPE}, {0}, {0}, {{0}}},
   {"cl_compact_order", call_compact_order, {BIG_SHAPE, BIG_ORDER}, {0}, {0}, {{0}}},
+  {"cl_common_refinement", call_common_refinement, {BIG_SHAPE, BIG_SHAPE}, {0}, {0}, {{0}}},
+  {"cl_common_coarsening", call_common_coarsening, {BIG_SHAPE, BIG_FLAT_SHAPE}, {0}, {0}, {{0}}},
   {"cl_compact_col_major_from", call_compact_col_major_from, {BIG_SHAPE, "7"}, {0}, {0}, {{0}}},
   {"cl_compact_row_major_from", call_compact_row_major_from, {BIG_SHAPE, "5"}, {0}, {0}, {{0}}},
   {"cl_tuple_product_each", call_tuple_product_each, {BIG_SHAPE}, {0}, {0}, {{0}}},
@@ -955,7 +963,30 @@ static int64_t call_tile_unzip(const inputs *in, results *r) {
   return s;
 }
 
+static int64_t call_coalesce_z(const inputs *in, results *r) { return cl_coalesce_z(in->l[0], &r->layout); }
+static int64_t call_coalesce_z_profile(const inputs *in, results *r) {
+  return cl_coalesce_z_profile(in->l[0], in->t[0], &r->layout);
+}
+static int64_t call_greatest_common_domain(const inputs *in, results *r) {
+  return cl_greatest_common_domain(in->t[0], in->t[1], &r->layout);
+}
+static int64_t call_layout_add(const inputs *in, results *r) { return cl_layout_add(in->l[0], in->l[1], &r->layout); }
+static int64_t call_logical_divide_mode(const inputs *in, results *r) {
+  int64_t mode[2] = {1, 0};
+  return cl_logical_divide_mode(in->l[0], in->t[0], mode, 2, &r->layout);
+}
+static int64_t call_coalesce_mode(const inputs *in, results *r) {
+  int64_t mode = 3;
+  return cl_coalesce_mode(in->l[0], &mode, 1, &r->layout);
+}
+
 static const nomem_case algebra_cases[] = {
+  {"cl_coalesce_z", call_coalesce_z, {0}, {BIG}, {0}, {{0}}},
+  {"cl_coalesce_z_profile", call_coalesce_z_profile, {"(1,_,(1,1))"}, {BIG}, {0}, {{0}}},
+  {"cl_greatest_common_domain", call_greatest_common_domain, {BIG_SHAPE, BIG_FLAT_SHAPE}, {0}, {0}, {{0}}},
+  {"cl_layout_add", call_layout_add, {0}, {BIG, BIG_FLAT}, {0}, {{0}}},
+  {"cl_logical_divide_mode", call_logical_divide_mode, {"2"}, {BIG}, {0}, {{0}}},
+  {"cl_coalesce_mode", call_coalesce_mode, {0}, {BIG}, {0}, {{0}}},
   {"cl_recast_layout", call_recast_layout, {0}, {BIG}, {0}, {{0}}},
   {"cl_max_alignment", call_max_alignment, {0}, {BIG}, {0}, {{0}}},
   {"cl_domain_distribute", call_domain_distribute, {BIG_SHAPE, "1024"}, {0}, {0}, {{0}}},

@@ -1649,6 +1649,100 @@ static void test_compact_strides_from(void **state) {
   cl_tuple_free(a);
 }
 
+/* The whitepaper's lattice of shapes: common_refinement is the least shape
+ * that both coarsen (compatible(a, r) and compatible(b, r)), common_coarsening
+ * the greatest that coarsens both. */
+static void test_shape_lattice(void **state) {
+  (void)state;
+  expect_tuple2(cl_common_refinement, "30", "(2,15)", "(2,15)"); /* the whitepaper's examples */
+  expect_tuple2(cl_common_refinement, "(2,15)", "(2,(3,5))", "(2,(3,5))");
+  expect_tuple2(cl_common_refinement, "10", "(10)", "(10)");
+  expect_tuple2(cl_common_refinement, "((2,3),20)", "(6,(4,5))", "((2,3),(4,5))");
+  expect_tuple2_fails(cl_common_refinement, "(6,5)", "(2,15)", CL_E_DOMAIN);
+  expect_tuple2_fails(cl_common_refinement, "(2,(3,5))", "((3,2),5)", CL_E_DOMAIN);
+  expect_tuple2_fails(cl_common_refinement, "(2,3)", "(2,3,1)", CL_E_DOMAIN);
+  expect_tuple2_fails(cl_common_refinement, "(2,_)", "(2,3)", CL_E_TYPE);
+  expect_tuple2(cl_common_coarsening, "(2,15)", "(2,(3,5))", "(2,15)");
+  expect_tuple2(cl_common_coarsening, "(4,(3,5))", "((2,2),15)", "(4,15)");
+  expect_tuple2(cl_common_coarsening, "30", "(2,15)", "30");
+  expect_tuple2(cl_common_coarsening, "(2,(3,5))", "((3,2),5)", "30");
+  expect_tuple2(cl_common_coarsening, "(6,5)", "(2,15)", "30");
+  expect_tuple2(cl_common_coarsening, "(2,3)", "(2,3,1)", "6");
+  expect_tuple2(cl_common_coarsening, "((2,3),(4,5))", "((3,2),(4,5))", "(6,(4,5))");
+  expect_tuple2_fails(cl_common_coarsening, "3", "4", CL_E_DOMAIN);
+  expect_tuple2_fails(cl_common_coarsening, "7", "(2,3)", CL_E_DOMAIN);
+  expect_tuple2_fails(cl_common_coarsening, "(2,2:1)", "(2,3)", CL_E_TYPE);
+  /* Over pairs of small shapes: symmetric, bounds of both, reflexive. */
+  static const char *const forms[] = {"%d", "(%d)", "(%d,%d)", "((%d,%d))", "(%d,(%d,%d))", "((%d,%d),%d)", "(%d,%d,%d)"};
+  static char shapes[300][48];
+  int n = 0;
+  for (size_t f = 0; f < COUNT_OF(forms); f++) {
+    int leaves = form_leaves(forms[f]), combos = 1;
+    for (int k = 0; k < leaves; k++)
+      combos *= 3;
+    for (int c = 0; c < combos; c++) {
+      int v[3], rest = c;
+      for (int k = 0; k < leaves; k++, rest /= 3)
+        v[k] = 1 + rest % 3 * (rest % 3); /* 1, 2, 5 */
+      fill_form(shapes[n++], sizeof shapes[0], forms[f], v);
+    }
+  }
+  int refined = 0, coarsened = 0;
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) {
+      cl_tuple_t *a = tup(shapes[i]), *b = tup(shapes[j]), *r = NULL, *q = NULL;
+      int ok;
+      cl_status s = cl_common_refinement(a, b, &r);
+      assert_int_equal(cl_common_refinement(b, a, &q), s);
+      if (s == CL_OK) {
+        assert_true(cl_tuple_equal(r, q));
+        assert_int_equal(cl_tuple_compatible(a, r, &ok), CL_OK);
+        assert_true(ok);
+        assert_int_equal(cl_tuple_compatible(b, r, &ok), CL_OK);
+        assert_true(ok);
+        refined++;
+      } else {
+        assert_int_equal(s, CL_E_DOMAIN);
+      }
+      cl_tuple_free(r);
+      cl_tuple_free(q);
+      r = q = NULL;
+      s = cl_common_coarsening(a, b, &r);
+      assert_int_equal(cl_common_coarsening(b, a, &q), s);
+      int64_t sa, sb;
+      cl_tuple_product(a, &sa);
+      cl_tuple_product(b, &sb);
+      assert_int_equal(s == CL_OK, sa == sb);
+      if (s == CL_OK) {
+        assert_true(cl_tuple_equal(r, q));
+        assert_int_equal(cl_tuple_compatible(r, a, &ok), CL_OK);
+        assert_true(ok);
+        assert_int_equal(cl_tuple_compatible(r, b, &ok), CL_OK);
+        assert_true(ok);
+        coarsened++;
+      }
+      if (i == j) {
+        assert_true(cl_tuple_equal(r, a));
+        cl_tuple_t *self = NULL;
+        assert_int_equal(cl_common_refinement(a, a, &self), CL_OK);
+        assert_true(cl_tuple_equal(self, a));
+        cl_tuple_free(self);
+      }
+      cl_tuple_free(r);
+      cl_tuple_free(q);
+      cl_tuple_free(a);
+      cl_tuple_free(b);
+    }
+  printf("[ lattice  ] %d refinements, %d coarsenings\n", refined, coarsened);
+  assert_true(refined > 250 && coarsened > 1000);
+  cl_tuple_t *r = (cl_tuple_t *)1, *a = tup("2");
+  assert_int_equal(cl_common_refinement(NULL, a, &r), CL_E_NULL);
+  assert_null(r);
+  assert_int_equal(cl_common_coarsening(a, NULL, &r), CL_E_NULL);
+  assert_int_equal(cl_common_coarsening(a, a, NULL), CL_E_NULL);
+  cl_tuple_free(a);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_golden_answers_of_cute),
@@ -1670,6 +1764,7 @@ int main(void) {
     cmocka_unit_test(test_evenly_divides),
     cmocka_unit_test(test_comparisons),
     cmocka_unit_test(test_compact_strides_from),
+    cmocka_unit_test(test_shape_lattice),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

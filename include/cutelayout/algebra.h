@@ -248,6 +248,58 @@ CL_API cl_status cl_domain_distribute(const cl_tuple_t *shape, const cl_tuple_t 
  * rank 2 or the tiler has more modes than L. */
 CL_API cl_status cl_tile_unzip(const cl_layout_t *layout, const cl_tuple_t *tiler, cl_layout_t **out);
 
+/* ================================================ the whitepaper's algebra
+ * Operations that the CuTe whitepaper (Cecka, "CuTe Layout Representation
+ * and Algebra", arXiv:2603.02298) defines and CuTe C++ does not have; each
+ * answers the whitepaper's definition. */
+
+/* coalesce_z(L): like coalesce, the same function with as few modes as
+ * possible, but for every integer i, also past size(L), where the last mode
+ * takes the excess coordinate: so a last mode of extent 1 stays unless it
+ * merges ((2,1,6,1):(1,7,8,0) is (2,6,1):(1,8,0), (2,6,1):(1,8,16) is
+ * (2,6):(1,8)).  Depth <= 1, same size; scaled-basis strides merge along
+ * one basis.  CL_E_DOMAIN for ():(). */
+CL_API cl_status cl_coalesce_z(const cl_layout_t *layout, cl_layout_t **out);
+/* coalesce_z(L, profile): coalesce_z at each integer leaf of the profile,
+ * mode by mode where it is a tuple; a '_' leaf keeps its mode, and modes
+ * past the profile's rank are kept.  CL_E_RANK for a profile with more modes
+ * than L's mode there. */
+CL_API cl_status cl_coalesce_z_profile(const cl_layout_t *layout, const cl_tuple_t *profile, cl_layout_t **out);
+
+/* greatest_common_domain(a, b) of two shapes: a depth-1 layout whose shape
+ * is the largest ordered factorization that both shapes have in order, at
+ * the same places of the domain, and whose strides are the domain offsets
+ * where those factors start; (1):(0) when there is none.  So
+ * composition(make_layout(a), G) and composition(make_layout(b), G) are
+ * admissible, size(G) divides gcd(size(a), size(b)), and G is symmetric in
+ * a and b: greatest_common_domain((5,3,4),(10,6)) is (5,2):(1,30).
+ * CL_E_TYPE unless both are int tuples, CL_E_DOMAIN for an extent < 1. */
+CL_API cl_status cl_greatest_common_domain(const cl_tuple_t *a, const cl_tuple_t *b, cl_layout_t **out);
+
+/* layout_add(A, B): the layout R with R(i) == A(i) + B(i) on [0, size),
+ * which exists when the coalesced layouts have a common domain of the whole
+ * size (the greatest common domain); it has that domain's shape and the
+ * strides A(d) + B(d), coalesced.  layout_add((4,3):(1,4), (4,3):(3,1)) is
+ * (4,3):(4,5).  CL_E_DOMAIN when the sizes differ or no such R exists,
+ * CL_E_TYPE for scaled-basis strides, CL_E_OVERFLOW. */
+CL_API cl_status cl_layout_add(const cl_layout_t *a, const cl_layout_t *b, cl_layout_t **out);
+
+/* The whitepaper's mode-targeted operations, op[mode](A, B): A with its mode
+ * at `mode` (a path of n indices, as cl_layout_get takes; n == 0 is A
+ * itself) replaced by op(that mode, B), every other mode unchanged:
+ * composition[1]((4,6):(1,4), 3:2) is (4,3):(1,8).  Tilers as the `_tiler`
+ * functions.  Errors: cl_layout_get's for the path, then the operation's. */
+CL_API cl_status cl_composition_mode(const cl_layout_t *a, const cl_tuple_t *tiler, const int64_t *mode, int64_t n,
+                                     cl_layout_t **out);
+CL_API cl_status cl_logical_divide_mode(const cl_layout_t *a, const cl_tuple_t *tiler, const int64_t *mode, int64_t n,
+                                        cl_layout_t **out);
+CL_API cl_status cl_zipped_divide_mode(const cl_layout_t *a, const cl_tuple_t *tiler, const int64_t *mode, int64_t n,
+                                       cl_layout_t **out);
+CL_API cl_status cl_logical_product_mode(const cl_layout_t *a, const cl_tuple_t *tiler, const int64_t *mode, int64_t n,
+                                         cl_layout_t **out);
+CL_API cl_status cl_coalesce_mode(const cl_layout_t *a, const int64_t *mode, int64_t n, cl_layout_t **out);
+CL_API cl_status cl_coalesce_z_mode(const cl_layout_t *a, const int64_t *mode, int64_t n, cl_layout_t **out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -137,6 +137,19 @@ CL_API cl_status cl_tuple_unflatten(const cl_tuple_t *flat, const cl_tuple_t *pr
 CL_API cl_status cl_tuple_congruent(const cl_tuple_t *a, const cl_tuple_t *b, int *out);
 CL_API cl_status cl_tuple_weakly_congruent(const cl_tuple_t *a, const cl_tuple_t *b, int *out);
 CL_API cl_status cl_tuple_compatible(const cl_tuple_t *a, const cl_tuple_t *b, int *out);
+/* The whitepaper's lattice of shapes under compatibility (a coarsens b when
+ * compatible(a, b)):
+ * common_refinement(a, b): the least shape that both coarsen (same ranks
+ *   mode by mode; an integer against a tuple of its size is the tuple).
+ *   CL_E_DOMAIN when there is none (different sizes, or profiles that do not
+ *   nest: (2,(3,5)) and ((3,2),5)).
+ * common_coarsening(a, b): the greatest shape that coarsens both: mode by
+ *   mode where both are tuples of one rank, else the size, so
+ *   common_coarsening((2,(3,5)),((3,2),5)) is 30.  CL_E_DOMAIN when the
+ *   sizes differ.
+ * Both are symmetric; the shapes must be int tuples (CL_E_TYPE). */
+CL_API cl_status cl_common_refinement(const cl_tuple_t *a, const cl_tuple_t *b, cl_tuple_t **out);
+CL_API cl_status cl_common_coarsening(const cl_tuple_t *a, const cl_tuple_t *b, cl_tuple_t **out);
 /* CuTe's shape_div(a, b): tuples of one rank mode by mode; a tuple by an
  * integer folds the divisor across a's modes (a_i / rest, then rest / a_i);
  * an integer by a tuple divides by its product.  Each integer step needs

@@ -264,6 +264,50 @@ static cl_status unknown_name(const char *name, size_t column) {
   return cli_fail(CL_E_PARSE, "column %zu: unknown name '%s'", column, name);
 }
 
+/* The whitepaper's mode-targeted call name[i,j,...](args...): the builtin
+ * `name[]` with the mode's indices after the arguments. */
+static cl_status parse_mode_call(parser *p, const char *name, size_t column, value *out) {
+  int64_t mode[MAX_ARGS];
+  int nmode = 0;
+  p->pos++; /* '[' */
+  for (;;) {
+    skip_space(p);
+    if (nmode == MAX_ARGS)
+      return cli_fail(CL_E_LIMIT, "column %zu: a mode path of more than %d indices", p->pos + 1, MAX_ARGS);
+    TRY(parse_int_literal(p, &mode[nmode++]));
+    skip_space(p);
+    if (p->text[p->pos] == ']')
+      break;
+    if (p->text[p->pos] != ',')
+      return expected(p, "',' or ']'");
+    p->pos++;
+  }
+  p->pos++;
+  skip_space(p);
+  if (p->text[p->pos] != '(')
+    return expected(p, "'(' and the arguments of the mode-targeted call");
+  char targeted[80];
+  snprintf(targeted, sizeof targeted, "%s[]", name);
+  if (builtin_find(targeted) == NULL)
+    return cli_fail(CL_E_PARSE, "column %zu: %s has no mode-targeted form %s[mode](...)", column, name, name);
+  value args[MAX_ARGS];
+  int n;
+  TRY(parse_list(p, args, &n));
+  if (n + nmode > MAX_ARGS) {
+    free_values(args, n);
+    return cli_fail(CL_E_LIMIT, "column %zu: too many arguments and mode indices", column);
+  }
+  for (int k = 0; k < nmode; k++) {
+    cl_status s = value_of_int(mode[k], &args[n]);
+    if (s != CL_OK) {
+      free_values(args, n);
+      return s;
+    }
+    n++;
+  }
+  return call_builtin(targeted, column, args, n, out);
+}
+
 static cl_status parse_primary(parser *p, value *out) {
   skip_space(p);
   size_t column = p->pos + 1;
@@ -298,6 +342,8 @@ static cl_status parse_primary(parser *p, value *out) {
   name[len] = '\0';
   p->pos += len;
   skip_space(p);
+  if (p->text[p->pos] == '[')
+    return parse_mode_call(p, name, column, out);
   if (p->text[p->pos] == '(') {
     value args[MAX_ARGS];
     int n;

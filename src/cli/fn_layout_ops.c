@@ -3,7 +3,10 @@
  * swizzle_layout.hpp free functions in the eval language: dice, slice of
  * tuples, domain_offset, replace, coprofile, max_alignment, recast_layout,
  * domain_distribute, tile_unzip, append of composed layouts and the
- * swizzle/non-swizzle portions.  This table comes last, so where a name is
+ * swizzle/non-swizzle portions; and the whitepaper's algebra: layout_add,
+ * greatest_common_domain, common_refinement, common_coarsening, coalesce_z
+ * and the mode-targeted calls op[mode](...) (the parser calls the builtin
+ * `op[]` with the mode's indices after the arguments).  This table comes last, so where a name is
  * also an earlier table's (slice, append) its entry takes the new forms and
  * hands every other call to the entry it extends. */
 #include "builtins.h"
@@ -227,6 +230,126 @@ static cl_status fn_swizzle_portion(const char *name, const value *a, int n, val
   return layout_result(cl_layout_copy(inner.layout, &l), &l, out);
 }
 
+/* ---- the whitepaper's algebra ---- */
+
+/* A shape argument: an int tuple, or a layout's shape (*owned). */
+static cl_status shape_arg(const char *name, const value *a, int i, const cl_tuple_t **shape, cl_tuple_t **owned) {
+  *owned = NULL;
+  if (is_layout(&a[i])) {
+    TRY(cl_layout_shape(a[i].layout, owned));
+    *shape = *owned;
+    return CL_OK;
+  }
+  return arg_tuple(name, a, i, shape);
+}
+
+static cl_status fn_greatest_common_domain(const char *name, const value *a, int n, value *out) {
+  const cl_tuple_t *x = NULL, *y = NULL;
+  cl_tuple_t *ox = NULL, *oy = NULL;
+  cl_layout_t *l = NULL;
+  cl_status s = shape_arg(name, a, 0, &x, &ox);
+  if (s == CL_OK)
+    s = shape_arg(name, a, 1, &y, &oy);
+  if (s == CL_OK)
+    s = cl_greatest_common_domain(x, y, &l);
+  cl_tuple_free(ox);
+  cl_tuple_free(oy);
+  return layout_result(s, &l, out);
+}
+
+typedef cl_status (*shape_binary)(const cl_tuple_t *, const cl_tuple_t *, cl_tuple_t **);
+
+static cl_status lattice(const char *name, const value *a, shape_binary f, value *out) {
+  const cl_tuple_t *x = NULL, *y = NULL;
+  cl_tuple_t *ox = NULL, *oy = NULL, *r = NULL;
+  cl_status s = shape_arg(name, a, 0, &x, &ox);
+  if (s == CL_OK)
+    s = shape_arg(name, a, 1, &y, &oy);
+  if (s == CL_OK)
+    s = f(x, y, &r);
+  cl_tuple_free(ox);
+  cl_tuple_free(oy);
+  return tuple_result(s, &r, out);
+}
+
+static cl_status fn_common_refinement(const char *name, const value *a, int n, value *out) {
+  return lattice(name, a, cl_common_refinement, out);
+}
+static cl_status fn_common_coarsening(const char *name, const value *a, int n, value *out) {
+  return lattice(name, a, cl_common_coarsening, out);
+}
+
+static cl_status fn_layout_add(const char *name, const value *a, int n, value *out) {
+  const cl_layout_t *x, *y;
+  TRY(arg_layout(name, a, 0, &x));
+  TRY(arg_layout(name, a, 1, &y));
+  cl_layout_t *l = NULL;
+  return layout_result(cl_layout_add(x, y, &l), &l, out);
+}
+
+static cl_status fn_coalesce_z(const char *name, const value *a, int n, value *out) {
+  const cl_layout_t *x;
+  TRY(arg_layout(name, a, 0, &x));
+  cl_layout_t *l = NULL;
+  if (n == 1)
+    return layout_result(cl_coalesce_z(x, &l), &l, out);
+  const cl_tuple_t *profile;
+  TRY(arg_tuple(name, a, 1, &profile));
+  return layout_result(cl_coalesce_z_profile(x, profile, &l), &l, out);
+}
+
+/* op[mode...](A[, B]) arrives as `op[]` with the arguments, then the mode. */
+typedef cl_status (*mode_tiler_op)(const cl_layout_t *, const cl_tuple_t *, const int64_t *, int64_t, cl_layout_t **);
+typedef cl_status (*mode_unary_op)(const cl_layout_t *, const int64_t *, int64_t, cl_layout_t **);
+
+static cl_status mode_path(const char *name, const value *a, int first, int n, int64_t *path) {
+  for (int i = first; i < n; i++)
+    TRY(arg_int(name, a, i, &path[i - first]));
+  return CL_OK;
+}
+
+static cl_status targeted_tiler(const char *name, const value *a, int n, mode_tiler_op f, value *out) {
+  const cl_layout_t *x;
+  const cl_tuple_t *tiler;
+  cl_tuple_t *owned = NULL;
+  int64_t path[64];
+  TRY(arg_layout(name, a, 0, &x));
+  TRY(mode_path(name, a, 2, n, path));
+  TRY(tiler_arg(name, a, 1, &tiler, &owned));
+  cl_layout_t *l = NULL;
+  cl_status s = f(x, tiler, path, n - 2, &l);
+  cl_tuple_free(owned);
+  return layout_result(s, &l, out);
+}
+
+static cl_status targeted_unary(const char *name, const value *a, int n, mode_unary_op f, value *out) {
+  const cl_layout_t *x;
+  int64_t path[64];
+  TRY(arg_layout(name, a, 0, &x));
+  TRY(mode_path(name, a, 1, n, path));
+  cl_layout_t *l = NULL;
+  return layout_result(f(x, path, n - 1, &l), &l, out);
+}
+
+static cl_status fn_composition_at(const char *name, const value *a, int n, value *out) {
+  return targeted_tiler(name, a, n, cl_composition_mode, out);
+}
+static cl_status fn_logical_divide_at(const char *name, const value *a, int n, value *out) {
+  return targeted_tiler(name, a, n, cl_logical_divide_mode, out);
+}
+static cl_status fn_zipped_divide_at(const char *name, const value *a, int n, value *out) {
+  return targeted_tiler(name, a, n, cl_zipped_divide_mode, out);
+}
+static cl_status fn_logical_product_at(const char *name, const value *a, int n, value *out) {
+  return targeted_tiler(name, a, n, cl_logical_product_mode, out);
+}
+static cl_status fn_coalesce_at(const char *name, const value *a, int n, value *out) {
+  return targeted_unary(name, a, n, cl_coalesce_mode, out);
+}
+static cl_status fn_coalesce_z_at(const char *name, const value *a, int n, value *out) {
+  return targeted_unary(name, a, n, cl_coalesce_z_mode, out);
+}
+
 const builtin cli_builtins_layout_ops[] = {
   {"slice", 2, 2, fn_slice, "slice(crd,t) | slice(crd,L) | slice(crd,C)"},
   {"dice", 2, 2, fn_dice, "dice(crd,t) | dice(crd,L)"},
@@ -241,5 +364,16 @@ const builtin cli_builtins_layout_ops[] = {
   {"prepend", 1, 3, fn_append, "prepend(L[,X]) | prepend(L,X,N)"},
   {"get_swizzle_portion", 1, 1, fn_swizzle_portion, "get_swizzle_portion(C) | get_swizzle_portion(L)"},
   {"get_nonswizzle_portion", 1, 1, fn_swizzle_portion, "get_nonswizzle_portion(C) | get_nonswizzle_portion(L)"},
+  {"layout_add", 2, 2, fn_layout_add, "layout_add(A,B)"},
+  {"greatest_common_domain", 2, 2, fn_greatest_common_domain, "greatest_common_domain(A,B), A and B shapes or layouts"},
+  {"common_refinement", 2, 2, fn_common_refinement, "common_refinement(a,b)"},
+  {"common_coarsening", 2, 2, fn_common_coarsening, "common_coarsening(a,b)"},
+  {"coalesce_z", 1, 2, fn_coalesce_z, "coalesce_z(L[,profile])"},
+  {"composition[]", 3, 64, fn_composition_at, "composition[mode...](A,tiler)"},
+  {"logical_divide[]", 3, 64, fn_logical_divide_at, "logical_divide[mode...](A,tiler)"},
+  {"zipped_divide[]", 3, 64, fn_zipped_divide_at, "zipped_divide[mode...](A,tiler)"},
+  {"logical_product[]", 3, 64, fn_logical_product_at, "logical_product[mode...](A,tiler)"},
+  {"coalesce[]", 2, 64, fn_coalesce_at, "coalesce[mode...](L)"},
+  {"coalesce_z[]", 2, 64, fn_coalesce_z_at, "coalesce_z[mode...](L)"},
   {NULL, 0, 0, NULL, NULL},
 };

@@ -37,6 +37,17 @@
  *   tile_to_shape       size(result) == size(shape)
  *   composed layouts    Swizzle o offset o A evaluates as the swizzle of
  *                       offset + A(i)
+ *   coalesce_z(A)       the same function as A at every i in [0, size + 8),
+ *                       depth <= 1, idempotent
+ *   layout_add(A,B)     R(i) == A(i) + B(i), symmetric
+ *   greatest_common_domain(shape A, shape B): symmetric, its size divides
+ *                       both sizes, composition of make_layout(shape) by it
+ *                       admissible for both
+ *   op[mode](A,B)       mode `mode` of the result is op(mode of A, B), the
+ *                       other top-level modes unchanged
+ *   common_refinement / common_coarsening: symmetric, compatible with both
+ *   max_alignment(A)    upcast<it>(coalesce(A)) succeeds
+ *   tile_unzip          tile_unzip(logical_divide(A,B),B) == zipped_divide(A,B)
  *   compiled layouts    cl_layout_compile succeeds exactly when every value
  *                       fits (unless coalesce(A) has too many modes: LIMIT),
  *                       and cl_compiled_eval gives the same values, also
@@ -692,6 +703,145 @@ static void op_composed(const cl_layout_t *a, int64_t param) {
   cl_composed_free(c);
 }
 
+/* ---- the whitepaper's algebra and the rest of layout.hpp ---- */
+
+static void op_coalesce_z(const cl_layout_t *a) {
+  cl_layout_t *r = NULL, *again = NULL;
+  if (!SUCCEEDED(cl_coalesce_z(a, &r), r))
+    return;
+  int64_t size_a, size_r;
+  if (cl_layout_size_checked(a, &size_a) == CL_OK) {
+    FUZZ_CHECK(cl_layout_size_checked(r, &size_r) == CL_OK && size_r == size_a);
+    FUZZ_CHECK(cl_layout_depth(r) <= 1);
+    for (int64_t i = 0; size_a >= 0 && size_a <= MAX_VALUES && i < size_a + 8; i++) {
+      int64_t x, y;
+      cl_status sa = cl_layout_eval(a, i, &x), sr = cl_layout_eval(r, i, &y);
+      if (sa == CL_OK && sr == CL_OK)
+        FUZZ_CHECK(x == y);
+    }
+  }
+  FUZZ_CHECK(cl_coalesce_z(r, &again) == CL_OK && cl_layout_equal(r, again));
+  cl_layout_free(again);
+  cl_layout_free(r);
+}
+
+static void op_layout_add(const cl_layout_t *a, const cl_layout_t *b) {
+  cl_layout_t *r = NULL, *q = NULL;
+  cl_status s = cl_layout_add(a, b, &r);
+  if (!succeeded(s, r))
+    return;
+  FUZZ_CHECK(cl_layout_add(b, a, &q) == CL_OK && cl_layout_equal(r, q));
+  fnvals *fa = &slot[0], *fb = &slot[1], *fr = &slot[2];
+  if (read_values(a, fa) && read_values(b, fb) && read_values(r, fr)) {
+    FUZZ_CHECK(fa->size == fr->size && fb->size == fr->size);
+    for (int64_t i = 0; i < fr->size; i++)
+      FUZZ_CHECK((wide)fr->v[i] == (wide)fa->v[i] + fb->v[i]);
+  }
+  cl_layout_free(q);
+  cl_layout_free(r);
+}
+
+static void op_common_domain(const cl_layout_t *a, const cl_layout_t *b) {
+  cl_tuple_t *sa = NULL, *sb = NULL;
+  FUZZ_CHECK(cl_layout_shape(a, &sa) == CL_OK && cl_layout_shape(b, &sb) == CL_OK);
+  cl_layout_t *g = NULL, *h = NULL;
+  if (SUCCEEDED(cl_greatest_common_domain(sa, sb, &g), g)) {
+    FUZZ_CHECK(cl_greatest_common_domain(sb, sa, &h) == CL_OK && cl_layout_equal(g, h));
+    FUZZ_CHECK(cl_layout_depth(g) == 1);
+    int64_t na, nb, ng;
+    FUZZ_CHECK(cl_layout_size_checked(g, &ng) == CL_OK && ng >= 1);
+    if (cl_tuple_product(sa, &na) == CL_OK && cl_tuple_product(sb, &nb) == CL_OK)
+      FUZZ_CHECK(na % ng == 0 && nb % ng == 0);
+    for (int k = 0; k < 2; k++) {
+      cl_layout_t *full = NULL, *c = NULL;
+      if (cl_layout_make_left(k ? sb : sa, &full) == CL_OK)
+        FUZZ_CHECK(cl_composition(full, g, &c) == CL_OK);
+      cl_layout_free(c);
+      cl_layout_free(full);
+    }
+  }
+  cl_tuple_t *r = NULL, *q = NULL;
+  int ok = 0;
+  cl_status s = cl_common_refinement(sa, sb, &r);
+  if (succeeded(s, r)) {
+    FUZZ_CHECK(cl_common_refinement(sb, sa, &q) == CL_OK && cl_tuple_equal(r, q));
+    FUZZ_CHECK(cl_tuple_compatible(sa, r, &ok) == CL_OK && ok && cl_tuple_compatible(sb, r, &ok) == CL_OK && ok);
+  }
+  cl_tuple_free(r);
+  cl_tuple_free(q);
+  r = q = NULL;
+  s = cl_common_coarsening(sa, sb, &r);
+  if (succeeded(s, r)) {
+    FUZZ_CHECK(cl_common_coarsening(sb, sa, &q) == CL_OK && cl_tuple_equal(r, q));
+    FUZZ_CHECK(cl_tuple_compatible(r, sa, &ok) == CL_OK && ok && cl_tuple_compatible(r, sb, &ok) == CL_OK && ok);
+  }
+  cl_tuple_free(r);
+  cl_tuple_free(q);
+  cl_layout_free(g);
+  cl_layout_free(h);
+  cl_tuple_free(sa);
+  cl_tuple_free(sb);
+}
+
+static void op_at_mode(const cl_layout_t *a, const cl_layout_t *b, int64_t param) {
+  int64_t mode = param % 4;
+  cl_tuple_t *tiler = NULL;
+  FUZZ_CHECK(cl_tuple_from_layout(b, &tiler) == CL_OK);
+  typedef cl_status (*at_fn)(const cl_layout_t *, const cl_tuple_t *, const int64_t *, int64_t, cl_layout_t **);
+  typedef cl_status (*whole_fn)(const cl_layout_t *, const cl_tuple_t *, cl_layout_t **);
+  static const at_fn at[] = {cl_composition_mode, cl_logical_divide_mode, cl_zipped_divide_mode, cl_logical_product_mode};
+  static const whole_fn whole[] = {cl_composition_tiler, cl_logical_divide_tiler, cl_zipped_divide_tiler,
+                                   cl_logical_product_tiler};
+  int which = (int)(param / 4 % 4);
+  cl_layout_t *r = NULL, *m = NULL, *expect = NULL, *got = NULL;
+  if (SUCCEEDED(at[which](a, tiler, &mode, 1, &r), r)) {
+    FUZZ_CHECK(cl_layout_get(a, &mode, 1, &m) == CL_OK);
+    FUZZ_CHECK(whole[which](m, tiler, &expect) == CL_OK);
+    FUZZ_CHECK(cl_layout_get(r, &mode, 1, &got) == CL_OK && cl_layout_equal(got, expect));
+    int64_t rank = cl_layout_rank(a);
+    FUZZ_CHECK(cl_layout_rank(r) == rank);
+    for (int64_t k = 0; rank > 1 && k < rank; k++) {
+      if (k == mode)
+        continue;
+      cl_layout_t *x = NULL, *y = NULL;
+      FUZZ_CHECK(cl_layout_get(a, &k, 1, &x) == CL_OK && cl_layout_get(r, &k, 1, &y) == CL_OK && cl_layout_equal(x, y));
+      cl_layout_free(x);
+      cl_layout_free(y);
+    }
+  }
+  cl_layout_free(r);
+  cl_layout_free(m);
+  cl_layout_free(expect);
+  cl_layout_free(got);
+  cl_tuple_free(tiler);
+}
+
+static void op_max_alignment(const cl_layout_t *a) {
+  int64_t n = 0;
+  cl_status s = cl_max_alignment(a, &n);
+  if (s != CL_OK) {
+    check_failure(s, NULL);
+    return;
+  }
+  cl_layout_t *c = NULL, *up = NULL;
+  if (n > 0 && cl_coalesce(a, &c) == CL_OK)
+    FUZZ_CHECK(cl_upcast(c, n, &up) == CL_OK);
+  cl_layout_free(up);
+  cl_layout_free(c);
+}
+
+static void op_tile_unzip(const cl_layout_t *a, const cl_layout_t *b) {
+  cl_tuple_t *tiler = NULL;
+  FUZZ_CHECK(cl_tuple_from_layout(b, &tiler) == CL_OK);
+  cl_layout_t *ld = NULL, *zd = NULL, *un = NULL;
+  if (cl_logical_divide(a, b, &ld) == CL_OK && SUCCEEDED(cl_zipped_divide(a, b, &zd), zd))
+    FUZZ_CHECK(cl_tile_unzip(ld, tiler, &un) == CL_OK && cl_layout_equal(un, zd));
+  cl_layout_free(ld);
+  cl_layout_free(zd);
+  cl_layout_free(un);
+  cl_tuple_free(tiler);
+}
+
 static const binary_op divide_forms[] = {cl_zipped_divide, cl_tiled_divide, cl_flat_divide};
 static const binary_op product_forms[] = {cl_zipped_product, cl_tiled_product, cl_flat_product};
 
@@ -733,7 +883,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   case 15: op_nullspace(a); break;
   case 16: op_tile_to_shape(a, b); break;
   case 17: op_composed(a, param); break;
-  default: op_clean(a, b, param, op / 20 % 6); break;
+  default:
+    switch (op / 20) {
+    case 6: op_coalesce_z(a); break;
+    case 7: op_layout_add(a, b); break;
+    case 8: op_common_domain(a, b); break;
+    case 9: op_at_mode(a, b, param); break;
+    case 10: op_max_alignment(a); break;
+    case 11: op_tile_unzip(a, b); break;
+    default: op_clean(a, b, param, op / 20 % 6); break;
+    }
+    break;
   }
   cl_layout_free(b);
   cl_layout_free(a);
