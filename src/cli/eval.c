@@ -527,7 +527,11 @@ void builtin_each(void (*fn)(const builtin *b, void *ctx), void *ctx) {
       fn(b, ctx);
 }
 
-static void offer_name(const builtin *b, void *ctx) { suggestion_offer(ctx, b->name); }
+/* The mode-targeted forms (`op[]`) are reached through their op's name. */
+static void offer_name(const builtin *b, void *ctx) {
+  if (strchr(b->name, '[') == NULL)
+    suggestion_offer(ctx, b->name);
+}
 
 void builtin_offer_names(suggestion *s) { builtin_each(offer_name, s); }
 
