@@ -358,49 +358,6 @@ static cl_status compose_tree(cl_lbuilder *lb, const cl_flat *lhs, const cl_node
  * composes k with the mode get<...,j,i> of that (basis_get), and a stride
  * 0@... gives stride 0 (it never reaches the left-hand side). */
 
-/* CuTe's sum(stride): each tuple summed from the left, 0 + d0 + d1 + ... */
-static void append_stride_sum(cl_forest *f, const cl_node *d) {
-  if (!cl_is_tuple(d)) {
-    cl_b_copy(&f->trees, d);
-    return;
-  }
-  int32_t acc = f->trees.count;
-  cl_b_int(&f->trees, 0);
-  CL_FOR_EACH_CHILD(c, d) {
-    append_stride_sum(f, c);
-    cl_forest_sum(f, acc);
-  }
-}
-
-static void zero_leaves(cl_builder *b, const cl_node *t) {
-  if (!cl_is_tuple(t)) {
-    cl_b_int(b, 0);
-    return;
-  }
-  int32_t at = cl_b_open(b, CL_KIND_TUPLE);
-  CL_FOR_EACH_CHILD(c, t) zero_leaves(b, c);
-  cl_b_close(b, at);
-}
-
-/* coprofile(L) = repeat_like(as_arithmetic_tuple(sum(stride(L))), _0). */
-static cl_status coprofile(cl_builder *out, const cl_node *stride) {
-  cl_forest f;
-  cl_builder sum, arith;
-  cl_forest_init(&f);
-  cl_b_init(&sum);
-  cl_b_init(&arith);
-  append_stride_sum(&f, stride);
-  cl_forest_finish(&f, &sum);
-  if (sum.status == CL_OK)
-    cl_b_as_arith(&arith, sum.nodes);
-  cl_status s = sum.status != CL_OK ? sum.status : arith.status;
-  if (s == CL_OK)
-    zero_leaves(out, arith.nodes);
-  cl_b_release(&sum);
-  cl_b_release(&arith);
-  return s;
-}
-
 /* detail::coalesce_x of a (sub-)layout, appended as one mode. */
 static cl_status coalesce_x_into(cl_lbuilder *lb, cl_lview v) {
   cl_flat flat, merged;
@@ -471,7 +428,8 @@ static cl_status compose_coordinates(cl_lbuilder *lb, cl_lview lhs, cl_lview rhs
   cl_lbuilder flat_lhs;
   cl_b_init(&profile);
   cl_lb_init(&flat_lhs);
-  cl_status s = coprofile(&profile, rhs.stride);
+  cl_b_coprofile(&profile, rhs.stride);
+  cl_status s = profile.status;
   if (s == CL_OK)
     s = by_profile(&flat_lhs, lhs, profile.nodes, coalesce_x_into, "composition (left-hand side by the right's coprofile)");
   if (s == CL_OK)

@@ -241,6 +241,51 @@ void cl_forest_finish(cl_forest *f, cl_builder *b) {
   cl_b_release(&f->scratch);
 }
 
+/* ---------------------------------------------------------- coprofile */
+
+/* CuTe's sum(stride): each tuple summed from the left, 0 + d0 + d1 + ... */
+static void append_stride_sum(cl_forest *f, const cl_node *d) {
+  if (!cl_is_tuple(d)) {
+    cl_b_copy(&f->trees, d);
+    return;
+  }
+  int32_t acc = f->trees.count;
+  cl_b_int(&f->trees, 0);
+  CL_FOR_EACH_CHILD(c, d) {
+    append_stride_sum(f, c);
+    cl_forest_sum(f, acc);
+  }
+}
+
+static void zero_leaves(cl_builder *b, const cl_node *t) {
+  if (!cl_is_tuple(t)) {
+    cl_b_int(b, 0);
+    return;
+  }
+  int32_t at = cl_b_open(b, CL_KIND_TUPLE);
+  CL_FOR_EACH_CHILD(c, t) zero_leaves(b, c);
+  cl_b_close(b, at);
+}
+
+void cl_b_coprofile(cl_builder *out, const cl_node *stride) {
+  cl_forest f;
+  cl_builder sum, arith;
+  cl_forest_init(&f);
+  cl_b_init(&sum);
+  cl_b_init(&arith);
+  append_stride_sum(&f, stride);
+  cl_forest_finish(&f, &sum);
+  if (sum.status == CL_OK)
+    cl_b_as_arith(&arith, sum.nodes);
+  cl_status s = sum.status != CL_OK ? sum.status : arith.status;
+  if (s == CL_OK)
+    zero_leaves(out, arith.nodes);
+  else
+    cl_b_set_error(out, s);
+  cl_b_release(&sum);
+  cl_b_release(&arith);
+}
+
 /* --------------------------------------------------------- public API */
 
 cl_status cl_tuple_basis(int64_t scale, const int64_t *path, int64_t n, cl_tuple_t **out) {

@@ -511,6 +511,11 @@ static void cut_tree(cl_builder *b, cut_kind k, const cl_node *crd, const cl_nod
   cl_b_close(b, at);
 }
 
+/* CuTe's dice on one tree, for modules that build from trees (coord_tensor.c). */
+void cl_b_dice(cl_builder *b, const cl_node *crd, const cl_node *t) {
+  cut_tree(b, KEEP_INTEGERS, crd, t);
+}
+
 static cl_status cut_layout(cut_kind k, const cl_tuple_t *crd, const cl_layout_t *layout, cl_layout_t **out) {
   CHECK_OUT(out);
   CHECK_NULL(crd);

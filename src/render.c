@@ -345,6 +345,7 @@ static void picture_release(cl_picture *p) {
   cl_dealloc(p->col_rule);
   cl_dealloc(p->title);
   cl_b_release(&p->rest);
+  cl_b_release(&p->labels);
 }
 
 static void add_note(cl_picture *p, const char *fmt, ...)
@@ -446,6 +447,10 @@ static int label_length(const cl_picture *p, const cl_cell *c) {
 }
 
 int cl_cell_label(const cl_picture *p, const cl_cell *c, char buf[32]) {
+  if (p->coordinates) {
+    int64_t n = cl_format_tree(p->labels.nodes + c->vid, buf, 32);
+    return n < 31 ? (int)n : 31;
+  }
   if (!p->tv)
     return snprintf(buf, 32, "%lld", (long long)c->value);
   if (c->hits == 0)
@@ -510,7 +515,8 @@ static cl_status mapped(const cl_picture *p, int64_t i, int64_t *index) {
   if (cl_is_tuple(shape) && shape->rank == 0)
     *index = 0;
   else if (p->fn.at == NULL)
-    return cl_fail(CL_E_TYPE, "picture: pictures of coordinate layouts are not drawn yet");
+    return cl_fail(CL_E_TYPE, "picture: a thread-value picture of a coordinate layout (its values are not indices "
+                              "into a tile)");
   else
     CL_TRY(p->fn.at(p->fn.self, i, index));
   if (p->map != NULL) {
@@ -566,6 +572,75 @@ static void finish_labels(cl_picture *p) {
   }
 }
 
+/* The cells of a coordinate-valued map: each labelled with its value (an
+ * integer, a scaled basis or an arithmetic tuple, as CuTe prints it) and
+ * coloured by the value's colexicographic rank in the box of values drawn,
+ * so that an identity layout looks like the compact layout of its shape. */
+static cl_status coordinate_cells(cl_picture *p) {
+  if (p->map != NULL)
+    return cl_fail(CL_E_TYPE, "picture: an index map applies to indices, and the layout's values are coordinates");
+  p->coordinates = true;
+  for (int64_t n = 0; n < p->cols; n++)
+    for (int64_t m = 0; m < p->rows; m++) {
+      cl_cell *c = cl_cell_at(p, m, n);
+      c->vid = p->labels.count;
+      c->hits = 1;
+      if (cl_is_tuple(p->fn.shape) && p->fn.shape->rank == 0)
+        cl_b_int(&p->labels, 0); /* ():() is the empty sum */
+      else
+        p->fn.value(p->fn.self, m + p->rows * n, &p->labels);
+      CL_TRY(p->labels.status);
+    }
+  /* The values as arithmetic tuples (a basis 3@1 is (0,3)), their leaves
+   * in order, a missing leaf 0; each leaf position's range; the rank. */
+  cl_builder arith;
+  cl_b_init(&arith);
+  int64_t ncells = p->rows * p->cols, width = 0;
+  for (int64_t k = 0; k < ncells; k++) {
+    p->cells[k].value = arith.count; /* for now: where the cell's arithmetic form starts */
+    cl_b_as_arith(&arith, p->labels.nodes + p->cells[k].vid);
+  }
+  cl_status s = arith.status;
+  for (int64_t k = 0; s == CL_OK && k < ncells; k++) {
+    int64_t leaves = cl_tree_leaf_count(arith.nodes + p->cells[k].value);
+    width = leaves > width ? leaves : width;
+  }
+  int64_t *range = NULL, *leaf = NULL; /* range: lo[0..width) then hi[0..width) */
+  if (s == CL_OK && (range = cl_alloc(3 * (size_t)(width + 1) * sizeof *range)) == NULL)
+    s = cl_fail(CL_E_NOMEM, "picture: out of memory");
+  if (s == CL_OK) {
+    memset(range, 0, 2 * (size_t)(width + 1) * sizeof *range);
+    leaf = range + 2 * (width + 1);
+  }
+  for (int64_t pass = 0; s == CL_OK && pass < 2; pass++)
+    for (int64_t k = 0; k < ncells; k++) {
+      const cl_node *v = arith.nodes + p->cells[k].value, *end = v + v->span;
+      int64_t j = 0;
+      memset(leaf, 0, (size_t)(width + 1) * sizeof *leaf);
+      for (const cl_node *x = v; x < end; x++)
+        if (!cl_is_tuple(x))
+          leaf[j++] = x->value;
+      int64_t key = 0, scale = 1, extent, term;
+      bool exact = true;
+      for (j = 0; j < width; j++) {
+        int64_t *lo = &range[j], *hi = &range[width + 1 + j];
+        if (pass == 0) {
+          *lo = leaf[j] < *lo ? leaf[j] : *lo;
+          *hi = leaf[j] > *hi ? leaf[j] : *hi;
+          continue;
+        }
+        exact = exact && !__builtin_sub_overflow(leaf[j], *lo, &term) && !__builtin_mul_overflow(term, scale, &term) &&
+                !__builtin_add_overflow(key, term, &key) && !__builtin_sub_overflow(*hi, *lo, &extent) &&
+                !__builtin_add_overflow(extent, 1, &extent) && !__builtin_mul_overflow(scale, extent, &scale);
+      }
+      if (pass == 1)
+        p->cells[k].value = exact ? key : k; /* a box too large to rank: the cell's place */
+    }
+  cl_dealloc(range);
+  cl_b_release(&arith);
+  return s;
+}
+
 /* The grid picture of cl_render_layout. */
 static cl_status build_layout_picture(cl_picture *p, const cl_panel_spec *panel) {
   const cl_node *shape = panel->fn.shape;
@@ -588,7 +663,9 @@ static cl_status build_layout_picture(cl_picture *p, const cl_panel_spec *panel)
   CL_TRY(alloc_cells(p));
   /* Cell (m,n) is L(m + rows * n): the colexicographic linear coordinate
    * that splits into m for mode 0 and n for the rest. */
-  for (int64_t n = 0; n < p->cols; n++)
+  if (p->fn.at == NULL)
+    CL_TRY(coordinate_cells(p));
+  for (int64_t n = 0; n < p->cols && !p->coordinates; n++)
     for (int64_t m = 0; m < p->rows; m++) {
       cl_cell *c = cl_cell_at(p, m, n);
       CL_TRY(mapped(p, m + p->rows * n, &c->value));
@@ -723,6 +800,11 @@ void cl_cell_describe(cl_sink *o, const cl_picture *p, int64_t m, int64_t n, boo
       emit_natural(o, p->col_shape, n);
       cl_sink_puts(o, ")");
     }
+  }
+  if (p->coordinates) {
+    cl_sink_puts(o, to);
+    cl_sink_tree(o, p->labels.nodes + c->vid);
+    return;
   }
   cl_sink_printf(o, "%s%lld", to, (long long)c->value);
   if (p->colour == CL_COLOUR_BANK)
@@ -875,6 +957,7 @@ static cl_status build_figure(cl_figure *f, const cl_panel_spec *panels, size_t 
   for (size_t k = 0; k < count; k++) {
     cl_picture *p = &f->panels[f->count++];
     cl_b_init(&p->rest);
+    cl_b_init(&p->labels);
     p->cells_before = cells;
     CL_TRY(build_panel(p, &panels[k], opt));
     cells += p->rows * p->cols;
@@ -893,7 +976,9 @@ static bool is_print_layout(const cl_panel_spec *panels, size_t count, const cl_
   const cl_panel_spec *p = &panels[0];
   if (p->map != NULL || p->title != NULL || p->highlight != -1 || p->tile_rows != 0 || p->tile_cols != 0)
     return false;
-  return cl_is_tuple(p->fn.shape) && p->fn.shape->rank == 2;
+  /* A coordinate-valued map has no print_layout (CuTe's table holds
+   * integers): its txt picture is the grid of coordinates. */
+  return cl_is_tuple(p->fn.shape) && p->fn.shape->rank == 2 && p->fn.at != NULL;
 }
 
 int64_t cl_render_figure(const cl_panel_spec *panels, size_t count, const cl_picture_options *options, bool caption,

@@ -56,6 +56,11 @@ typedef struct cl_picture {
    * (NULL: a plain coordinate), for the natural coordinates of tooltips. */
   const cl_node *row_shape, *col_shape;
   cl_builder rest;      /* (mode 1, ..., mode r-1) of a rank r > 2 layout */
+  /* A coordinate-valued map's picture: the value of each cell, one tree
+   * after the other (a cell's vid is where its tree starts, its value the
+   * coordinate's colexicographic rank among the values drawn). */
+  bool coordinates;
+  cl_builder labels;
   cl_fnmap fn;          /* what is drawn: a layout, a composed layout, ... */
   int64_t threads;      /* TV: size of the thread mode, for the tooltips */
   cl_index_map_fn map;
@@ -75,7 +80,8 @@ typedef struct cl_figure {
 static inline cl_cell *cl_cell_at(const cl_picture *p, int64_t m, int64_t n) {
   return &p->cells[m * p->cols + n];
 }
-/* The label of a cell ("12", "T3V1", "-"), NUL-terminated, into buf[32]. */
+/* The label of a cell ("12", "T3V1", "-", a coordinate "(2,5)"),
+ * NUL-terminated, into buf[32] (a longer coordinate is cut short). */
 int cl_cell_label(const cl_picture *p, const cl_cell *c, char buf[32]);
 /* The index a cell stands for, which the index and bank colours show: the
  * map's value, or for a TV picture the tile index m + rows * n. */

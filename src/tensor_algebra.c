@@ -105,6 +105,26 @@ static void pad_coord(cl_builder *b, const cl_node *coord, int64_t n) {
   cl_b_close(b, at);
 }
 
+cl_status cl_partition_coord(const cl_layout_t *zipped, const cl_tuple_t *coord, bool inner, cl_tuple_t **out) {
+  *out = NULL;
+  const cl_node *shape = cl_lshape(cl_lroot(zipped));
+  if (!cl_is_tuple(shape) || shape->rank != 2)
+    return cl_fail(CL_E_RANK, "partition: zipped_divide gave a layout of rank %lld, not 2", (long long)cl_rank_of(shape));
+  int64_t r0 = cl_rank_of(cl_child(shape, 0)), r1 = cl_rank_of(cl_child(shape, 1));
+  cl_builder b;
+  cl_b_init(&b);
+  int32_t at = cl_b_open(&b, CL_KIND_TUPLE);
+  if (inner) {
+    repeat_underscore(&b, r0);
+    pad_coord(&b, cl_troot(coord), r1);
+  } else {
+    pad_coord(&b, cl_troot(coord), r0);
+    repeat_underscore(&b, r1);
+  }
+  cl_b_close(&b, at);
+  return cl_b_finish_tuple(&b, out);
+}
+
 /* zipped_divide(t, tiler) sliced with `coord` in one of its two modes and
  * every coordinate of the other: inner (coord picks the rest: one tile) or
  * outer (coord picks the position within every tile). */
@@ -116,26 +136,8 @@ static cl_status partition(const cl_tensor_t *t, const cl_tuple_t *tiler, const 
   CHECK_NULL(coord);
   cl_tensor_t *tiled;
   CL_TRY(cl_tensor_zipped_divide(t, tiler, &tiled));
-  const cl_node *shape = cl_lshape(cl_lroot(tiled->layout));
-  cl_status s = CL_OK;
-  if (!cl_is_tuple(shape) || shape->rank != 2)
-    s = cl_fail(CL_E_RANK, "partition: zipped_divide gave a layout of rank %lld, not 2", (long long)cl_rank_of(shape));
   cl_tuple_t *crd = NULL;
-  if (s == CL_OK) {
-    int64_t r0 = cl_rank_of(cl_child(shape, 0)), r1 = cl_rank_of(cl_child(shape, 1));
-    cl_builder b;
-    cl_b_init(&b);
-    int32_t at = cl_b_open(&b, CL_KIND_TUPLE);
-    if (inner) {
-      repeat_underscore(&b, r0);
-      pad_coord(&b, cl_troot(coord), r1);
-    } else {
-      pad_coord(&b, cl_troot(coord), r0);
-      repeat_underscore(&b, r1);
-    }
-    cl_b_close(&b, at);
-    s = cl_b_finish_tuple(&b, &crd);
-  }
+  cl_status s = cl_partition_coord(tiled->layout, coord, inner, &crd);
   if (s == CL_OK)
     s = cl_tensor_slice(tiled, crd, out);
   cl_tuple_free(crd);
@@ -209,14 +211,8 @@ static void product_each(cl_builder *b, const cl_node *shape) {
   cl_b_close(b, at);
 }
 
-cl_status cl_local_partition(const cl_tensor_t *t, const cl_layout_t *thr_layout, int64_t index, cl_tensor_t **out) {
-  CHECK_OUT(out);
-  CHECK_NULL(t);
-  CHECK_NULL(thr_layout);
-  int64_t cosize;
-  CL_TRY(cl_layout_cosize_checked(thr_layout, &cosize));
-  if (index < 0 || index >= cosize)
-    return cl_fail(CL_E_DOMAIN, "local_partition: thread index %lld outside [0, %lld)", (long long)index, (long long)cosize);
+cl_status cl_thread_tiler(const cl_layout_t *thr_layout, int64_t index, cl_tuple_t **tiler, cl_tuple_t **coord) {
+  *tiler = *coord = NULL;
   const cl_node *l = cl_lroot(thr_layout), *shape = cl_lshape(l), *stride = cl_lstride(l);
   cl_builder tb, cb;
   cl_b_init(&tb);
@@ -241,11 +237,28 @@ cl_status cl_local_partition(const cl_tensor_t *t, const cl_layout_t *thr_layout
     }
     cl_b_close(&cb, at);
   }
-  cl_tuple_t *tiler = NULL, *coord = NULL;
-  cl_status s = cl_b_finish_tuple(&tb, &tiler);
-  cl_status s2 = cl_b_finish_tuple(&cb, &coord);
+  cl_status s = cl_b_finish_tuple(&tb, tiler);
+  cl_status s2 = cl_b_finish_tuple(&cb, coord);
   if (s == CL_OK)
     s = s2;
+  if (s != CL_OK) {
+    cl_tuple_free(*tiler);
+    cl_tuple_free(*coord);
+    *tiler = *coord = NULL;
+  }
+  return s;
+}
+
+cl_status cl_local_partition(const cl_tensor_t *t, const cl_layout_t *thr_layout, int64_t index, cl_tensor_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(t);
+  CHECK_NULL(thr_layout);
+  int64_t cosize;
+  CL_TRY(cl_layout_cosize_checked(thr_layout, &cosize));
+  if (index < 0 || index >= cosize)
+    return cl_fail(CL_E_DOMAIN, "local_partition: thread index %lld outside [0, %lld)", (long long)index, (long long)cosize);
+  cl_tuple_t *tiler = NULL, *coord = NULL;
+  cl_status s = cl_thread_tiler(thr_layout, index, &tiler, &coord);
   if (s == CL_OK)
     s = cl_outer_partition(t, tiler, coord, out);
   cl_tuple_free(tiler);

@@ -59,4 +59,13 @@ void cl_leaves_release(cl_leaves *f);
  * (0,0) if any extent is 0. */
 cl_status cl_leaves_offset_range(const cl_leaves *f, int64_t *lo, int64_t *hi);
 
+/* ---- partitions of any tensor (tensor_algebra.c), on its layout ---- */
+/* The coordinate that slices a zipped_divide result (rank 2) for CuTe's
+ * inner_partition (every tile mode, `coord` among the rest) or
+ * outer_partition (`coord` within the tile, every rest mode). */
+cl_status cl_partition_coord(const cl_layout_t *zipped, const cl_tuple_t *coord, bool inner, cl_tuple_t **out);
+/* local_partition's tiler and coordinate for thread `index` of a thread
+ * layout: product_each(shape(thr)) and thr.get_flat_coord(index). */
+cl_status cl_thread_tiler(const cl_layout_t *thr_layout, int64_t index, cl_tuple_t **tiler, cl_tuple_t **coord);
+
 #endif

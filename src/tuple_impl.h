@@ -211,6 +211,9 @@ cl_status cl_tree_crd2idx_shape(const cl_node *crd, const cl_node *shape, int64_
  * arithmetic tuple, as CuTe computes it for strides holding scaled bases
  * (and the index for integer strides). */
 void cl_b_crd2value(cl_builder *b, const cl_node *crd, const cl_node *shape, const cl_node *stride);
+/* CuTe's dice(crd, t): the parts of t at the integer positions of crd
+ * (layout.c); a layout is diced as its shape and its stride. */
+void cl_b_dice(cl_builder *b, const cl_node *crd, const cl_node *t);
 /* CuTe's coshape of a layout whose strides hold scaled bases (layout.c). */
 void cl_b_coordinate_coshape(cl_builder *b, const cl_node *shape, const cl_node *stride);
 void cl_b_idx2crd(cl_builder *b, const cl_node *idx, const cl_node *shape);
@@ -228,6 +231,12 @@ void cl_b_as_arith(cl_builder *b, const cl_node *v);
 /* CuTe's x + y on values (integers, bases, arithmetic tuples): CL_E_TYPE for
  * a nonzero integer added to a basis or a tuple. */
 void cl_b_value_add(cl_builder *b, const cl_node *x, const cl_node *y);
+
+/* CuTe's coprofile of a layout with this stride: the zeros shaped like its
+ * values, repeat_like(as_arithmetic_tuple(sum(stride)), 0); an integer 0
+ * for integer strides.  The builder fails (CL_E_TYPE) where CuTe cannot sum
+ * the strides. */
+void cl_b_coprofile(cl_builder *out, const cl_node *stride);
 
 /* A forest: values built one after the other in one builder, for sums in a
  * given order.  cl_forest_sum(f, at) replaces the last two trees, the first

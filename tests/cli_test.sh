@@ -237,7 +237,7 @@ error: column 1: unknown function 'siz'; did you mean 'size'?
 error: column 1: unknown function 'frobnicate'
 error: column 1: unknown function 'x'
 error: column 1: unknown function 'make'; did you mean 'take'?
-error: column 1: unknown function 'layout'
+error: layout: argument 1 must be a layout, not an integer
 error: column 1: unknown name 'LayoutLeftt'; did you mean 'LayoutLeft'?
 error: column 1: 'size' is a function: call it as size(...)" -- eval 'compositon(8:1,2:1)' 'make_layuot((2,3))' \
   'size(8:1,logical_divid(8:1,2))' 'print1d(8:1)' 'swizzle(1,1,1)' 'siz(8)' 'frobnicate(1)' 'x(1)' 'make(1)' \
@@ -253,7 +253,7 @@ error: Swizzle<1,2,0>: abs(SShift) must be >= BBits
 error: Swizzle<1,2,0>: abs(SShift) must be >= BBits
 error: get: index 5 out of range for rank 2
 error: make_ordered_layout: compact_order: the order must be weakly congruent with the shape
-error: size: wrong number of arguments (0); usage: size(t) | size(L) | size(C)" -- eval 'shape_div(4,0)' \
+error: size: wrong number of arguments (0); usage: size(t) | size(L) | size(C) | size(T)" -- eval 'shape_div(4,0)' \
   'size(make_layout(shape_div(4,0)))' 'make_layout((2,3),(1,2,3))' 'ceil_div(7,0)' 'make_swizzle(6,49)' \
   'Swizzle(1,2,0)' 'Sw<1,2,0>' 'get((1,2),5)' 'make_ordered_layout((2,3),((0,1),2))' 'size()'
 

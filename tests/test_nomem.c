@@ -158,12 +158,30 @@ static int sample_points(int64_t size, int64_t *at) {
   return n;
 }
 
+/* FNV-1a of a string. */
+static int64_t text_hash(const char *s) {
+  uint64_t h = 14695981039346656037u;
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * 1099511628211u;
+  return (int64_t)h;
+}
+
+/* A layout's values at the sample points; a coordinate layout's as the
+ * hashes of their text. */
 static void sample_layout(const cl_layout_t *l, int64_t *values, int *n) {
   int64_t at[SAMPLES + 1];
   int64_t size = cl_layout_size(l);
   *n = sample_points(size > 0 ? size : 1, at);
-  for (int k = 0; k < *n; k++)
-    assert_int_equal(cl_layout_eval(l, at[k], &values[k]), CL_OK);
+  for (int k = 0; k < *n; k++) {
+    if (!cl_layout_is_coordinate(l)) {
+      assert_int_equal(cl_layout_eval(l, at[k], &values[k]), CL_OK);
+      continue;
+    }
+    cl_tuple_t *v = NULL;
+    assert_int_equal(cl_layout_eval_tuple(l, at[k], &v), CL_OK);
+    values[k] = text_hash(tuple_text(v));
+    cl_tuple_free(v);
+  }
 }
 
 static void sample_composed(const cl_composed_t *c, int64_t *values, int *n) {
@@ -297,6 +315,7 @@ struct results {
   cl_tensor_t *tensor;
   cl_odometer_t *odometer;
   char *string;
+  cl_coord_tensor_t *ctensor;
   int64_t value;  /* a scalar result */
   char *buf;      /* OUT_CAP bytes for snprintf-style functions */
   FILE *file;     /* for the _file functions */
@@ -304,8 +323,9 @@ struct results {
   cl_dltensor_t dl;
 };
 
-enum { SLOT_TUPLE, SLOT_LAYOUT, SLOT_COMPOSED, SLOT_TENSOR, SLOT_ODOMETER, SLOT_STRING, SLOTS };
-static const char *const slot_names[SLOTS] = {"tuple", "layout", "composed", "tensor", "odometer", "string"};
+enum { SLOT_TUPLE, SLOT_LAYOUT, SLOT_COMPOSED, SLOT_TENSOR, SLOT_ODOMETER, SLOT_STRING, SLOT_CTENSOR, SLOTS };
+static const char *const slot_names[SLOTS] = {"tuple", "layout", "composed", "tensor", "odometer", "string",
+                                              "coordinate tensor"};
 
 static char unset_mark;
 #define UNSET ((void *)&unset_mark)
@@ -319,6 +339,7 @@ static void **slot(results *r, int k) {
   case SLOT_COMPOSED: return (void **)&r->composed;
   case SLOT_TENSOR: return (void **)&r->tensor;
   case SLOT_ODOMETER: return (void **)&r->odometer;
+  case SLOT_CTENSOR: return (void **)&r->ctensor;
   default: return (void **)&r->string;
   }
 }
@@ -341,6 +362,7 @@ static void results_end(results *r) {
   if (r->tensor != UNSET) cl_tensor_free(r->tensor);
   if (r->odometer != UNSET) cl_odometer_free(r->odometer);
   if (r->string != UNSET) cl_string_free(r->string);
+  if (r->ctensor != UNSET) cl_coord_tensor_free(r->ctensor);
   fclose(r->file);
 }
 
@@ -392,6 +414,10 @@ static uint64_t digest_results(results *r, int64_t ret) {
   }
   if (r->string != UNSET && r->string != NULL)
     h = digest_text(h, r->string);
+  if (r->ctensor != UNSET && r->ctensor != NULL) {
+    assert_true(cl_coord_tensor_format(r->ctensor, text, sizeof text) < (int64_t)sizeof text);
+    h = digest_text(h, text);
+  }
   h = digest_bytes(h, &r->value, sizeof r->value);
   h = digest_bytes(h, r->dims, sizeof r->dims);
   if (ret > 0 && (size_t)ret < OUT_CAP)
@@ -1604,6 +1630,142 @@ static void test_first_evaluation(void **state) {
   }
 }
 
+/* ------------------------------------------------------ coordinate layouts */
+
+#define ID_HIER "((4,8),(2,(2,4))):((1@0@0,1@1@0),(1@0@1,(1@0@1@1,1@1@1@1)))"
+#define ID_2D "(41,55):(1@0,1@1)"
+#define ID_SHAPE "((4,8),(2,(2,4)))"
+
+/* The coordinate tensor the tensor calls read: made before them, outside
+ * the counting of their allocations. */
+static cl_coord_tensor_t *coord_input;
+
+static int64_t call_tuple_basis(const inputs *in, results *r) {
+  const int64_t path[] = {1, 0, 2};
+  (void)in;
+  return cl_tuple_basis(3, path, 3, &r->tuple);
+}
+static int64_t call_make_identity_layout(const inputs *in, results *r) {
+  return cl_make_identity_layout(in->t[0], &r->layout);
+}
+static int64_t call_eval_tuple(const inputs *in, results *r) { return cl_layout_eval_tuple(in->l[0], 77, &r->tuple); }
+static int64_t call_eval_coord_tuple(const inputs *in, results *r) {
+  return cl_layout_eval_coord_tuple(in->l[0], in->t[0], &r->tuple);
+}
+static int64_t call_slice_and_offset_tuple(const inputs *in, results *r) {
+  return cl_layout_slice_and_offset_tuple(in->t[0], in->l[0], &r->layout, &r->tuple);
+}
+static int64_t call_coordinate_coshape(const inputs *in, results *r) { return cl_layout_coshape(in->l[0], &r->tuple); }
+static int64_t call_coordinate_cosize(const inputs *in, results *r) {
+  return cl_layout_cosize_checked(in->l[0], &r->value);
+}
+static int64_t call_elem_less(const inputs *in, results *r) {
+  int less = 0;
+  cl_status s = cl_elem_less(in->t[0], in->t[1], &less);
+  r->value = less;
+  return s;
+}
+static int64_t call_coordinate_print_1d(const inputs *in, results *r) { return cl_print_1d(in->l[0], r->buf, OUT_CAP); }
+static int64_t call_coordinate_render(const inputs *in, results *r) {
+  return cl_render_layout(in->l[0], NULL, r->buf, OUT_CAP);
+}
+static int64_t call_make_identity_tensor(const inputs *in, results *r) {
+  return cl_make_identity_tensor(in->t[0], &r->ctensor);
+}
+static int64_t call_make_coord_tensor(const inputs *in, results *r) { return cl_make_coord_tensor(in->l[0], &r->ctensor); }
+static int64_t call_coord_tensor_new(const inputs *in, results *r) {
+  return cl_coord_tensor_new(in->t[0], in->l[0], &r->ctensor);
+}
+static int64_t call_coord_tensor_with_layout(const inputs *in, results *r) {
+  return cl_coord_tensor_with_layout(coord_input, in->l[0], &r->ctensor);
+}
+static int64_t call_coord_tensor_eval(const inputs *in, results *r) {
+  (void)in;
+  return cl_coord_tensor_eval(coord_input, 100, &r->tuple);
+}
+static int64_t call_coord_tensor_eval_coord(const inputs *in, results *r) {
+  return cl_coord_tensor_eval_coord(coord_input, in->t[0], &r->tuple);
+}
+static int64_t call_coord_tensor_slice(const inputs *in, results *r) {
+  return cl_coord_tensor_slice(coord_input, in->t[0], &r->ctensor);
+}
+static int64_t call_coord_local_tile(const inputs *in, results *r) {
+  return cl_coord_local_tile(coord_input, in->t[0], in->t[1], NULL, &r->ctensor);
+}
+static int64_t call_coord_local_tile_proj(const inputs *in, results *r) {
+  return cl_coord_local_tile(coord_input, in->t[0], in->t[1], in->t[2], &r->ctensor);
+}
+static int64_t call_coord_outer_partition(const inputs *in, results *r) {
+  return cl_coord_outer_partition(coord_input, in->t[0], in->t[1], &r->ctensor);
+}
+static int64_t call_coord_local_partition(const inputs *in, results *r) {
+  return cl_coord_local_partition(coord_input, in->l[0], 13, NULL, &r->ctensor);
+}
+static int64_t call_coord_local_partition_proj(const inputs *in, results *r) {
+  return cl_coord_local_partition(coord_input, in->l[0], 13, in->t[0], &r->ctensor);
+}
+static int64_t call_coord_tensor_format(const inputs *in, results *r) {
+  (void)in;
+  return cl_coord_tensor_format(coord_input, r->buf, OUT_CAP);
+}
+static int64_t call_render_coord_tensor(const inputs *in, results *r) {
+  (void)in;
+  return cl_render_coord_tensor(coord_input, NULL, r->buf, OUT_CAP);
+}
+static int64_t call_render_coord_tensor_file(const inputs *in, results *r) {
+  (void)in;
+  cl_picture_options options = CL_PICTURE_OPTIONS_INIT;
+  options.format = CL_PICTURE_TXT;
+  return cl_render_coord_tensor_file(coord_input, &options, r->file);
+}
+
+static const nomem_case coordinate_cases[] = {
+  {"cl_tuple_basis", call_tuple_basis, {0}, {0}, {0}, {{0}}},
+  {"cl_make_identity_layout", call_make_identity_layout, {ID_SHAPE}, {0}, {0}, {{0}}},
+  {"cl_layout_eval_tuple", call_eval_tuple, {0}, {ID_HIER}, {0}, {{0}}},
+  {"cl_layout_eval_tuple (integer layout)", call_eval_tuple, {0}, {HIER}, {0}, {{0}}},
+  {"cl_layout_eval_coord_tuple", call_eval_coord_tuple, {"((1,2),(1,(1,3)))"}, {ID_HIER}, {0}, {{0}}},
+  {"cl_layout_slice_and_offset_tuple", call_slice_and_offset_tuple, {"((1,_),(_,(1,2)))"}, {ID_HIER}, {0}, {{0}}},
+  {"cl_layout_coshape (coordinates)", call_coordinate_coshape, {0}, {ID_HIER}, {0}, {{0}}},
+  {"cl_layout_cosize_checked (coordinates)", call_coordinate_cosize, {0}, {ID_HIER}, {0}, {{0}}},
+  {"cl_elem_less", call_elem_less, {"((1,2),(1,(1,3)))", ID_SHAPE}, {0}, {0}, {{0}}},
+  {"cl_coalesce (coordinates)", call_coalesce, {0}, {"((4,8),(2,(2,4))):((1@0,4@0),(1@1,(2@1,4@1)))"}, {0}, {{0}}},
+  {"cl_composition (coordinates on the left)", call_composition, {0}, {ID_HIER, "(8,(2,4)):(1,(32,8))"}, {0},
+   {{0}}},
+  {"cl_composition (coordinates on the right)", call_composition, {0}, {HIER, ID_HIER}, {0}, {{0}}},
+  {"cl_logical_divide_tiler (coordinates)", call_logical_divide_tiler, {"(3,4:2)"}, {ID_2D}, {0}, {{0}}},
+  {"cl_logical_product (coordinate tiler)", call_logical_product, {0}, {"(4,2):(4,2)", "(2,2):(0@1,2@0)"}, {0}, {{0}}},
+  {"cl_print_1d (coordinates)", call_coordinate_print_1d, {0}, {ID_HIER}, {0}, {{0}}},
+  {"cl_render_layout (coordinates)", call_coordinate_render, {0}, {ID_HIER}, {0}, {{0}}},
+  {"cl_make_identity_tensor", call_make_identity_tensor, {ID_SHAPE}, {0}, {0}, {{0}}},
+  {"cl_make_coord_tensor", call_make_coord_tensor, {0}, {ID_HIER}, {0}, {{0}}},
+  {"cl_coord_tensor_new", call_coord_tensor_new, {"(3,(4,5))"}, {ID_2D}, {0}, {{0}}},
+  {"cl_coord_tensor_with_layout", call_coord_tensor_with_layout, {0}, {ID_2D}, {0}, {{0}}},
+  {"cl_coord_tensor_eval", call_coord_tensor_eval, {0}, {0}, {0}, {{0}}},
+  {"cl_coord_tensor_eval_coord", call_coord_tensor_eval_coord, {"(3,7)"}, {0}, {0}, {{0}}},
+  {"cl_coord_tensor_slice", call_coord_tensor_slice, {"(_,7)"}, {0}, {0}, {{0}}},
+  {"cl_coord_local_tile", call_coord_local_tile, {"(8,16)", "(2,3)"}, {0}, {0}, {{0}}},
+  {"cl_coord_local_tile (projection)", call_coord_local_tile_proj, {"(8,16,4)", "(2,_,3)", "(1,_,1)"}, {0}, {0},
+   {{0}}},
+  {"cl_coord_outer_partition", call_coord_outer_partition, {"(4,8)", "(1,2)"}, {0}, {0}, {{0}}},
+  {"cl_coord_local_partition", call_coord_local_partition, {0}, {"(4,8):(8,1)"}, {0}, {{0}}},
+  {"cl_coord_local_partition (projection)", call_coord_local_partition_proj, {"(1,_,1)"}, {"(4,2,8):(8,32,1)"}, {0},
+   {{0}}},
+  {"cl_coord_tensor_format", call_coord_tensor_format, {0}, {0}, {0}, {{0}}},
+  {"cl_render_coord_tensor", call_render_coord_tensor, {0}, {0}, {0}, {{0}}},
+  {"cl_render_coord_tensor_file", call_render_coord_tensor_file, {0}, {0}, {0}, {{0}}},
+};
+
+static void test_coordinates(void **state) {
+  (void)state;
+  cl_tuple_t *shape = tup("(41,55)");
+  assert_int_equal(cl_make_identity_tensor(shape, &coord_input), CL_OK);
+  cl_tuple_free(shape);
+  check_cases(coordinate_cases, COUNT_OF(coordinate_cases));
+  cl_coord_tensor_free(coord_input);
+  coord_input = NULL;
+}
+
 /* ------------------------------------------------------------ totals */
 
 static void test_totals(void **state) {
@@ -1622,6 +1784,7 @@ int main(void) {
     cmocka_unit_test(test_swizzle),
     cmocka_unit_test(test_tensor),
     cmocka_unit_test(test_render_and_eval),
+    cmocka_unit_test(test_coordinates),
     cmocka_unit_test(test_totals),
   };
   return cmocka_run_group_tests(tests, setup_heap, teardown_heap);

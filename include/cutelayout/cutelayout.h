@@ -14,5 +14,6 @@
 #include "render.h"
 #include "swizzle.h"
 #include "tensor.h"
+#include "coord_tensor.h"
 
 #endif

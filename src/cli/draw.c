@@ -5,7 +5,9 @@
  * the figures of several panels (cl_render_panels).
  *
  * A composed layout `A o offset o B` is drawn as its inner layout B, each
- * cell showing A(offset + B(crd)) (cl_render_composed).  The txt format of a
+ * cell showing A(offset + B(crd)) (cl_render_composed); a coordinate layout
+ * or a coordinate tensor (make_identity_tensor, partitioned or not) as its
+ * grid with each cell showing its coordinate (cl_render_coord_tensor).  The txt format of a
  * rank-2 layout or composed layout is exactly what `eval print_layout(EXPR)`
  * prints. */
 #define _POSIX_C_SOURCE 200809L /* fileno, fstat, open_memstream */
@@ -20,7 +22,8 @@
 
 static const char draw_help[] =
   "\n"
-  "Draws the layout that EXPR evaluates to (a layout or a composed layout).\n"
+  "Draws the layout that EXPR evaluates to (a layout, a composed layout or a\n"
+  "coordinate tensor, whose cells show their coordinates).\n"
   "\n"
   "  -f, --format=svg|tex|txt\n"
   "                     svg (the default): an SVG picture, cells labelled with\n"
@@ -251,8 +254,10 @@ static int evaluate(drawn *d, const char *text) {
   d->titles[d->count++] = NULL;
   if (s != CL_OK)
     return tool_error("draw: %s", eval_error_message(s));
-  if (v->kind != V_LAYOUT && v->kind != V_COMPOSED)
+  if (v->kind != V_LAYOUT && v->kind != V_COMPOSED && v->kind != V_COORD)
     return tool_error("draw: '%s' is %s, not a layout", text, kind_name(v->kind));
+  if (v->kind == V_COORD && d->count > 1)
+    return tool_error("draw: '%s' is a coordinate tensor, which is drawn alone", text);
   return 0;
 }
 
@@ -310,6 +315,11 @@ static int64_t render(const drawn *d, const draw_args *a, FILE *f) {
   opt.format = a->format;
   opt.colour = a->colour;
   opt.element_bytes = a->element_bytes;
+  if (d->v[0].kind == V_COORD) {
+    if (a->tile_rows != 0 || a->highlight >= 0)
+      return cli_fail(CL_E_DOMAIN, "a coordinate tensor has no thread-value or highlighted picture");
+    return cl_render_coord_tensor_file(d->v[0].ctensor, &opt, f);
+  }
   cl_picture_panel panels[3];
   for (int k = 0; k < d->count; k++) {
     const value *v = &d->v[k];

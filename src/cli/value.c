@@ -31,6 +31,7 @@ void value_free(value *v) {
   if (v->composed != NULL && cli_composed_free != NULL)
     cli_composed_free(v->composed);
   free(v->text);
+  cl_coord_tensor_free(v->ctensor);
   memset(v, 0, sizeof *v);
 }
 
@@ -38,6 +39,7 @@ value value_of_tuple(cl_tuple_t *t) { return (value){.kind = V_TUPLE, .tuple = t
 value value_of_layout(cl_layout_t *l) { return (value){.kind = V_LAYOUT, .layout = l}; }
 value value_of_bool(bool b) { return (value){.kind = V_BOOL, .num = {b}}; }
 value value_of_text(char *text) { return (value){.kind = V_TEXT, .text = text}; }
+value value_of_coord_tensor(cl_coord_tensor_t *t) { return (value){.kind = V_COORD, .ctensor = t}; }
 
 cl_status value_of_int(int64_t i, value *out) {
   cl_tuple_t *t;
@@ -73,6 +75,13 @@ char *value_format(const value *v) {
     return dup_text(small);
   case V_COMPOSED: return cli_composed_format ? cli_composed_format(v->composed) : NULL;
   case V_TEXT: return dup_text(v->text);
+  case V_COORD: {
+    int64_t n = cl_coord_tensor_format(v->ctensor, NULL, 0);
+    char *text = n < 0 ? NULL : malloc((size_t)n + 1);
+    if (text != NULL)
+      cl_coord_tensor_format(v->ctensor, text, (size_t)n + 1);
+    return text;
+  }
   default: return dup_text("");
   }
   /* Library strings are freed with cl_string_free: copy into malloc'ed memory. */
@@ -84,6 +93,7 @@ char *value_format(const value *v) {
 bool is_int(const value *v) { return v->kind == V_TUPLE && cl_tuple_kind(v->tuple) == CL_KIND_INT; }
 bool is_tuple(const value *v) { return v->kind == V_TUPLE && cl_tuple_kind(v->tuple) == CL_KIND_TUPLE; }
 bool is_layout(const value *v) { return v->kind == V_LAYOUT; }
+bool is_coord_tensor(const value *v) { return v->kind == V_COORD; }
 
 static const char *kind_name(const value *v) {
   switch (v->kind) {
@@ -99,6 +109,7 @@ static const char *kind_name(const value *v) {
   case V_SWIZZLE: return "a swizzle";
   case V_COMPOSED: return "a composed layout";
   case V_TEXT: return "a picture";
+  case V_COORD: return "a coordinate tensor";
   default: return "nothing";
   }
 }

@@ -17,7 +17,8 @@ typedef enum value_kind {
   V_TAG,      /* LayoutLeft (num[0] == 0) or LayoutRight (num[0] == 1) */
   V_SWIZZLE,  /* Sw<num[0],num[1],num[2]> */
   V_COMPOSED, /* a composed layout, ptr owned (see value_free) */
-  V_TEXT      /* a printed picture (print_layout, print1D): text owned */
+  V_TEXT,     /* a printed picture (print_layout, print1D): text owned */
+  V_COORD     /* a coordinate tensor (make_identity_tensor): ctensor owned */
 } value_kind;
 
 typedef struct value {
@@ -27,6 +28,7 @@ typedef struct value {
   void *composed;
   int64_t num[3];
   char *text;
+  cl_coord_tensor_t *ctensor;
 } value;
 
 /* How V_COMPOSED values are freed and printed: hooks that point to
@@ -45,6 +47,7 @@ value value_of_tuple(cl_tuple_t *t);
 value value_of_layout(cl_layout_t *l);
 value value_of_bool(bool b);
 value value_of_text(char *text);
+value value_of_coord_tensor(cl_coord_tensor_t *t);
 /* An integer value (allocates; V_NONE on failure). */
 cl_status value_of_int(int64_t i, value *out);
 
@@ -52,6 +55,7 @@ cl_status value_of_int(int64_t i, value *out);
 bool is_int(const value *v);
 bool is_tuple(const value *v); /* V_TUPLE that is not a single integer or '_' */
 bool is_layout(const value *v);
+bool is_coord_tensor(const value *v);
 
 /* Returns the status of expr from the calling function unless it is CL_OK. */
 #define TRY(expr)                   \
