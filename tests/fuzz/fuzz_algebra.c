@@ -53,6 +53,13 @@
  *                       and cl_compiled_eval gives the same values, also
  *                       for Swizzle o offset o A (cl_composed_compile)
  *
+ *   coordinate layouts  A with scaled-basis strides (op >= 0xF0): its values
+ *                       exist or fail cleanly, coalesce keeps them,
+ *                       composition(B, identity(shape(B))) == B, and the
+ *                       rest (composition, divides, complement, coordinate
+ *                       tensors, local_tile, local_partition, elem_less,
+ *                       pictures) fail cleanly or succeed
+ *
  * Other operations (upcast, downcast, make_layout_like, ...) only have to
  * fail cleanly or succeed. */
 #include <stdbool.h>
@@ -842,6 +849,144 @@ static void op_tile_unzip(const cl_layout_t *a, const cl_layout_t *b) {
   cl_tuple_free(tiler);
 }
 
+/* ------------------------------------------------------ coordinate layouts */
+
+/* A with each integer of its stride turned, as param's bits say, into the
+ * scaled basis d@k (k in 0..2) or kept. */
+static cl_layout_t *coordinates_of(const cl_layout_t *a, int64_t param) {
+  cl_tuple_t *shape = NULL, *stride = NULL;
+  char shape_text[1024], stride_text[1024], text[4200];
+  FUZZ_CHECK(cl_layout_shape(a, &shape) == CL_OK && cl_layout_stride(a, &stride) == CL_OK);
+  FUZZ_CHECK(cl_tuple_format(shape, shape_text, sizeof shape_text) < (int64_t)sizeof shape_text);
+  FUZZ_CHECK(cl_tuple_format(stride, stride_text, sizeof stride_text) < (int64_t)sizeof stride_text);
+  cl_tuple_free(shape);
+  cl_tuple_free(stride);
+  size_t len = (size_t)snprintf(text, sizeof text, "%s:", shape_text);
+  uint64_t bits = (uint64_t)param * 0x9E3779B97F4A7C15u;
+  for (const char *c = stride_text; *c && len + 8 < sizeof text; c++) {
+    text[len++] = *c;
+    bool ends_integer = (*c >= '0' && *c <= '9') && !(c[1] >= '0' && c[1] <= '9');
+    if (ends_integer && (bits & 3) != 3)
+      len += (size_t)snprintf(text + len, sizeof text - len, "@%d", (int)(bits % 3));
+    if (ends_integer)
+      bits = bits >> 2 | bits << 62;
+  }
+  text[len] = '\0';
+  cl_layout_t *c = NULL;
+  FUZZ_CHECK(cl_layout_parse(text, &c) == CL_OK);
+  return c;
+}
+
+/* A value whose bases are on one index (d@k) as the coordinate c[0..3) and
+ * whether it is an integer (then c[0] holds it). */
+static bool flat_coordinate(const cl_tuple_t *v, int64_t c[3], bool *integer) {
+  c[0] = c[1] = c[2] = 0;
+  *integer = cl_tuple_kind(v) == CL_KIND_INT;
+  if (*integer)
+    return cl_tuple_value(v, &c[0]) == CL_OK;
+  if (cl_tuple_kind(v) == CL_KIND_BASIS) {
+    int64_t scale, path[2], n;
+    FUZZ_CHECK(cl_tuple_basis_parts(v, &scale, path, 2, &n) == CL_OK);
+    FUZZ_CHECK(n == 1 && path[0] < 3);
+    c[path[0]] = scale;
+    return true;
+  }
+  int64_t r = cl_tuple_rank(v);
+  FUZZ_CHECK(cl_tuple_kind(v) == CL_KIND_TUPLE && r <= 3);
+  for (int64_t k = 0; k < r; k++)
+    FUZZ_CHECK(tuple_int(v, k, &c[k]));
+  return true;
+}
+
+static bool same_coordinate(const cl_tuple_t *x, const cl_tuple_t *y) {
+  int64_t a[3], b[3];
+  bool ia, ib;
+  flat_coordinate(x, a, &ia);
+  flat_coordinate(y, b, &ib);
+  if (ia && ib)
+    return a[0] == b[0];
+  if (ia || ib) /* only a 0 stands for a coordinate */
+    return (ia ? a : b)[0] == 0 && memcmp(ia ? b : a, (int64_t[3]){0, 0, 0}, sizeof a) == 0;
+  return memcmp(a, b, sizeof a) == 0;
+}
+
+static void op_coordinates(const cl_layout_t *a, const cl_layout_t *b, int64_t param, int which) {
+  cl_layout_t *c = coordinates_of(a, param), *r = NULL;
+  int64_t size = 0;
+  bool small = cl_layout_size_checked(c, &size) == CL_OK && size >= 0 && size <= 4096;
+  switch (which) {
+  case 0: /* values, and coalesce keeps them */
+    if (small && SUCCEEDED(cl_coalesce(c, &r), r)) {
+      for (int64_t i = 0; i < size; i++) {
+        cl_tuple_t *v = NULL, *w = NULL;
+        bool have = SUCCEEDED(cl_layout_eval_tuple(c, i, &v), v);
+        if (have && SUCCEEDED(cl_layout_eval_tuple(r, i, &w), w))
+          FUZZ_CHECK(same_coordinate(v, w));
+        cl_tuple_free(v);
+        cl_tuple_free(w);
+      }
+    }
+    break;
+  case 1: { /* composition(B, identity(shape(B))) == B */
+    cl_tuple_t *shape = NULL;
+    cl_layout_t *id = NULL;
+    FUZZ_CHECK(cl_layout_shape(b, &shape) == CL_OK);
+    if (SUCCEEDED(cl_make_identity_layout(shape, &id), id) && SUCCEEDED(cl_composition(b, id, &r), r))
+      FUZZ_CHECK(cl_layout_equal(r, b));
+    cl_layout_free(id);
+    cl_tuple_free(shape);
+    break;
+  }
+  case 2: (void)SUCCEEDED(cl_composition(c, b, &r), r); break;
+  case 3: (void)SUCCEEDED(cl_composition(b, c, &r), r); break;
+  case 4: (void)SUCCEEDED(cl_logical_divide(c, b, &r), r); break;
+  case 5: (void)SUCCEEDED(cl_logical_product(b, c, &r), r); break;
+  case 6: (void)SUCCEEDED(cl_complement_full(c, &r), r); break;
+  case 7: {
+    cl_tuple_t *t = NULL;
+    (void)SUCCEEDED(cl_layout_coshape(c, &t), t);
+    cl_tuple_free(t);
+    break;
+  }
+  case 8: { /* coordinate tensors: tile and partition A's identity tensor by B */
+    cl_tuple_t *shape = NULL, *tiler = NULL, *coord = NULL;
+    cl_coord_tensor_t *t = NULL, *tile = NULL, *part = NULL;
+    FUZZ_CHECK(cl_layout_shape(a, &shape) == CL_OK && cl_layout_shape(b, &tiler) == CL_OK);
+    FUZZ_CHECK(cl_tuple_int(param % 5, &coord) == CL_OK);
+    if (SUCCEEDED(cl_make_identity_tensor(shape, &t), t) &&
+        SUCCEEDED(cl_coord_local_tile(t, tiler, coord, NULL, &tile), tile) &&
+        SUCCEEDED(cl_coord_local_partition(tile, b, param % 7, NULL, &part), part) && small) {
+      int64_t n = cl_layout_size(cl_coord_tensor_layout(part));
+      for (int64_t i = 0; i < n && i < 4096; i++) {
+        cl_tuple_t *v = NULL;
+        if (SUCCEEDED(cl_coord_tensor_eval(part, i, &v), v)) {
+          int less = 0;
+          cl_status s = cl_elem_less(v, shape, &less);
+          FUZZ_CHECK(s == CL_OK || (s < 0 && less == 0));
+        }
+        cl_tuple_free(v);
+      }
+    }
+    cl_coord_tensor_free(part);
+    cl_coord_tensor_free(tile);
+    cl_coord_tensor_free(t);
+    cl_tuple_free(coord);
+    cl_tuple_free(tiler);
+    cl_tuple_free(shape);
+    break;
+  }
+  default: { /* pictures */
+    static char buf[1 << 16];
+    int64_t n = small ? cl_print_1d(c, buf, sizeof buf) : 0;
+    FUZZ_CHECK(n >= 0 || n >= CL_E_ABI);
+    n = small && size <= 256 ? cl_render_layout(c, NULL, buf, sizeof buf) : 0;
+    FUZZ_CHECK(n >= 0 || n >= CL_E_ABI);
+  }
+  }
+  cl_layout_free(r);
+  cl_layout_free(c);
+}
+
 static const binary_op divide_forms[] = {cl_zipped_divide, cl_tiled_divide, cl_flat_divide};
 static const binary_op product_forms[] = {cl_zipped_product, cl_tiled_product, cl_flat_product};
 
@@ -863,6 +1008,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       fprintf(stderr, "op %d, A = %s, B = %s, param %lld\n", op % 20, ta, tb, (long long)param);
     cl_string_free(tb);
     cl_string_free(ta);
+  }
+  if (op >= 0xF0) {
+    if (getenv("FUZZ_ALGEBRA_TRACE") != NULL)
+      fprintf(stderr, "coordinates %d, param %lld\n", op % 10, (long long)param);
+    op_coordinates(a, b, param, op % 10);
+    cl_layout_free(b);
+    cl_layout_free(a);
+    return 0;
   }
   switch (op % 20) {
   case 0: (void)read_values(a, &slot[0]); break;
