@@ -226,7 +226,19 @@ static cl_status fn_crd2idx(const char *name, const value *a, int n, value *out)
   if (n == 2)
     return int_result(cl_crd2idx_shape(crd, shape, &v), &v, out);
   TRY(arg_tuple(name, a, 2, &stride));
-  return int_result(cl_crd2idx(crd, shape, stride, &v), &v, out);
+  cl_status s = cl_crd2idx(crd, shape, stride, &v);
+  if (s != CL_E_TYPE)
+    return int_result(s, &v, out);
+  /* Strides holding scaled bases: the value of the layout shape:stride. */
+  cl_layout_t *l = NULL;
+  cl_tuple_t *r = NULL;
+  if (cl_layout_make(shape, stride, &l) != CL_OK || !cl_layout_is_coordinate(l)) {
+    cl_layout_free(l);
+    return int_result(cl_crd2idx(crd, shape, stride, &v), &v, out);
+  }
+  s = cl_layout_eval_coord_tuple(l, crd, &r);
+  cl_layout_free(l);
+  return tuple_result(s, &r, out);
 }
 
 static cl_status fn_crd2crd(const char *name, const value *a, int n, value *out) {
