@@ -25,6 +25,7 @@ const char *cl_status_string(int status) {
   case CL_E_BOUNDS: return "access outside the tensor";
   case CL_E_OVERLAP: return "source and destination overlap";
   case CL_E_ABI: return "header and library ABI versions differ";
+  case CL_E_DEVICE: return "GPU call failed or memory unusable by the GPU";
   default: return "unknown status";
   }
 }
@@ -48,6 +49,10 @@ cl_status cl_fail_null(const char *func, const char *arg) {
 }
 
 const char *cl_last_error(void) { return last_error; }
+
+cl_status cl_set_last_error(cl_status status, const char *message) {
+  return cl_fail(status, "%s", message != NULL ? message : "");
+}
 
 const char *cl_version_string(void) { return CUTELAYOUT_VERSION_STRING; }
 int cl_version_number(void) { return CUTELAYOUT_VERSION_NUMBER; }

@@ -9,7 +9,7 @@ static void test_status_strings(void **state) {
   /* Every code has its own message; unknown codes have a fallback. */
   const char *seen[32] = {0};
   int n = 0;
-  for (int code = CL_OK; code >= CL_E_ABI; code--) {
+  for (int code = CL_OK; code >= CL_E_DEVICE; code--) {
     const char *s = cl_status_string(code);
     assert_non_null(s);
     assert_true(strlen(s) > 3);
@@ -41,6 +41,24 @@ static void test_last_error(void **state) {
   assert_int_equal(cl_tuple_int(1, &t), CL_OK);
   assert_non_null(cl_last_error());
   cl_tuple_free(t);
+}
+
+/* Another library's failure becomes the thread's detail, as the library's own do. */
+static void test_set_last_error(void **state) {
+  (void)state;
+  assert_int_equal(cl_set_last_error(CL_E_DEVICE, "cudaMemcpyAsync: invalid argument"), CL_E_DEVICE);
+  assert_string_equal(cl_last_error(), "cudaMemcpyAsync: invalid argument");
+  assert_int_equal(cl_set_last_error(CL_OK, NULL), CL_OK);
+  assert_string_equal(cl_last_error(), "");
+  /* A long message is cut to the buffer, never past it. */
+  char longer[600];
+  memset(longer, 'x', sizeof longer - 1);
+  longer[sizeof longer - 1] = '\0';
+  assert_int_equal(cl_set_last_error(CL_E_LIMIT, longer), CL_E_LIMIT);
+  assert_int_equal((int)strlen(cl_last_error()), 255);
+  /* A '%' in the message is text, not a format. */
+  cl_set_last_error(CL_E_DOMAIN, "100% %s %n");
+  assert_string_equal(cl_last_error(), "100% %s %n");
 }
 
 static void test_versions(void **state) {
@@ -219,6 +237,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_status_strings),
     cmocka_unit_test(test_last_error),
+    cmocka_unit_test(test_set_last_error),
     cmocka_unit_test(test_versions),
     cmocka_unit_test(test_allocator_validation),
     cmocka_unit_test(test_allocator_hook_and_failure_injection),

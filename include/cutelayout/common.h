@@ -78,7 +78,8 @@ typedef enum cl_status {
   CL_E_UNSUPPORTED = -11,  /* an input CuTe does not support (e.g. a composed layout where a plain one is required) */
   CL_E_BOUNDS = -12,       /* a tensor access outside its memory */
   CL_E_OVERLAP = -13,      /* source and destination of a copy overlap */
-  CL_E_ABI = -14           /* header and library disagree on the ABI */
+  CL_E_ABI = -14,          /* header and library disagree on the ABI */
+  CL_E_DEVICE = -15        /* a GPU call failed, or memory the GPU cannot use (the CUDA module, cuda.h) */
 } cl_status;
 
 /* A static English message for a status ("out of memory", ...); never NULL. */
@@ -91,6 +92,12 @@ CL_API const char *cl_status_string(int status);
  * The string belongs to the library and is valid until the thread's next
  * call into it. */
 CL_API const char *cl_last_error(void);
+
+/* Records message (truncated to 255 bytes; NULL: "") as the calling thread's
+ * cl_last_error() detail and returns status.  For libraries built on this
+ * one, such as the CUDA module (cuda.h), so that their failures read the same
+ * way as the library's own. */
+CL_API cl_status cl_set_last_error(cl_status status, const char *message);
 
 /* The library's version as "MAJOR.MINOR.PATCH", and as CUTELAYOUT_VERSION_NUMBER. */
 CL_API const char *cl_version_string(void);
