@@ -169,6 +169,29 @@ CL_HOST_DEVICE static inline uint64_t cl_mulhi_u64(uint64_t a, uint64_t b) {
 #endif
 }
 
+/* mulhi(u, m) for the narrow forms, whose operands u < 2^32 (size <=
+ * 2^32).  On a GPU, where a 64-bit multiplication is several 32-bit ones,
+ * two 32-bit products: the high 64 bits of x * (m_hi * 2^32 + m_lo) are
+ * (x * m_hi + hi32(x * m_lo)) >> 32, a sum that cannot overflow. */
+CL_HOST_DEVICE static inline uint64_t cl_mulhi_narrow(uint64_t u, uint64_t m) {
+#if defined(__CUDA_ARCH__)
+  uint32_t x = (uint32_t)u;
+  return ((uint64_t)x * (uint32_t)(m >> 32) + __umulhi(x, (uint32_t)m)) >> 32;
+#else
+  return cl_mulhi_u64(u, m);
+#endif
+}
+
+/* The narrow forms' operand: u itself, which is below 2^32; on a GPU cut to
+ * 32 bits, so that the compiler multiplies 32 by 64 bits, not 64 by 64. */
+CL_HOST_DEVICE static inline uint64_t cl_narrow_operand(uint64_t u) {
+#if defined(__CUDA_ARCH__)
+  return (uint32_t)u;
+#else
+  return u;
+#endif
+}
+
 /* i as the unsigned operand of the multiplications.  Where i comes from a
  * signed expression, GCC (12) sees through the conversion and multiplies it
  * as a signed 128-bit value with a correction, three instructions more per
@@ -189,10 +212,12 @@ CL_HOST_DEVICE static inline uint64_t cl_compiled_operand(int64_t i) {
  * would cost a branch per term. */
 CL_HOST_DEVICE static inline uint64_t cl_compiled_plan_eval(uint64_t u, uint64_t d0, const cl_compiled_term_t *term,
                                                             const uint8_t *shift, int nterms, cl_compiled_form form) {
+  if (form == CL_COMPILED_NARROW)
+    u = cl_narrow_operand(u);
   uint64_t index = u * d0;
 #define CL_COMPILED_TERM_(k)                                                          \
   (index += (form == CL_COMPILED_POW2     ? u >> shift[k]                             \
-             : form == CL_COMPILED_NARROW ? cl_mulhi_u64(u, term[k].magic)            \
+             : form == CL_COMPILED_NARROW ? cl_mulhi_narrow(u, term[k].magic)         \
                                           : cl_mulhi_u64(u, term[k].magic) >> shift[k]) * \
             term[k].coef)
   switch (nterms) {
@@ -221,7 +246,8 @@ CL_HOST_DEVICE static inline uint64_t cl_compiled_plan_eval(uint64_t u, uint64_t
 
 /* The whole evaluation of the one-term form. */
 CL_HOST_DEVICE static inline uint64_t cl_compiled_one_term(uint64_t u, uint64_t d0, const cl_compiled_term_t *term) {
-  return u * d0 + cl_mulhi_u64(u, term->magic) * term->coef;
+  u = cl_narrow_operand(u);
+  return u * d0 + cl_mulhi_narrow(u, term->magic) * term->coef;
 }
 
 /* Two's complement reading of x (C leaves the plain conversion
