@@ -8,6 +8,8 @@
  *   1. write bench/bench_<group>.c defining `void bench_<group>(void)`;
  *   2. add the file to `bench_sources` in bench/meson.build;
  *   3. declare it in bench_util.h and add a row to `groups[]` below.
+ * The gpu group (bench_gpu.cu) is built with the CUDA module; without it,
+ * a stub here says so.
  * The groups of CONTRACT.md (eval, algebra, copy) also have a weak stub here,
  * so the program links and runs before their file exists; the file's strong
  * definition replaces the stub. */
@@ -25,6 +27,10 @@
 BENCH_WEAK void bench_eval(void) { fprintf(stderr, "cute-layout-bench: group 'eval' is not built\n"); }
 BENCH_WEAK void bench_algebra(void) { fprintf(stderr, "cute-layout-bench: group 'algebra' is not built\n"); }
 BENCH_WEAK void bench_copy(void) { fprintf(stderr, "cute-layout-bench: group 'copy' is not built\n"); }
+#ifndef CL_BENCH_GPU
+/* Without the CUDA module the gpu group is listed but says why it is empty. */
+static void bench_gpu(void) { printf("gpu: skipped, the CUDA module is not built (nvcc not found)\n"); }
+#endif
 
 static const struct {
   const char *name;
@@ -33,6 +39,7 @@ static const struct {
     {"eval", bench_eval},
     {"algebra", bench_algebra},
     {"copy", bench_copy},
+    {"gpu", bench_gpu},
 };
 #define NGROUPS (sizeof groups / sizeof groups[0])
 

@@ -67,6 +67,7 @@ void bench_check(int status, const char *what);
 void bench_eval(void);
 void bench_algebra(void);
 void bench_copy(void);
+void bench_gpu(void);
 
 #ifdef __cplusplus
 }
