@@ -28,6 +28,12 @@ The library is found, in this order, at:
   5. the libdir that `pkg-config --variable=libdir cute-layout` reports
      (a prefix under /usr/local before `ldconfig` has run, or one under
      $HOME named by PKG_CONFIG_PATH).
+
+On a GPU, cuda_copy(dst, src) copies between CUDA tensors of any strides
+(PyTorch, CuPy, anything with __dlpack__) through the CUDA module
+libcutelayout-cuda, loaded on first use from $CUTELAYOUT_CUDA_LIBRARY when it
+is set, else beside libcutelayout (installed, or the build tree's cuda/),
+else by the system's search.
 """
 import ctypes
 import ctypes.util
@@ -41,7 +47,7 @@ __all__ = ['Layout', 'CuteLayoutError', 'size', 'cosize', 'rank', 'depth', 'vers
            'logical_divide', 'zipped_divide', 'tiled_divide', 'flat_divide',
            'logical_product', 'zipped_product', 'tiled_product', 'flat_product',
            'blocked_product', 'raked_product', 'tile_to_shape', 'upcast', 'downcast',
-           'max_common_vector', 'max_common_layout', 'nullspace']
+           'max_common_vector', 'max_common_layout', 'nullspace', 'CudaTensor', 'cuda_copy']
 
 # The ABI this module was written against (CL_ABI_VERSION / CL_ABI_MINOR).
 ABI_VERSION = 1
@@ -540,3 +546,101 @@ def max_common_vector(a, b):
     out = _i64()
     _check(_max_common_vector(_as_layout(a), _as_layout(b), ctypes.byref(out)))
     return out.value
+
+
+# ---- the GPU (the CUDA module, cuda.h) ----
+
+class _DLDevice(ctypes.Structure):
+    _fields_ = [('device_type', ctypes.c_int32), ('device_id', ctypes.c_int32)]
+
+
+class _DLDataType(ctypes.Structure):
+    _fields_ = [('code', ctypes.c_uint8), ('bits', ctypes.c_uint8), ('lanes', ctypes.c_uint16)]
+
+
+class _DLTensor(ctypes.Structure):
+    _fields_ = [('data', ctypes.c_void_p), ('device', _DLDevice), ('ndim', ctypes.c_int32),
+                ('dtype', _DLDataType), ('shape', ctypes.POINTER(_i64)), ('strides', ctypes.POINTER(_i64)),
+                ('byte_offset', ctypes.c_uint64)]
+
+
+class _DLManagedTensor(ctypes.Structure):
+    # DLPack's unversioned DLManagedTensor, what a 'dltensor' capsule holds.
+    _fields_ = [('dl_tensor', _DLTensor), ('manager_ctx', ctypes.c_void_p), ('deleter', ctypes.c_void_p)]
+
+
+_bind('cl_tensor_free', None, _handle)
+_capsule_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+_capsule_pointer.restype = ctypes.c_void_p
+_capsule_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+_cuda = None
+
+
+def _cuda_library():
+    """libcutelayout-cuda, loaded and bound on first use."""
+    global _cuda
+    if _cuda is None:
+        name = 'libcutelayout-cuda.so.%d' % ABI_VERSION
+        core = os.path.dirname(getattr(library, '_name', '') or '')
+        paths = [os.environ.get('CUTELAYOUT_CUDA_LIBRARY')]
+        if os.path.isabs(core):
+            paths += [os.path.join(core, name), os.path.join(core, '..', 'cuda', name)]
+        lib, errors = None, []
+        for path in [p for p in paths if p and os.path.exists(p)] + [name]:
+            try:
+                lib = ctypes.CDLL(path)
+                break
+            except OSError as e:
+                errors.append(str(e))
+        if lib is None:
+            raise OSError('libcutelayout-cuda not found: build cute-layout with CUDA or set '
+                          'CUTELAYOUT_CUDA_LIBRARY to its path (%s)' % '; '.join(errors))
+        for name, restype, argtypes in [
+                ('cl_cuda_tensor_from_dlpack', _status, [ctypes.POINTER(_DLTensor), _out_handle]),
+                ('cl_cuda_tensor_copy', _status, [_handle, _handle, ctypes.c_void_p]),
+                ('cl_cuda_tensor_copy_explain', _i64, [_handle, _handle, ctypes.c_char_p, ctypes.c_size_t])]:
+            fn = getattr(lib, name)
+            fn.restype, fn.argtypes = restype, argtypes
+        _cuda = lib
+    return _cuda
+
+
+def _dlpack_stream(stream):
+    # DLPack's stream argument for CUDA: 1 is the legacy default stream.
+    return 1 if not stream else stream
+
+
+class CudaTensor:
+    """A view (cl_tensor_t) of a CUDA tensor that has __dlpack__ (a PyTorch
+    or CuPy tensor, ...): its pointer, strides and element type, for
+    cuda_copy.  Holds the DLPack capsule, and so the memory, while it lives.
+    `stream` (an int cudaStream_t, None for the legacy default stream) is
+    the stream the view will be used on, which the producer synchronises
+    with."""
+
+    def __init__(self, obj, stream=None):
+        lib = _cuda_library()
+        on_gpu = obj.__dlpack_device__()[0] in (2, 13)  # kDLCUDA, kDLCUDAManaged
+        self._capsule = obj.__dlpack__(stream=_dlpack_stream(stream)) if on_gpu else obj.__dlpack__()
+        managed = _DLManagedTensor.from_address(_capsule_pointer(self._capsule, b'dltensor'))
+        handle = ctypes.c_void_p()
+        _check(lib.cl_cuda_tensor_from_dlpack(ctypes.byref(managed.dl_tensor), ctypes.byref(handle)))
+        self._as_parameter_ = handle
+
+    def __del__(self, _free=_c.cl_tensor_free):
+        if getattr(self, '_as_parameter_', None):
+            _free(self._as_parameter_)
+            self._as_parameter_ = None
+
+
+def cuda_copy(dst, src, stream=None):
+    """dst(i) = src(i) for every i on the GPU (cl_cuda_tensor_copy): e.g.
+    src = x.permute(3, 1, 0, 2) and dst a contiguous tensor of its shape.
+    dst and src are CudaTensor views or objects with __dlpack__ of equal
+    size and element size; queued on `stream` (an int cudaStream_t, e.g.
+    torch.cuda.current_stream().cuda_stream; None for the legacy default
+    stream) and returns at once.  Raises CuteLayoutError on a bad copy."""
+    lib = _cuda_library()
+    d = dst if isinstance(dst, CudaTensor) else CudaTensor(dst, stream)
+    s = src if isinstance(src, CudaTensor) else CudaTensor(src, stream)
+    _check(lib.cl_cuda_tensor_copy(d, s, stream or None))
