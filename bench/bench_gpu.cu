@@ -276,6 +276,16 @@ void report(const std::string &name, double bytes, const comparison &c) {
                2 * bytes / c.baseline * 1e-9);
 }
 
+// Runs op once, checks every element against the compiled layouts of its
+// two sides, then times it against cudaMemcpyAsync of the same bytes.
+void check_and_time(const std::string &name, operation &op, buffers &b, const cl_compiled_layout_t &dc,
+                    const cl_compiled_layout_t &sc, size_t elem) {
+  op.queue(0);
+  verify(name.c_str(), b.dst[0], dc, b.src[0], sc, elem);
+  memcpy_op base(b);
+  report(name, double(b.bytes), compare(op, base));
+}
+
 void copy_workload(const std::string &name, const std::string &dst_text, const std::string &src_text, size_t elem) {
   cl_layout_t *dl = parse(dst_text), *sl = parse(src_text);
   int64_t size = cl_layout_size(dl);
@@ -290,13 +300,10 @@ void copy_workload(const std::string &name, const std::string &dst_text, const s
     op.dst.push_back(d);
     op.src.push_back(s);
   }
-  op.queue(0);
   cl_compiled_layout_t dc, sc;
   bench_check(cl_layout_compile(dl, &dc), "cl_layout_compile");
   bench_check(cl_layout_compile(sl, &sc), "cl_layout_compile");
-  verify(name.c_str(), b.dst[0], dc, b.src[0], sc, elem);
-  memcpy_op base(b);
-  report(name, double(bytes), compare(op, base));
+  check_and_time(name, op, b, dc, sc, elem);
   cl_layout_free(dl);
   cl_layout_free(sl);
 }
@@ -321,13 +328,10 @@ void swizzle_workload(const std::string &name, size_t elem) {
   size_t bytes = size_t(4096) * 4096 * elem;
   buffers b(bytes, pairs_for(bytes));
   composed_op op(b, dst, src, elem);
-  op.queue(0);
   cl_compiled_layout_t dc, sc;
   bench_check(cl_composed_compile(dst, &dc), "cl_composed_compile");
   bench_check(cl_composed_compile(src, &sc), "cl_composed_compile");
-  verify(name.c_str(), b.dst[0], dc, b.src[0], sc, elem);
-  memcpy_op base(b);
-  report(name, double(bytes), compare(op, base));
+  check_and_time(name, op, b, dc, sc, elem);
   cl_composed_free(a);
   cl_composed_free(src);
   cl_composed_free(dst);
