@@ -1,16 +1,17 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""Where `meson install` puts cutelayout.py, and the way from there to the
-library (bindings/meson.build runs this with the Python it found).
+"""Where `meson install` puts the cutelayout package, and the ways from it
+to the library and the tool (bindings/python/meson.build runs this with the
+Python it found).
 
-    install_dir.py PREFIX LIBDIR FALLBACK
+    install_dir.py PREFIX LIBDIR BINDIR FALLBACK
 
-Prints two lines: a directory under PREFIX that this Python already searches
-for modules (on Debian /usr/local/lib/python3.X/dist-packages for
+Prints three lines: a directory under PREFIX that this Python already
+searches for modules (on Debian /usr/local/lib/python3.X/dist-packages for
 /usr/local, /usr/lib/python3/dist-packages for /usr, the user site
 ~/.local/lib/python3.X/site-packages for ~/.local), else FALLBACK (Meson's
-choice, which Python may not search); then LIBDIR (absolute, or relative to
-PREFIX) relative to that directory.
+choice, which Python may not search); then LIBDIR and BINDIR (absolute, or
+relative to PREFIX) relative to the package's directory inside it.
 """
 import os
 import site
@@ -28,10 +29,12 @@ def searched_dir_under(prefix):
 
 
 def main():
-    prefix, libdir, fallback = sys.argv[1:4]
+    prefix, libdir, bindir, fallback = sys.argv[1:5]
     module_dir = searched_dir_under(prefix) or fallback
+    package_dir = os.path.join(module_dir, 'cutelayout')
     print(module_dir)
-    print(os.path.relpath(os.path.join(prefix, libdir), module_dir))
+    print(os.path.relpath(os.path.join(prefix, libdir), package_dir))
+    print(os.path.relpath(os.path.join(prefix, bindir), package_dir))
 
 
 if __name__ == '__main__':

@@ -13,7 +13,7 @@ through `pkg-config --cflags --libs cute-layout`.
     CUTELAYOUT_LIBRARY, PKG_CONFIG_PATH), the tool carries exactly the
     RUNPATH meson was configured with ($ORIGIN/../<libdir> for any prefix
     but /usr, none for /usr: Debian packages must not have one) and, where
-    it has one, runs; and the installed Python module imports and loads the
+    it has one, runs; and the installed Python package imports and loads the
     library installed in the temporary root (its configured path is relative
     to itself: the temporary root is a moved prefix).
 
@@ -35,7 +35,7 @@ import tempfile
 
 # The Python binding's test of how the module finds the library: a clean
 # environment and an import that says which library file it loaded.
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'bindings', 'python'))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'bindings', 'python', 'tests'))
 from test_find_library import clean_env, import_module  # noqa: E402
 
 SKIP = 77
@@ -84,8 +84,8 @@ def check_tool_runpath(tool, rpath):
 
 
 def check_python_module(python, module_dir, libdir):
-    if not os.path.isfile(os.path.join(module_dir, 'cutelayout.py')):
-        raise Failure(f'cutelayout.py is not installed in {module_dir}')
+    if not os.path.isfile(os.path.join(module_dir, 'cutelayout', '__init__.py')):
+        raise Failure(f'the cutelayout package is not installed in {module_dir}')
     status, loaded = import_module(module_dir, clean_env(), python=python)
     print(loaded)
     if status != 0:
@@ -112,7 +112,7 @@ def main():
     ap.add_argument('--sanitize', default='none', help="meson's b_sanitize")
     ap.add_argument('--static', action='store_true', help='a static library is installed')
     ap.add_argument('--rpath', default='', help="the tool's configured install_rpath ('' for none)")
-    ap.add_argument('--python-module-dir', default='', help="where cutelayout.py is installed ('' if not)")
+    ap.add_argument('--python-module-dir', default='', help="where the cutelayout package is installed ('' if not)")
     ap.add_argument('--python', default=sys.executable, help='the Python meson installed the module for')
     args = ap.parse_args()
     if not args.installed and not (args.meson and args.builddir):

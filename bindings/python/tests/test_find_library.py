@@ -1,14 +1,14 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""How cutelayout.py finds libcutelayout, each way on its own (the module's
-docstring lists them in order), in a fresh interpreter whose environment
+"""How the cutelayout package finds libcutelayout, each way on its own
+(cutelayout/_library.py lists them in order), in a fresh interpreter whose environment
 names no library path (no CUTELAYOUT_LIBRARY, LD_LIBRARY_PATH, PKG_CONFIG_PATH
 or PYTHONPATH unless the case sets it).  tests/abi/consume.py checks the
 installed module the same way.
 
     python3 test_find_library.py --library LIB --build-module DIR
 
-LIB is the built libcutelayout.so.N, DIR holds the module meson configured
-for the build tree.  Where a case must not find the library in the system's
+LIB is the built libcutelayout.so.N, DIR holds the package meson configured
+for the build tree (DIR/cutelayout/).  Where a case must not find the library in the system's
 search path (pkg-config's libdir, nothing at all), the child makes that
 search fail, as on a machine where the library is not installed or ldconfig
 has not run; the system's search itself is its own case.
@@ -22,7 +22,7 @@ import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SOURCE_MODULE = os.path.join(HERE, 'cutelayout.py')
+SOURCE_PACKAGE = os.path.join(os.path.dirname(HERE), 'cutelayout')
 ARGS = None
 
 # Run in the child: import the module and print the file the dynamic linker
@@ -74,13 +74,15 @@ class FindLibrary(unittest.TestCase):
 
     def place(self, *parts, module=False, library=False):
         """A directory under the temporary one, with a copy of the source
-        module and/or of the library (under its SONAME) in it."""
+        package in it and/or of the library (under its SONAME) in that
+        package's directory (or, without one, in the directory itself)."""
         d = os.path.join(self.tmp, *parts)
         os.makedirs(d, exist_ok=True)
         if module:
-            shutil.copy(SOURCE_MODULE, d)
+            shutil.copytree(SOURCE_PACKAGE, os.path.join(d, 'cutelayout'),
+                            ignore=shutil.ignore_patterns('__pycache__'))
         if library:
-            shutil.copy(ARGS.library, os.path.join(d, self.soname))
+            shutil.copy(ARGS.library, os.path.join(d, 'cutelayout' if module else '', self.soname))
         return d
 
     def assertLoads(self, module_dir, expected_dir, env, system=True):
@@ -104,16 +106,19 @@ class FindLibrary(unittest.TestCase):
 
     def test_library_beside_the_module(self):
         d = self.place('beside', module=True, library=True)
-        self.assertLoads(d, d, clean_env(), system=False)
+        self.assertLoads(d, os.path.join(d, 'cutelayout'), clean_env(), system=False)
 
     def test_library_beside_comes_before_the_configured_one(self):
-        # A copy of the build tree's layout: the configured module leads to
-        # tree/src/, and a second library sits beside it.
+        # A copy of the build tree's layout: the configured package leads to
+        # tree/src/, and a second library sits beside its modules.
         self.place('tree', 'src', library=True)
-        module = self.place('tree', 'bindings', 'python', library=True)
-        shutil.copy(os.path.join(ARGS.build_module, 'cutelayout.py'), module)
-        self.assertLoads(module, module, clean_env(), system=False)
-        os.remove(os.path.join(module, self.soname))
+        module = self.place('tree', 'bindings', 'python')
+        shutil.copytree(os.path.join(ARGS.build_module, 'cutelayout'), os.path.join(module, 'cutelayout'),
+                        ignore=shutil.ignore_patterns('__pycache__'))
+        package = os.path.join(module, 'cutelayout')
+        shutil.copy(ARGS.library, os.path.join(package, self.soname))
+        self.assertLoads(module, package, clean_env(), system=False)
+        os.remove(os.path.join(package, self.soname))
         self.assertLoads(module, os.path.join(self.tmp, 'tree', 'src'), clean_env(), system=False)
 
     def test_system_search_path(self):
@@ -140,17 +145,17 @@ class FindLibrary(unittest.TestCase):
                                     system=False)
         self.assertNotEqual(status, 0)
         self.assertIn('ImportError: ' + self.soname + ' not found; tried ' +
-                      os.path.join(module, self.soname) + ' (beside the module)', err)
-        for advice in ('meson install', 'sudo ldconfig', 'PKG_CONFIG_PATH', 'CUTELAYOUT_LIBRARY'):
+                      os.path.join(module, 'cutelayout', self.soname) + ' (beside the module)', err)
+        for advice in ('pip install .', 'meson install', 'sudo ldconfig', 'PKG_CONFIG_PATH', 'CUTELAYOUT_LIBRARY'):
             self.assertIn(advice, err)
 
 
 def cl_abi_major():
-    with open(SOURCE_MODULE, encoding='utf-8') as f:
+    with open(os.path.join(SOURCE_PACKAGE, '_capi.py'), encoding='utf-8') as f:
         for line in f:
-            if line.startswith('ABI_VERSION = '):
-                return line.split('=')[1].strip()
-    raise AssertionError('no ABI_VERSION in cutelayout.py')
+            if line.strip().startswith("'CL_ABI_VERSION': "):
+                return line.split(':')[1].strip(' ,\n')
+    raise AssertionError('no CL_ABI_VERSION in cutelayout/_capi.py')
 
 
 if __name__ == '__main__':

@@ -1,0 +1,249 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""The C API through ctypes: every function of _capi.FUNCTIONS, declared from
+its C types, the structs of the headers, and the status codes as exceptions.
+
+`capi.cl_composition` is the C function itself (argtypes and restype set);
+a function the loaded library lacks (an older library) raises
+NotImplementedError when called.  The rest of the package is written on
+top of this namespace; it is also public, as `cutelayout.capi`, for the
+rare call that has no Python spelling."""
+import ctypes
+from ctypes import POINTER, c_char_p, c_double, c_int, c_int32, c_int64, c_size_t, c_uint, c_uint8, c_uint16, \
+    c_uint64, c_void_p
+
+from . import _capi, _library
+
+# ------------------------------------------------------------------ structs
+# The headers' structs, field for field (tests/test_capi.py compares their
+# sizes and offsets with the C compiler's).  C enums are ints.
+
+
+class cl_swizzle_t(ctypes.Structure):
+    _fields_ = [('bits', c_int32), ('base', c_int32), ('shift', c_int32)]
+
+
+class cl_fn(ctypes.Structure):
+    _fields_ = [('kind', c_int), ('swizzle', cl_swizzle_t), ('layout', c_void_p)]
+
+
+cl_index_map_fn = ctypes.CFUNCTYPE(c_int, c_void_p, c_int64, POINTER(c_int64))
+
+
+class cl_picture_options(ctypes.Structure):
+    _fields_ = [('size', c_size_t), ('format', c_int), ('title', c_char_p), ('map', cl_index_map_fn),
+                ('map_ctx', c_void_p), ('colour', c_int), ('element_bytes', c_int64)]
+
+
+class cl_picture_panel(ctypes.Structure):
+    _fields_ = [('layout', c_void_p), ('composed', c_void_p), ('title', c_char_p), ('tile_rows', c_int64),
+                ('tile_cols', c_int64), ('highlight', c_int64)]
+
+
+class cl_tensor_desc(ctypes.Structure):
+    _fields_ = [('struct_size', c_size_t), ('data', c_void_p), ('elem_size', c_size_t), ('dtype', c_int),
+                ('extent_base', c_void_p), ('extent_bytes', c_size_t)]
+
+
+class cl_copy_options_t(ctypes.Structure):
+    _fields_ = [('struct_size', c_size_t), ('stores', c_int)]
+
+
+_COMPILED_TERMS = _capi.CONSTANTS['CL_COMPILED_MAX_MODES'] - 1
+
+
+class cl_compiled_term_t(ctypes.Structure):
+    _fields_ = [('magic', c_uint64), ('coef', c_uint64)]
+
+
+class cl_compiled_layout_t(ctypes.Structure):
+    _fields_ = [('size', c_int64), ('d0', c_uint64), ('offset', c_int64), ('swizzle_mask', c_uint64),
+                ('swizzle_shr', c_uint8), ('swizzle_shl', c_uint8), ('nterms', c_uint8),
+                ('shift', c_uint8 * _COMPILED_TERMS), ('term', cl_compiled_term_t * _COMPILED_TERMS)]
+
+
+class cl_dldevice(ctypes.Structure):
+    _fields_ = [('device_type', c_int32), ('device_id', c_int32)]
+
+
+class cl_dldatatype(ctypes.Structure):
+    _fields_ = [('code', c_uint8), ('bits', c_uint8), ('lanes', c_uint16)]
+
+
+class cl_dltensor_t(ctypes.Structure):
+    _fields_ = [('data', c_void_p), ('device', cl_dldevice), ('ndim', c_int32), ('dtype', cl_dldatatype),
+                ('shape', POINTER(c_int64)), ('strides', POINTER(c_int64)), ('byte_offset', c_uint64)]
+
+
+class cl_allocator(ctypes.Structure):
+    _fields_ = [('alloc', ctypes.CFUNCTYPE(c_void_p, c_void_p, c_size_t)),
+                ('realloc', ctypes.CFUNCTYPE(c_void_p, c_void_p, c_void_p, c_size_t)),
+                ('free', ctypes.CFUNCTYPE(None, c_void_p, c_void_p)), ('ctx', c_void_p)]
+
+
+cl_tensor_apply_fn = ctypes.CFUNCTYPE(None, c_void_p, c_void_p, c_int64)
+cl_tensor_transform_fn = ctypes.CFUNCTYPE(None, c_void_p, c_void_p, c_void_p)
+
+STRUCTS = {name: value for name, value in globals().items()
+           if isinstance(value, type) and issubclass(value, ctypes.Structure)}
+
+# ------------------------------------------------------------------- types
+
+# Opaque handles travel as void pointers.
+_HANDLES = ('cl_layout_t', 'cl_tuple_t', 'cl_composed_t', 'cl_tensor_t', 'cl_odometer_t')
+_SCALARS = {
+    'void': None, 'int': c_int, 'unsigned': c_uint, 'int64_t': c_int64, 'size_t': c_size_t, 'double': c_double,
+    'cl_status': c_int, 'cl_kind': c_int, 'cl_dtype': c_int,
+    'char': ctypes.c_char, 'void *': c_void_p, 'FILE': c_void_p,
+    'cl_tensor_apply_fn': cl_tensor_apply_fn, 'cl_tensor_transform_fn': cl_tensor_transform_fn,
+    'cl_index_map_fn': cl_index_map_fn,
+}
+_SCALARS.update((name, c_void_p) for name in _HANDLES)
+_SCALARS.update(STRUCTS)
+
+
+def ctype(c_type, result=False):
+    """The ctypes type of a C type as the headers spell it ('const
+    cl_layout_t *const *'), or KeyError for one this module does not know."""
+    base = c_type.replace('const ', '').replace('*const', '*').strip()
+    stars = base.count('*')
+    base = base.replace('*', '').strip()
+    if base == 'char' and stars == 1:
+        # Text results and text arguments are C strings; buffers to write
+        # are ctypes buffers, which c_void_p passes as they are.
+        return c_char_p if result or c_type.startswith('const') else c_void_p
+    t = _SCALARS[base]
+    if base in _HANDLES or base in ('FILE', 'void', 'char'):
+        t = c_void_p
+        stars -= 1
+    for _ in range(stars):
+        t = POINTER(t)
+    return t
+
+
+class _CApi:
+    """Attribute access to the C functions (declared on first use) and the
+    constants of the headers."""
+
+    def __init__(self, library):
+        self._library = library
+
+    def __getattr__(self, name):
+        if name in _capi.CONSTANTS:
+            value = _capi.CONSTANTS[name]
+        elif name in _capi.FUNCTIONS:
+            ret, params = _capi.FUNCTIONS[name]
+            value = getattr(self._library, name, None)
+            if value is None:
+                value = _missing(name)
+            else:
+                value.restype = ctype(ret, result=True)
+                value.argtypes = [ctype(p) for p in params]
+        else:
+            raise AttributeError('the C API has no %r' % name)
+        setattr(self, name, value)
+        return value
+
+    def __dir__(self):
+        return sorted(set(_capi.FUNCTIONS) | set(_capi.CONSTANTS))
+
+
+def _missing(name):
+    def call(*args):
+        raise NotImplementedError('the loaded libcutelayout has no %s: it is older than this package' % name)
+    call.__name__ = name
+    return call
+
+
+library = _library.load()
+capi = _CApi(library)
+
+if capi.cl_abi_version() != _library.ABI_VERSION or capi.cl_abi_minor() < _library.ABI_MINOR:
+    raise ImportError('libcutelayout implements ABI %d.%d, this package needs %d.%d or a later minor'
+                      % (capi.cl_abi_version(), capi.cl_abi_minor(), _library.ABI_VERSION, _library.ABI_MINOR))
+
+# ------------------------------------------------------------------ errors
+
+
+class CuteLayoutError(Exception):
+    """A failed library call: `status` is the cl_status code (a negative int),
+    `message` its cl_status_string() text, `detail` the cl_last_error() text
+    (e.g. "column 7: expected ',' or ')'"), possibly empty.  Each status has
+    its own subclass, which also derives from the built-in exception that
+    says the same: ValueError for a broken precondition, OverflowError,
+    MemoryError."""
+
+    def __init__(self, status, detail=''):
+        self.status = status
+        self.message = capi.cl_status_string(status).decode()
+        self.detail = detail
+        super().__init__(self.message + (': ' + detail if detail else ''))
+
+    def __reduce__(self):
+        return (error_class(self.status), (self.status, self.detail))
+
+
+def _error(name, *bases, doc):
+    return type(name, (CuteLayoutError,) + bases, {'__doc__': doc, '__module__': 'cutelayout'})
+
+
+# One class per status (common.h), named after it.
+ERRORS = {
+    'CL_E_NULL': _error('NullArgumentError', ValueError, doc='A required argument was missing (NULL).'),
+    'CL_E_NOMEM': _error('OutOfMemoryError', MemoryError, doc='The library could not allocate memory.'),
+    'CL_E_PARSE': _error('ParseError', ValueError, doc='Malformed text; the detail names the column.'),
+    'CL_E_OVERFLOW': _error('IntegerOverflowError', OverflowError, doc='A result does not fit in int64_t.'),
+    'CL_E_RANK': _error('RankError', ValueError, doc='Ranks or profiles do not match (CuTe: "Mismatched Ranks").'),
+    'CL_E_DIVISIBILITY': _error('DivisibilityError', ValueError,
+                                doc='A divisibility condition of the algebra is violated.'),
+    'CL_E_DOMAIN': _error('DomainError', ValueError, doc="An argument is outside the function's domain."),
+    'CL_E_TYPE': _error('KindError', ValueError, TypeError,
+                        doc='A value of the wrong kind (a tuple where an integer is required, ...).'),
+    'CL_E_NOT_INJECTIVE': _error('NotInjectiveError', ValueError, doc='The layout is not injective.'),
+    'CL_E_LIMIT': _error('LimitError', ValueError, doc='A rank, depth or size limit of the library is exceeded.'),
+    'CL_E_UNSUPPORTED': _error('UnsupportedError', ValueError, doc='An input the library (or CuTe) does not support.'),
+    'CL_E_BOUNDS': _error('BoundsError', ValueError, IndexError, doc="A tensor access outside its memory."),
+    'CL_E_OVERLAP': _error('OverlapError', ValueError, doc='Source and destination of a copy overlap.'),
+    'CL_E_ABI': _error('AbiError', ValueError, doc='A struct or library of another ABI.'),
+}
+_BY_STATUS = {_capi.CONSTANTS[name]: cls for name, cls in ERRORS.items()}
+_UNKNOWN = _error('UnknownStatusError', ValueError, doc='A status this package does not know (a newer library).')
+
+
+def error_class(status):
+    return _BY_STATUS.get(status, _UNKNOWN)
+
+
+def check(status):
+    """Raises the exception of a failure status; returns a success value."""
+    if status < 0:
+        # Read the thread-local detail at once: the next call may replace it.
+        raise error_class(status)(status, capi.cl_last_error().decode(errors='replace'))
+    return status
+
+
+# ------------------------------------------------------------------- calls
+
+def out_call(fn, *args, out_type=c_void_p):
+    """fn(*args, &out) for a function whose last parameter is its result;
+    the value of out."""
+    out = out_type()
+    check(fn(*args, ctypes.byref(out)))
+    return out
+
+
+def snprintf_text(fn, *args):
+    """The text of an snprintf-style function fn(*args, buf, cap)."""
+    need = check(fn(*args, None, 0))
+    buf = ctypes.create_string_buffer(need + 1)
+    check(fn(*args, buf, need + 1))
+    return buf.raw[:need].decode()
+
+
+def owned_string(fn, *args):
+    """The text of a function returning a fresh `char *` through its last
+    parameter (freed with cl_string_free)."""
+    out = out_call(fn, *args)
+    try:
+        return ctypes.string_at(out.value).decode()
+    finally:
+        capi.cl_string_free(out)
