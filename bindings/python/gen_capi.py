@@ -6,8 +6,9 @@
     python3 bindings/python/gen_capi.py --check    exit 1 when it differs
 
 _capi.py holds every exported function (its return type and parameter
-types, as the header spells them) and every integer constant (enum values
-and #defines) of the headers that <cutelayout/cutelayout.h> includes.  The
+types, as the header spells them), every integer constant (enum values and
+#defines) and the members of every struct of the headers that
+<cutelayout/cutelayout.h> includes.  The
 Python binding declares its ctypes functions from it, so a function added to
 a header reaches Python by running this script; the test suite runs it with
 --check and fails when the committed file is stale.
@@ -104,6 +105,27 @@ def constants(text):
     return out
 
 
+def structs(text):
+    """{typedef name: (member names...)} for each `typedef struct tag {...} name;`."""
+    out = {}
+    for body, name in re.findall(r'typedef\s+struct\s+\w*\s*\{(.*?)\}\s*(\w+)\s*;', text, re.S):
+        members = []
+        for decl in body.split(';'):
+            decl = ' '.join(decl.split())
+            if not decl:
+                continue
+            pointer_to_function = re.search(r'\(\s*\*\s*(\w+)\s*\)', decl)
+            if pointer_to_function:
+                members.append(pointer_to_function.group(1))
+                continue
+            # `int64_t tile_rows, tile_cols` declares two; `uint8_t shift[N]` one.
+            first, *more = decl.split(',')
+            for declarator in [first] + more:
+                members.append(re.findall(r'(\w+)\s*(?:\[[^\]]*\])?\s*$', declarator)[0])
+        out[name] = tuple(members)
+    return out
+
+
 def generate(header_dir):
     text = ''
     for header in umbrella_headers(header_dir):
@@ -124,6 +146,9 @@ def generate(header_dir):
               'FUNCTIONS = {']
     for name, (ret, params) in sorted(functions(text).items()):
         lines.append('    %r: (%r, %r),' % (name, ret, params))
+    lines += ['}', '', '# Structs: typedef name -> member names, in order.', 'STRUCTS = {']
+    for name, members in sorted(structs(text).items()):
+        lines.append('    %r: %r,' % (name, members))
     lines.append('}')
     return '\n'.join(lines) + '\n'
 

@@ -14,6 +14,11 @@ CONSTANTS = {
     'CL_COLOUR_THREAD': 3,
     'CL_COLOUR_VALUE': 4,
     'CL_COMPILED_MAX_MODES': 16,
+    'CL_COMPILED_NARROW': 2,
+    'CL_COMPILED_ONE_TERM': 0,
+    'CL_COMPILED_POW2': 1,
+    'CL_COMPILED_WIDE': 3,
+    'CL_COPY_MAX_THREADS': 64,
     'CL_COPY_STORES_AUTO': 0,
     'CL_COPY_STORES_CACHED': 1,
     'CL_COPY_STORES_STREAMING': 2,
@@ -336,4 +341,20 @@ FUNCTIONS = {
     'cl_zipped_product': ('cl_status', ('const cl_layout_t *', 'const cl_layout_t *', 'cl_layout_t **')),
     'cl_zipped_product_tiler': ('cl_status', ('const cl_layout_t *', 'const cl_tuple_t *', 'cl_layout_t **')),
     'cl_zipped_product_with_composed': ('cl_status', ('const cl_layout_t *', 'const cl_composed_t *', 'cl_layout_t **', 'cl_composed_t **')),
+}
+
+# Structs: typedef name -> member names, in order.
+STRUCTS = {
+    'cl_allocator': ('alloc', 'realloc', 'free', 'ctx'),
+    'cl_compiled_layout_t': ('size', 'd0', 'offset', 'swizzle_mask', 'swizzle_shr', 'swizzle_shl', 'nterms', 'shift', 'form', 'term'),
+    'cl_compiled_term_t': ('magic', 'coef'),
+    'cl_copy_options_t': ('struct_size', 'stores', 'threads'),
+    'cl_dldatatype': ('code', 'bits', 'lanes'),
+    'cl_dldevice': ('device_type', 'device_id'),
+    'cl_dltensor_t': ('data', 'device', 'ndim', 'dtype', 'shape', 'strides', 'byte_offset'),
+    'cl_fn': ('kind', 'swizzle', 'layout'),
+    'cl_picture_options': ('size', 'format', 'title', 'map', 'map_ctx', 'colour', 'element_bytes'),
+    'cl_picture_panel': ('layout', 'composed', 'title', 'tile_rows', 'tile_cols', 'highlight'),
+    'cl_swizzle_t': ('bits', 'base', 'shift'),
+    'cl_tensor_desc': ('struct_size', 'data', 'elem_size', 'dtype', 'extent_base', 'extent_bytes'),
 }

@@ -15,7 +15,8 @@ from . import _capi, _library
 
 # ------------------------------------------------------------------ structs
 # The headers' structs, field for field (tests/test_capi.py compares their
-# sizes and offsets with the C compiler's).  C enums are ints.
+# members with _capi.STRUCTS and their sizes and offsets with the C
+# compiler's).  C enums are ints.
 
 
 class cl_swizzle_t(ctypes.Structure):
@@ -45,7 +46,7 @@ class cl_tensor_desc(ctypes.Structure):
 
 
 class cl_copy_options_t(ctypes.Structure):
-    _fields_ = [('struct_size', c_size_t), ('stores', c_int)]
+    _fields_ = [('struct_size', c_size_t), ('stores', c_int), ('threads', c_int)]
 
 
 _COMPILED_TERMS = _capi.CONSTANTS['CL_COMPILED_MAX_MODES'] - 1
@@ -58,7 +59,8 @@ class cl_compiled_term_t(ctypes.Structure):
 class cl_compiled_layout_t(ctypes.Structure):
     _fields_ = [('size', c_int64), ('d0', c_uint64), ('offset', c_int64), ('swizzle_mask', c_uint64),
                 ('swizzle_shr', c_uint8), ('swizzle_shl', c_uint8), ('nterms', c_uint8),
-                ('shift', c_uint8 * _COMPILED_TERMS), ('term', cl_compiled_term_t * _COMPILED_TERMS)]
+                ('shift', c_uint8 * _COMPILED_TERMS), ('form', c_uint8),
+                ('term', cl_compiled_term_t * _COMPILED_TERMS)]
 
 
 class cl_dldevice(ctypes.Structure):

@@ -523,9 +523,10 @@ class Odometer:
 
 
 class CompiledLayout:
-    """A compiled layout (compiled.h): plain data (`.struct`, a ctypes
-    structure; bytes(c) for its bytes) that C, C++ or CUDA code evaluates
-    inline with cl_compiled_eval; c(i) runs the same arithmetic here."""
+    """A compiled layout (compiled.h): plain data that C, C++ or CUDA code
+    evaluates inline with cl_compiled_eval, without calling the library:
+    `.struct` is the cl_compiled_layout_t as a ctypes structure, bytes(c)
+    its bytes (e.g. a kernel argument)."""
     __slots__ = ('struct',)
 
     def __init__(self, struct):
@@ -533,21 +534,11 @@ class CompiledLayout:
 
     @property
     def size(self):
+        """The domain: the compiled value is the layout's for 0 <= i < size."""
         return self.struct.size
 
     def __bytes__(self):
         return bytes(self.struct)
-
-    def __call__(self, i):
-        """compiled.h's cl_compiled_eval(c, i): the layout's value for 0 <= i < size."""
-        c, mod = self.struct, 1 << 64
-        i = operator.index(i) % mod
-        index = i * c.d0
-        for k in range(c.nterms):
-            index += (((i * c.term[k].magic) >> 64) >> c.shift[k]) * c.term[k].coef
-        x = (c.offset + index) % mod
-        x ^= (((x & c.swizzle_mask) >> c.swizzle_shr) << c.swizzle_shl) % mod
-        return x - mod if x >> 63 else x
 
 
 _values.LAYOUT_TYPES = (Layout,)

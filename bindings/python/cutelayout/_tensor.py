@@ -492,21 +492,22 @@ _STORES = {'auto': capi.CL_COPY_STORES_AUTO, 'cached': capi.CL_COPY_STORES_CACHE
            'streaming': capi.CL_COPY_STORES_STREAMING}
 
 
-def copy(dst, src, stores='auto'):
+def copy(dst, src, stores='auto', threads=1):
     """dst(i) = src(i) for every i (memcpy-style order), with the library's
     fast copy: the two layouts coalesced jointly, contiguous runs memcpy'd,
     transposes through vector registers.  dst and src are Tensors, numpy
     arrays or objects with __dlpack__ of the same size and element size;
     src may broadcast (stride 0).  stores: 'auto', 'cached' or 'streaming'
-    (non-temporal stores).  OverlapError when they share memory."""
+    (non-temporal stores); threads: split the copy between that many
+    threads.  OverlapError when they share memory."""
     dst, src = as_tensor(dst), as_tensor(src)
     dst._check_writable()
-    if stores == 'auto':
+    if stores == 'auto' and threads == 1:
         check(capi.cl_tensor_copy(dst, src))
         return
     if stores not in _STORES:
         raise ValueError('stores must be one of %s' % ', '.join(_STORES))
-    options = cl_copy_options_t(sizeof(cl_copy_options_t), _STORES[stores])
+    options = cl_copy_options_t(sizeof(cl_copy_options_t), _STORES[stores], operator.index(threads))
     check(capi.cl_tensor_copy_ex(dst, src, byref(options)))
 
 

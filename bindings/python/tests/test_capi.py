@@ -19,10 +19,10 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PYTHON_DIR = os.path.dirname(HERE)
-sys.path.insert(0, PYTHON_DIR)  # gen_capi.py
-import gen_capi  # noqa: E402
+from cutelayout import _capi, _ffi  # noqa: E402  (the package under test, from PYTHONPATH)
 
-from cutelayout import _capi, _ffi  # noqa: E402
+sys.path.append(PYTHON_DIR)  # gen_capi.py, after the package under test
+import gen_capi  # noqa: E402
 
 ARGS = None
 
@@ -35,7 +35,8 @@ class CApi(unittest.TestCase):
         self.assertEqual(committed, gen_capi.generate(headers),
                          'cutelayout/_capi.py is stale: run python3 bindings/python/gen_capi.py')
         # The package under test carries the same table.
-        self.assertEqual(_capi.FUNCTIONS, eval(committed.split('FUNCTIONS = ', 1)[1], {}))  # noqa: S307
+        with open(_capi.__file__, encoding='utf-8') as f:
+            self.assertEqual(f.read(), committed)
 
     def test_every_type_has_a_ctypes_type(self):
         for name, (ret, params) in _capi.FUNCTIONS.items():
@@ -45,6 +46,40 @@ class CApi(unittest.TestCase):
                     _ffi.ctype(p)
             except KeyError as e:
                 self.fail('%s: no ctypes type for %s (add it to cutelayout/_ffi.py)' % (name, e))
+
+    def test_structs_have_the_headers_members(self):
+        self.assertEqual(set(_ffi.STRUCTS), set(_capi.STRUCTS))
+        for name, members in _capi.STRUCTS.items():
+            self.assertEqual(tuple(f for f, _ in _ffi.STRUCTS[name]._fields_), members, name)
+
+    def test_compiled_layouts_evaluate_in_c(self):
+        # The bytes of Layout.compile(), read by compiled.h's inline
+        # cl_compiled_eval in a C program, give the layout's values.
+        import cutelayout as cl
+        source = r'''
+#include <stdio.h>
+#include <cutelayout/cutelayout.h>
+int main(void) {
+  cl_compiled_layout_t c;
+  while (fread(&c, sizeof c, 1, stdin) == 1) {
+    for (int64_t i = 0; i < c.size; i++)
+      printf("%lld ", (long long)cl_compiled_eval(&c, i));
+    printf("\n");
+  }
+  return 0;
+}
+'''
+        cases = [cl.Layout(t) for t in ['(2,(2,2)):(4,(2,1))', '(3,5,7):(35,7,1)', '(4,8):(-1,4)', '7:0', '(16,4):(1,64)']]
+        cases.append(cl.ComposedLayout('Sw<3,3,3> o 4 o (8,8):(8,1)'))
+        with tempfile.TemporaryDirectory() as tmp:
+            c, exe = os.path.join(tmp, 'eval.c'), os.path.join(tmp, 'eval')
+            with open(c, 'w', encoding='utf-8') as f:
+                f.write(source)
+            subprocess.run(ARGS.cc + ['-I', ARGS.include, c, '-o', exe], check=True)
+            out = subprocess.run([exe], input=b''.join(bytes(x.compile()) for x in cases), check=True,
+                                 stdout=subprocess.PIPE).stdout.decode().split('\n')
+        for x, line in zip(cases, out):
+            self.assertEqual([int(v) for v in line.split()], list(x), str(x))
 
     def test_structs_are_the_c_structs(self):
         lines = ['#include <stddef.h>', '#include <stdio.h>', '#include <cutelayout/cutelayout.h>',

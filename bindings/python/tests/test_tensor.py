@@ -121,10 +121,12 @@ class TestLibraryMemory(unittest.TestCase):
         dst = Tensor.zeros('(4,8):(8,1)', 'float64')
         cl.copy(dst, src)
         self.assertEqual(list(dst), list(src))
-        for stores in ('cached', 'streaming'):
+        for stores, threads in (('cached', 1), ('streaming', 1), ('auto', 3)):
             again = Tensor.zeros('(4,8):(8,1)', 'float64')
-            cl.copy(again, src, stores=stores)
+            cl.copy(again, src, stores=stores, threads=threads)
             self.assertEqual(list(again), list(src))
+        with self.assertRaises(cl.DomainError):
+            cl.copy(again, src, threads=cl.capi.CL_COPY_MAX_THREADS + 1)
         with self.assertRaises(ValueError):
             cl.copy(dst, src, stores='fast')
         with self.assertRaises(cl.OverlapError):
