@@ -11,7 +11,7 @@ from ctypes import byref, c_int64, c_void_p
 from . import _values
 from ._ffi import capi, check, out_call
 from ._layout import ComposedLayout, Layout, Swizzle, _as_fn, _path, either, fn_arg, parse
-from ._values import Tuple, optional_tuple, value_of
+from ._values import Tuple, _int_out, optional_tuple, value_of
 
 # Set by _tensor: the Tensor class, for the functions that also take tensors.
 TENSOR_TYPES = ()
@@ -19,10 +19,6 @@ TENSOR_TYPES = ()
 
 def _layout(fn, *args):
     return Layout._adopt(out_call(fn, *args))
-
-
-def _int_out(fn, *args):
-    return out_call(fn, *args, out_type=c_int64).value
 
 
 def _operand(b):

@@ -223,6 +223,23 @@ def check(status):
     return status
 
 
+# ----------------------------------------------------------------- handles
+
+class Owned:
+    """An object that owns a C handle, `_as_parameter_` (so ctypes passes
+    the object itself), which its class's `_free` releases when the object
+    goes.  (`_free` is looked up on the class, not in a module: module globals
+    may already be gone when the interpreter shuts down.)"""
+    __slots__ = ()
+    _free = None
+
+    def __del__(self):
+        handle = getattr(self, '_as_parameter_', None)
+        if handle:
+            type(self)._free(handle)
+            self._as_parameter_ = None
+
+
 # ------------------------------------------------------------------- calls
 
 def out_call(fn, *args, out_type=c_void_p):

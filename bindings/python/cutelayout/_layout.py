@@ -5,12 +5,8 @@ import operator
 from ctypes import POINTER, byref, c_int64, c_void_p
 
 from . import _values
-from ._ffi import CuteLayoutError, capi, check, cl_compiled_layout_t, cl_fn, cl_swizzle_t, out_call, snprintf_text
-from ._values import Tuple, has_underscore, value_of
-
-
-def _int_out(fn, *args):
-    return out_call(fn, *args, out_type=c_int64).value
+from ._ffi import CuteLayoutError, Owned, capi, check, cl_compiled_layout_t, cl_fn, cl_swizzle_t, out_call, snprintf_text
+from ._values import Tuple, _int_out, has_underscore, value_of
 
 
 def _path(path):
@@ -106,7 +102,7 @@ class _Function:
         return slice_and_offset(crd, self)
 
 
-class Layout(_Function):
+class Layout(_Function, Owned):
     """CuTe's Layout: a function from coordinates to indices given by a shape
     and a congruent stride.
 
@@ -147,13 +143,7 @@ class Layout(_Function):
         self._as_parameter_ = handle
         return self
 
-    def __del__(self, _free=capi.cl_layout_free):
-        # _free is bound at definition time: module globals may already be
-        # gone when the interpreter shuts down.
-        handle = getattr(self, '_as_parameter_', None)
-        if handle:
-            _free(handle)
-            self._as_parameter_ = None
+    _free = capi.cl_layout_free
 
     def __str__(self):
         return snprintf_text(capi.cl_layout_format, self)
@@ -338,7 +328,7 @@ def _fn_value(c):
     return Layout._adopt(out_call(capi.cl_layout_copy, c_void_p(c.layout)))
 
 
-class ComposedLayout(_Function):
+class ComposedLayout(_Function, Owned):
     """CuTe's ComposedLayout A o offset o B: the function i -> A(offset + B(i)),
     each of A and B a Layout or a Swizzle.
 
@@ -365,11 +355,7 @@ class ComposedLayout(_Function):
 
     _adopt = Layout.__dict__['_adopt']
 
-    def __del__(self, _free=capi.cl_composed_free):
-        handle = getattr(self, '_as_parameter_', None)
-        if handle:
-            _free(handle)
-            self._as_parameter_ = None
+    _free = capi.cl_composed_free
 
     def __str__(self):
         return snprintf_text(capi.cl_composed_format, self)
@@ -474,7 +460,7 @@ def parse(text):
     return Tuple(text).value()
 
 
-class Odometer:
+class Odometer(Owned):
     """Every offset of a layout in order, L(0), L(1), ..., one addition per
     step (tensor.h's odometer).  A mutable iterator: one thread at a time."""
     __slots__ = ('_as_parameter_', '_layout')
@@ -483,11 +469,7 @@ class Odometer:
         self._layout = layout if isinstance(layout, Layout) else Layout(layout)
         self._as_parameter_ = out_call(capi.cl_odometer_new, self._layout)
 
-    def __del__(self, _free=capi.cl_odometer_free):
-        handle = getattr(self, '_as_parameter_', None)
-        if handle:
-            _free(handle)
-            self._as_parameter_ = None
+    _free = capi.cl_odometer_free
 
     def __iter__(self):
         return self

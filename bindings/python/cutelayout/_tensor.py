@@ -13,7 +13,7 @@ import weakref
 from ctypes import byref, c_double, c_int64, c_void_p, sizeof
 
 from . import _algebra
-from ._ffi import capi, check, cl_copy_options_t, cl_dltensor_t, cl_tensor_desc, out_call, snprintf_text
+from ._ffi import Owned, capi, check, cl_copy_options_t, cl_dltensor_t, cl_tensor_desc, out_call, snprintf_text
 from ._layout import Layout, _as_fn, _path
 from ._values import Tuple, has_underscore
 
@@ -138,7 +138,7 @@ def _describe(handle):
 
 # --------------------------------------------------------------- Tensor
 
-class Tensor:
+class Tensor(Owned):
     """CuTe's Tensor on the host: memory seen through a layout.
 
         Tensor(array)                  a view of a numpy array or any object
@@ -222,11 +222,7 @@ class Tensor:
         t._set(out_call(capi.cl_tensor_create, byref(desc), _as_fn(layout)), owner, True)
         return t
 
-    def __del__(self, _free=capi.cl_tensor_free):
-        handle = getattr(self, '_as_parameter_', None)
-        if handle:
-            _free(handle)
-            self._as_parameter_ = None
+    _free = capi.cl_tensor_free
 
     # ---- queries
     @property

@@ -9,7 +9,7 @@ form: ints, tuples, `_`, ScaledBasis and Layout objects."""
 import operator
 from ctypes import byref, c_int, c_int64, c_void_p
 
-from ._ffi import capi, check, out_call, snprintf_text
+from ._ffi import Owned, capi, check, out_call, snprintf_text
 
 
 class _Underscore:
@@ -102,7 +102,7 @@ def text(value):
         raise TypeError('expected an int, a tuple of ints, _ or a Layout, got %r' % (value,)) from None
 
 
-class Tuple:
+class Tuple(Owned):
     """An owned cl_tuple_t made from a Python value (freed with the object):
     the argument of the C functions that take a `const cl_tuple_t *`."""
     __slots__ = ('_as_parameter_',)
@@ -117,11 +117,7 @@ class Tuple:
         self._as_parameter_ = handle
         return self
 
-    def __del__(self, _free=capi.cl_tuple_free):
-        handle = getattr(self, '_as_parameter_', None)
-        if handle:
-            _free(handle)
-            self._as_parameter_ = None
+    _free = capi.cl_tuple_free
 
     def value(self):
         return parse_value(snprintf_text(capi.cl_tuple_format, self))
