@@ -29,7 +29,7 @@ BENCH_WEAK void bench_algebra(void) { fprintf(stderr, "cute-layout-bench: group 
 BENCH_WEAK void bench_copy(void) { fprintf(stderr, "cute-layout-bench: group 'copy' is not built\n"); }
 #ifndef CL_BENCH_GPU
 /* Without the CUDA module the gpu group is listed but says why it is empty. */
-static void bench_gpu(void) { printf("gpu: skipped, the CUDA module is not built (nvcc not found)\n"); }
+void bench_gpu(void) { printf("gpu: skipped, the CUDA module is not built (nvcc not found)\n"); }
 #endif
 
 static const struct {
