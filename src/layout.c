@@ -890,7 +890,8 @@ cl_status cl_layout_replace(const cl_layout_t *layout, int64_t i, const cl_layou
 cl_status cl_layout_coprofile(const cl_layout_t *layout, cl_tuple_t **out) {
   CHECK_OUT(out);
   CHECK_NULL(layout);
-  /* The codomain of an integer-strided layout is the integers: a value
-   * congruent with L(i) is one 0. */
-  return cl_tuple_int(0, out);
+  cl_builder b;
+  cl_b_init(&b);
+  cl_b_coprofile(&b, cl_lstride(cl_lroot(layout)));
+  return cl_b_finish_tuple(&b, out);
 }
