@@ -31,22 +31,30 @@ carries the status code and the library's message (`status`, `message`,
 function, for the rare call without a Python spelling.
 """
 from . import _capi
-from ._algebra import (append, blocked_product, coalesce, complement, composition, coshape, cosize, crd2idx, depth,
-                       downcast, filter, filter_zeros, flat_divide, flat_product, flatten, get, group, left_inverse,
-                       logical_divide, logical_product, make_composed_layout, make_fragment_like,
-                       make_identity_layout, make_layout, make_layout_like, make_ordered_layout, max_common_layout,
-                       max_common_vector, nullspace, prepend, rank, raked_product, right_inverse, select, shape, size,
-                       slice, slice_and_offset, stride, take, tile_to_shape, tiled_divide, tiled_product, unflatten,
-                       upcast, zip, zipped_divide, zipped_product)
+from ._algebra import (append, blocked_product, coalesce, coalesce_z, complement, composition, composition_mode,
+                       coprofile, coshape, cosize, crd2idx, depth, dice, domain_distribute, domain_offset, downcast,
+                       filter, filter_zeros, flat_divide, flat_product, flatten, get, greatest_common_domain, group,
+                       layout_add, left_inverse, logical_divide, logical_divide_mode, logical_product,
+                       logical_product_mode, make_composed_layout, make_fragment_like, make_identity_layout,
+                       make_layout, make_layout_like, make_ordered_layout, max_alignment, max_common_layout,
+                       max_common_vector, nullspace, prepend, raked_product, rank, recast_layout, replace,
+                       right_inverse, select, shape, size, slice, slice_and_offset, stride, take, tile_to_shape,
+                       tile_unzip, tiled_divide, tiled_product, unflatten, upcast, zip, zipped_divide,
+                       zipped_divide_mode, zipped_product)
+from ._coord import CoordTensor, make_coord_tensor, make_identity_tensor
+from ._cuda import CudaTensor, cuda_copy, cuda_copy_explain
 from ._ffi import ERRORS as _ERRORS, CuteLayoutError, capi, library
 from ._layout import (CompiledLayout, ComposedLayout, Layout, LayoutLeft, LayoutRight, Odometer, Swizzle,
                       make_swizzle, parse)
 from ._picture import Panel, draw, draw_panels, print1D, print1d, print_layout
-from ._tensor import (Tensor, copy, copy_explain, inner_partition, local_partition, local_tile, make_tensor_like,
+from ._tensor import (Tensor, copy, copy_explain, copy_plan, inner_partition, local_partition, local_tile, make_tensor_like,
                       outer_partition, recast)
-from ._values import (E, ScaledBasis, _, ceil_div, compact_col_major, compact_order, compact_row_major, compatible,
-                      congruent, crd2crd, elem_less, elem_scale, idx2crd, inner_product, prefix_product, product,
-                      shape_div, weakly_congruent)
+from ._values import (E, ScaledBasis, _, ceil_div, colex_less, common_coarsening, common_refinement,
+                      compact_col_major, compact_order, compact_row_major, compatible, congruent, crd2crd, elem_less,
+                      elem_scale, evenly_divides, gcd, idx2crd, inner_product, lex_less, prefix_product, product,
+                      product_each, product_like, round_up, shape_div, weakly_congruent)
+from ._values import tuple_max as max  # noqa: A001 (CuTe's name)
+from ._values import tuple_min as min  # noqa: A001 (CuTe's name)
 from ._values import tuple_sum as sum  # noqa: A001 (CuTe's name)
 
 globals().update((cls.__name__, cls) for cls in _ERRORS.values())
@@ -79,8 +87,8 @@ def last_error():
     return capi.cl_last_error().decode(errors='replace')
 
 
-# The names `from cutelayout import *` gives: not filter, sum, zip, slice and
-# copy, which would hide Python's built-ins and the copy module, nor _ (the
+# The names `from cutelayout import *` gives: not filter, sum, max, min, zip,
+# slice and copy, which would hide Python's built-ins and the copy module, nor _ (the
 # interpreter's last value): `from cutelayout import _`.
 __all__ = sorted({name for name in globals() if not name.startswith('_')} -
-                 {'filter', 'sum', 'zip', 'slice', 'copy', 'library', 'capi'})
+                 {'filter', 'sum', 'max', 'min', 'zip', 'slice', 'copy', 'library', 'capi'})

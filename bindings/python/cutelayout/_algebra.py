@@ -156,9 +156,35 @@ def crd2idx(crd, shape, stride=None):
 
 # =============================================================== modes
 
+def _is_function(x):
+    return isinstance(x, (Layout, ComposedLayout, Swizzle)) or (isinstance(x, str) and ':' in x)
+
+
 def slice(crd, x):  # noqa: A001 (CuTe's name)
-    """CuTe's slice(crd, L): the sub-layout over the `_` positions of crd."""
+    """CuTe's slice(crd, L): the sub-layout over the `_` positions of crd
+    (of a tuple: its elements there, flattened)."""
+    if not _is_function(x):
+        return _values.tuple_slice(crd, x)
     return _as_fn(x).slice(crd)
+
+
+def dice(crd, x):
+    """CuTe's dice(crd, L), the mirror of slice: the sub-layout over the
+    integer positions of crd (of a tuple: its elements there)."""
+    if not _is_function(x):
+        return _values.tuple_dice(crd, x)
+    return _layout(capi.cl_layout_dice, Tuple(crd), _as_fn(x))
+
+
+def domain_offset(crd, x):
+    """CuTe's domain_offset(crd, L): (L, L(crd)) with each `_` as 0."""
+    x = _as_fn(x)
+    out, offset = c_void_p(), c_int64()
+    if isinstance(x, ComposedLayout):
+        check(capi.cl_composed_domain_offset(Tuple(crd), x, byref(out), byref(offset)))
+        return ComposedLayout._adopt(out), offset.value
+    check(capi.cl_domain_offset(Tuple(crd), x, byref(out), byref(offset)))
+    return Layout._adopt(out), offset.value
 
 
 def slice_and_offset(crd, x):
@@ -220,14 +246,36 @@ def select(layout, *modes):
     return _layout(capi.cl_layout_select, _as_fn(layout), *_path(modes))
 
 
-def append(layout, x=None):
-    """append(L, X): X (default 1:0) as a new last mode."""
-    return _layout(capi.cl_layout_append, _as_fn(layout), None if x is None else _as_fn(x))
+def append(layout, x=None, n=None):
+    """append(L, X): X (default 1:0) as a new last mode; with n, CuTe's
+    append<n>(L, X): L padded with copies of X up to n modes."""
+    layout, x = _as_fn(layout), None if x is None else _as_fn(x)
+    if isinstance(layout, ComposedLayout):
+        if n is None:
+            raise TypeError('append of a composed layout takes n (CuTe\'s append<N>)')
+        return either(capi.cl_composed_append, layout, x, operator.index(n))
+    if n is None:
+        return _layout(capi.cl_layout_append, layout, x)
+    return _layout(capi.cl_layout_append_to, layout, x, operator.index(n))
 
 
-def prepend(layout, x=None):
-    """prepend(L, X): X (default 1:0) as a new first mode."""
-    return _layout(capi.cl_layout_prepend, _as_fn(layout), None if x is None else _as_fn(x))
+def prepend(layout, x=None, n=None):
+    """prepend(L, X): X (default 1:0) as a new first mode; with n, CuTe's
+    prepend<n>(L, X): L padded at the front with copies of X up to n modes."""
+    layout, x = _as_fn(layout), None if x is None else _as_fn(x)
+    if n is None:
+        return _layout(capi.cl_layout_prepend, layout, x)
+    return _layout(capi.cl_layout_prepend_to, layout, x, operator.index(n))
+
+
+def replace(layout, i, x):
+    """CuTe's replace<i>(L, X): L with mode i replaced by X."""
+    return _layout(capi.cl_layout_replace, _as_fn(layout), operator.index(i), _as_fn(x))
+
+
+def coprofile(layout):
+    """CuTe's coprofile(L): zeros shaped like L's values (0 for integer strides)."""
+    return value_of(out_call(capi.cl_layout_coprofile, _as_fn(layout)))
 
 
 def zip(x):  # noqa: A001 (CuTe's name)
@@ -240,10 +288,13 @@ def zip(x):  # noqa: A001 (CuTe's name)
 
 # ============================================================= algebra
 
-def coalesce(x, profile=None):
+def coalesce(x, profile=None, mode=None):
     """coalesce(L): the same function on [0, size(L)) with the fewest modes;
-    coalesce(L, profile) coalesces at the profile's leaves."""
+    coalesce(L, profile) coalesces at the profile's leaves; mode=(i, ...)
+    coalesces only that mode (the whitepaper's coalesce[i])."""
     x = _as_fn(x)
+    if mode is not None:
+        return _layout(capi.cl_coalesce_mode, x, *_path(_mode_path(mode)))
     if isinstance(x, ComposedLayout):
         return either(capi.cl_composed_coalesce, x, optional_tuple(profile))
     if profile is None:
@@ -261,9 +312,86 @@ def filter(x, profile=None):  # noqa: A001 (CuTe's name)
     return _layout(capi.cl_filter_profile, x, Tuple(profile))
 
 
-def filter_zeros(layout):
-    """filter_zeros(L): every stride-0 leaf's extent replaced by 1."""
-    return _layout(capi.cl_filter_zeros, _as_fn(layout))
+def filter_zeros(x, y=None):
+    """filter_zeros(L): every stride-0 leaf's extent replaced by 1; of int
+    tuples, CuTe's filter_zeros(a[, b])."""
+    if _is_function(x):
+        return _layout(capi.cl_filter_zeros, _as_fn(x))
+    return _values.tuple_filter_zeros(x, y)
+
+
+def _mode_path(mode):
+    return (mode,) if isinstance(mode, int) else tuple(mode)
+
+
+def coalesce_z(x, profile=None, mode=None):
+    """The whitepaper's coalesce_z: coalesce that also drops stride-0 modes'
+    distinctions (by profile, or at one mode)."""
+    x = _as_fn(x)
+    if mode is not None:
+        return _layout(capi.cl_coalesce_z_mode, x, *_path(_mode_path(mode)))
+    if profile is not None:
+        return _layout(capi.cl_coalesce_z_profile, x, Tuple(profile))
+    return _layout(capi.cl_coalesce_z, x)
+
+
+def layout_add(a, b):
+    """The whitepaper's layout_add: R(d) = A(d) + B(d) on their greatest common domain."""
+    return _layout(capi.cl_layout_add, _as_fn(a), _as_fn(b))
+
+
+def greatest_common_domain(a, b):
+    """The whitepaper's greatest_common_domain of two shapes, as a layout."""
+    return _layout(capi.cl_greatest_common_domain, Tuple(a), Tuple(b))
+
+
+def _at_mode(name, fn, doc):
+    def f(a, tiler, mode):
+        return _layout(fn, _as_fn(a), _tiler(tiler), *_path(_mode_path(mode)))
+
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = doc
+    return f
+
+
+composition_mode = _at_mode('composition_mode', capi.cl_composition_mode,
+                            "composition_mode(A, B, mode): A with the mode at path `mode` composed with B "
+                            "(the whitepaper's composition[i,...]).")
+logical_divide_mode = _at_mode('logical_divide_mode', capi.cl_logical_divide_mode,
+                               "logical_divide_mode(A, B, mode): the whitepaper's logical_divide[i,...].")
+zipped_divide_mode = _at_mode('zipped_divide_mode', capi.cl_zipped_divide_mode,
+                              "zipped_divide_mode(A, B, mode): the whitepaper's zipped_divide[i,...].")
+logical_product_mode = _at_mode('logical_product_mode', capi.cl_logical_product_mode,
+                                "logical_product_mode(A, B, mode): the whitepaper's logical_product[i,...].")
+
+
+def max_alignment(x):
+    """CuTe's max_alignment(L): the largest vector of contiguous elements L always has."""
+    x = _as_fn(x)
+    if isinstance(x, ComposedLayout):
+        return _int_out(capi.cl_composed_max_alignment, x)
+    return _int_out(capi.cl_max_alignment, x)
+
+
+def recast_layout(x, old_bits, new_bits):
+    """CuTe's recast_layout<Old, New>(L) with the types given by their sizes in bits."""
+    x, old_bits, new_bits = _as_fn(x), operator.index(old_bits), operator.index(new_bits)
+    if isinstance(x, ComposedLayout):
+        return either(capi.cl_composed_recast_layout, x, old_bits, new_bits)
+    return _layout(capi.cl_recast_layout, x, old_bits, new_bits)
+
+
+def domain_distribute(shape, n):
+    """CuTe's domain_distribute(shape, n): n elements spread over shape's leaves, as a layout."""
+    return _layout(capi.cl_domain_distribute, Tuple(shape), Tuple(n))
+
+
+def tile_unzip(x, tiler):
+    """CuTe's tile_unzip(L, tiler): a logical_divide's result in zipped_divide's order."""
+    x = _as_fn(x)
+    if isinstance(x, ComposedLayout):
+        return either(capi.cl_composed_tile_unzip, x, _tiler(tiler))
+    return _layout(capi.cl_tile_unzip, x, _tiler(tiler))
 
 
 def composition(*args):

@@ -49,6 +49,19 @@ class cl_copy_options_t(ctypes.Structure):
     _fields_ = [('struct_size', c_size_t), ('stores', c_int), ('threads', c_int)]
 
 
+_PLAN_MODES = _capi.CONSTANTS['CL_COPY_PLAN_MAX_MODES']
+
+
+class cl_copy_plan_t(ctypes.Structure):
+    _fields_ = [('struct_size', c_size_t), ('kernel', c_int), ('flags', c_uint), ('elem_size', c_int64),
+                ('vector', c_int64), ('dst_offset', c_int64), ('src_offset', c_int64), ('rank', c_int64),
+                ('dst_run', c_int64), ('src_run', c_int64), ('extent', c_int64 * _PLAN_MODES),
+                ('dst_stride', c_int64 * _PLAN_MODES), ('src_stride', c_int64 * _PLAN_MODES),
+                ('dst_tail_rank', c_int64), ('src_tail_rank', c_int64),
+                ('dst_tail_extent', c_int64 * _PLAN_MODES), ('dst_tail_stride', c_int64 * _PLAN_MODES),
+                ('src_tail_extent', c_int64 * _PLAN_MODES), ('src_tail_stride', c_int64 * _PLAN_MODES)]
+
+
 _COMPILED_TERMS = _capi.CONSTANTS['CL_COMPILED_MAX_MODES'] - 1
 
 
@@ -91,10 +104,10 @@ STRUCTS = {name: value for name, value in globals().items()
 # ------------------------------------------------------------------- types
 
 # Opaque handles travel as void pointers.
-_HANDLES = ('cl_layout_t', 'cl_tuple_t', 'cl_composed_t', 'cl_tensor_t', 'cl_odometer_t')
+_HANDLES = ('cl_layout_t', 'cl_tuple_t', 'cl_composed_t', 'cl_tensor_t', 'cl_odometer_t', 'cl_coord_tensor_t')
 _SCALARS = {
     'void': None, 'int': c_int, 'unsigned': c_uint, 'int64_t': c_int64, 'size_t': c_size_t, 'double': c_double,
-    'cl_status': c_int, 'cl_kind': c_int, 'cl_dtype': c_int,
+    'cl_status': c_int, 'cl_kind': c_int, 'cl_dtype': c_int, 'cl_copy_kernel_t': c_int,
     'char': ctypes.c_char, 'void *': c_void_p, 'FILE': c_void_p,
     'cl_tensor_apply_fn': cl_tensor_apply_fn, 'cl_tensor_transform_fn': cl_tensor_transform_fn,
     'cl_index_map_fn': cl_index_map_fn,

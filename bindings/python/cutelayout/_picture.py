@@ -4,6 +4,7 @@ import ctypes
 from ctypes import sizeof
 
 from ._ffi import CuteLayoutError, capi, cl_index_map_fn, cl_picture_options, cl_picture_panel, snprintf_text
+from ._coord import CoordTensor
 from ._layout import ComposedLayout, _as_fn
 
 _FORMATS = {'svg': capi.CL_PICTURE_SVG, 'tex': capi.CL_PICTURE_TEX, 'txt': capi.CL_PICTURE_TXT}
@@ -56,9 +57,14 @@ def draw(x, tv=None, format='svg', title=None, colour='auto', element_bytes=None
     (CuTe's print_layout table).  colour: 'auto', 'index', 'bank' (shared-memory
     bank of the index, for element_bytes-byte elements), and for TV pictures
     'thread' or 'value'.  title: instead of the layout's text.  map: a function
-    index -> int shown instead of the index."""
-    x = _as_fn(x)
+    index -> int shown instead of the index.  A coordinate tensor's cells
+    show its coordinates."""
     options = _Options(format, title, colour, element_bytes, map)
+    if isinstance(x, CoordTensor):
+        if tv is not None:
+            raise ValueError('a coordinate tensor has no thread-value picture')
+        return options.render(capi.cl_render_coord_tensor, x)
+    x = _as_fn(x)
     tile = () if tv is None else tuple(tv)
     if tile and len(tile) != 2:
         raise ValueError('tv is (rows, columns) of the tile')

@@ -13,7 +13,8 @@ import weakref
 from ctypes import byref, c_double, c_int64, c_void_p, sizeof
 
 from . import _algebra
-from ._ffi import Owned, capi, check, cl_copy_options_t, cl_dltensor_t, cl_tensor_desc, out_call, snprintf_text
+from ._ffi import Owned, capi, check, cl_copy_options_t, cl_copy_plan_t, cl_dltensor_t, cl_tensor_desc, out_call, snprintf_text
+from ._coord import CoordTensor
 from ._layout import Layout, _as_fn, _path
 from ._values import Tuple, has_underscore
 
@@ -507,28 +508,71 @@ def copy(dst, src, stores='auto', threads=1):
     check(capi.cl_tensor_copy_ex(dst, src, byref(options)))
 
 
+_KERNELS = {0: 'none', 1: 'memcpy', 2: 'strided', 3: 'transpose'}
+
+
+def copy_plan(dst, src, stores='auto', threads=1):
+    """The plan copy(dst, src, stores, threads) would run (cl_tensor_copy_plan),
+    as a dict: 'kernel' ('none', 'memcpy', 'strided', 'transpose'),
+    'streaming', 'staged', 'prefetch', 'elem_size', 'vector', the offsets,
+    the joint modes' 'extent', 'dst_stride' and 'src_stride' (in elements),
+    a transpose's 'dst_run' and 'src_run', and the unrefined tails."""
+    dst, src = as_tensor(dst), as_tensor(src)
+    if stores not in _STORES:
+        raise ValueError('stores must be one of %s' % ', '.join(_STORES))
+    options = cl_copy_options_t(sizeof(cl_copy_options_t), _STORES[stores], operator.index(threads))
+    plan = cl_copy_plan_t()
+    plan.struct_size = sizeof(cl_copy_plan_t)
+    check(capi.cl_tensor_copy_plan(dst, src, byref(options), byref(plan)))
+    modes = lambda a, n: list(a[:n])  # noqa: E731
+    return {'kernel': _KERNELS[plan.kernel],
+            'streaming': bool(plan.flags & capi.CL_COPY_PLAN_STREAMING),
+            'staged': bool(plan.flags & capi.CL_COPY_PLAN_STAGED),
+            'prefetch': bool(plan.flags & capi.CL_COPY_PLAN_PREFETCH),
+            'elem_size': plan.elem_size, 'vector': plan.vector,
+            'dst_offset': plan.dst_offset, 'src_offset': plan.src_offset,
+            'extent': modes(plan.extent, plan.rank), 'dst_stride': modes(plan.dst_stride, plan.rank),
+            'src_stride': modes(plan.src_stride, plan.rank), 'dst_run': plan.dst_run, 'src_run': plan.src_run,
+            'dst_tail': list(zip(modes(plan.dst_tail_extent, plan.dst_tail_rank),
+                                 modes(plan.dst_tail_stride, plan.dst_tail_rank))),
+            'src_tail': list(zip(modes(plan.src_tail_extent, plan.src_tail_rank),
+                                 modes(plan.src_tail_stride, plan.src_tail_rank)))}
+
+
 def copy_explain(dst, src):
     """One line describing the plan copy(dst, src) would use."""
     return snprintf_text(capi.cl_tensor_copy_explain, as_tensor(dst), as_tensor(src))
 
 
-def local_partition(tensor, thr_layout, index):
-    """CuTe's local_partition(T, thr_layout, index)."""
+def local_partition(tensor, thr_layout, index, proj=None):
+    """CuTe's local_partition(T, thr_layout, index[, proj]) (proj: coordinate tensors)."""
+    if isinstance(tensor, CoordTensor):
+        return tensor.local_partition(thr_layout, index, proj)
+    if proj is not None:
+        raise TypeError('local_partition takes a projection for coordinate tensors only')
     return as_tensor(tensor).local_partition(thr_layout, index)
 
 
-def local_tile(tensor, tiler, coord):
-    """CuTe's local_tile(T, tiler, coord)."""
+def local_tile(tensor, tiler, coord, proj=None):
+    """CuTe's local_tile(T, tiler, coord[, proj]) (proj: coordinate tensors)."""
+    if isinstance(tensor, CoordTensor):
+        return tensor.local_tile(tiler, coord, proj)
+    if proj is not None:
+        raise TypeError('local_tile takes a projection for coordinate tensors only')
     return as_tensor(tensor).local_tile(tiler, coord)
 
 
 def inner_partition(tensor, tiler, coord):
     """CuTe's inner_partition(T, tiler, coord)."""
+    if isinstance(tensor, CoordTensor):
+        return tensor.local_tile(tiler, coord)
     return as_tensor(tensor).inner_partition(tiler, coord)
 
 
 def outer_partition(tensor, tiler, coord):
     """CuTe's outer_partition(T, tiler, coord)."""
+    if isinstance(tensor, CoordTensor):
+        return tensor.outer_partition(tiler, coord)
     return as_tensor(tensor).outer_partition(tiler, coord)
 
 

@@ -261,14 +261,20 @@ def prefix_product(a):
     return _tuple_out(capi.cl_tuple_prefix_product, Tuple(a))
 
 
-def compact_col_major(shape):
-    """Compact column-major (LayoutLeft) strides of a shape."""
-    return _tuple_out(capi.cl_compact_col_major, Tuple(shape))
+def compact_col_major(shape, current=None):
+    """Compact column-major (LayoutLeft) strides of a shape, starting from
+    `current` (CuTe's two-argument form) when given."""
+    if current is None:
+        return _tuple_out(capi.cl_compact_col_major, Tuple(shape))
+    return _tuple_out(capi.cl_compact_col_major_from, Tuple(shape), Tuple(current))
 
 
-def compact_row_major(shape):
-    """Compact row-major (LayoutRight) strides of a shape."""
-    return _tuple_out(capi.cl_compact_row_major, Tuple(shape))
+def compact_row_major(shape, current=None):
+    """Compact row-major (LayoutRight) strides of a shape, starting from
+    `current` (CuTe's two-argument form) when given."""
+    if current is None:
+        return _tuple_out(capi.cl_compact_row_major, Tuple(shape))
+    return _tuple_out(capi.cl_compact_row_major_from, Tuple(shape), Tuple(current))
 
 
 def compact_order(shape, order):
@@ -293,3 +299,77 @@ def crd2crd(crd, src_shape, dst_shape):
     """CuTe's crd2crd(crd, src_shape, dst_shape)."""
     return _tuple_out(capi.cl_crd2crd, Tuple(crd), Tuple(src_shape), Tuple(dst_shape))
 
+
+
+# ------------------------------------------ the rest of int_tuple.hpp
+
+def tuple_max(t):
+    """CuTe's max over the leaves of t."""
+    return _int_out(capi.cl_tuple_max, Tuple(t))
+
+
+def tuple_min(t):
+    """CuTe's min over the leaves of t."""
+    return _int_out(capi.cl_tuple_min, Tuple(t))
+
+
+def gcd(t):
+    """CuTe's gcd over the leaves of t (its sign rules: gcd((4,-6)) is -2)."""
+    return _int_out(capi.cl_tuple_gcd, Tuple(t))
+
+
+def product_each(t):
+    """CuTe's product_each: the tuple of the products of t's elements."""
+    return _tuple_out(capi.cl_tuple_product_each, Tuple(t))
+
+
+def product_like(t, guide):
+    """CuTe's product_like: congruent with guide, each leaf the product of t's subtree there."""
+    return _tuple_out(capi.cl_tuple_product_like, Tuple(t), Tuple(guide))
+
+
+def round_up(a, b):
+    """CuTe's round_up: a rounded up to a multiple of b, mode by mode."""
+    return _tuple_out(capi.cl_tuple_round_up, Tuple(a), Tuple(b))
+
+
+def tuple_filter_zeros(a, b=None):
+    """CuTe's filter_zeros(a, b) on int tuples: b with the subtrees at a's 0
+    leaves replaced by 1s; filter_zeros(t) is filter_zeros(t, t)."""
+    a = Tuple(a)
+    return _tuple_out(capi.cl_tuple_filter_zeros, a, a if b is None else Tuple(b))
+
+
+def evenly_divides(shape, tiler):
+    """CuTe's evenly_divides: does the tiler tile the shape without a remainder?"""
+    return _bool_out(capi.cl_evenly_divides, Tuple(shape), Tuple(tiler))
+
+
+def lex_less(a, b):
+    """CuTe's lex_less: a before b, comparing the first elements first."""
+    return _bool_out(capi.cl_lex_less, Tuple(a), Tuple(b))
+
+
+def colex_less(a, b):
+    """CuTe's colex_less: a before b, comparing the last elements first."""
+    return _bool_out(capi.cl_colex_less, Tuple(a), Tuple(b))
+
+
+def common_refinement(a, b):
+    """The whitepaper's common_refinement of two shapes of equal size."""
+    return _tuple_out(capi.cl_common_refinement, Tuple(a), Tuple(b))
+
+
+def common_coarsening(a, b):
+    """The whitepaper's common_coarsening of two shapes of equal size."""
+    return _tuple_out(capi.cl_common_coarsening, Tuple(a), Tuple(b))
+
+
+def tuple_slice(crd, t):
+    """slice(crd, t) of tuples: t's elements at crd's `_` positions, flattened."""
+    return _tuple_out(capi.cl_tuple_slice, Tuple(crd), Tuple(t))
+
+
+def tuple_dice(crd, t):
+    """dice(crd, t) of tuples: t's elements at crd's integer positions, flattened."""
+    return _tuple_out(capi.cl_tuple_dice, Tuple(crd), Tuple(t))
