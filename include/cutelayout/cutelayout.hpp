@@ -1,0 +1,1133 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* cutelayout.hpp: cute-layout for C++17, header-only, on the C library.
+ *
+ *   #include <cutelayout/cutelayout.hpp>
+ *   namespace cl = cutelayout;
+ *   cl::Layout a("(6,2):(8,2)"), b("(4,3):(3,1)");
+ *   cl::Layout r = cl::composition(a, b);          // ((2,2),3):((24,2),8)
+ *   int64_t i = r(5);                               // r evaluated at 5
+ *   std::cout << r << " has size " << r.size() << "\n";
+ *
+ * Value types own their C handle (RAII): Tuple, Layout, ComposedLayout,
+ * Tensor and Odometer free it in their destructor; copying copies the value
+ * (a new handle), moving moves the handle (the moved-from object is empty,
+ * and using it throws CL_E_NULL).  Swizzle is a plain value.  Text
+ * constructors are explicit: cl::Layout("8:1"), cl::Tuple("(2,4)").
+ *
+ * Errors are exceptions: cutelayout::Error, a std::runtime_error whose
+ * status() is the cl_status and detail() the library's cl_last_error().
+ *
+ * Free functions have CuTe's names and argument order.  Where CuTe returns
+ * a plain Layout for some inputs and a ComposedLayout for others, the
+ * function returns AnyLayout, a std::variant<Layout, ComposedLayout>
+ * (streamable; std::visit applies a function to either).
+ *
+ * Tensors view memory the caller owns (a pointer, a std::vector: the vector
+ * must outlive the view) or memory the library allocates (Tensor::alloc),
+ * which views derived from it keep alive.  Elements are read and written
+ * as T through at<T>() / store(); the element size must match. */
+#ifndef CUTELAYOUT_CUTELAYOUT_HPP
+#define CUTELAYOUT_CUTELAYOUT_HPP
+
+#if !defined(__cplusplus) || (__cplusplus < 201703L && !(defined(_MSVC_LANG) && _MSVC_LANG >= 201703L))
+#error "<cutelayout/cutelayout.hpp> needs C++17"
+#endif
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <exception>
+#include <functional>
+#include <initializer_list>
+#include <memory>
+#include <ostream>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "cutelayout.h"
+
+namespace cutelayout {
+
+/* ================================================================ errors */
+
+/* A failed library call: status() is the cl_status (negative), what() is
+ * "message: detail", detail() the library's cl_last_error() text. */
+class Error : public std::runtime_error {
+public:
+  Error(int status, std::string detail)
+      : std::runtime_error(describe(status, detail)), status_(status), detail_(std::move(detail)) {}
+  int status() const noexcept { return status_; }
+  const std::string &detail() const noexcept { return detail_; }
+  /* cl_status_string(status()). */
+  const char *message() const noexcept { return cl_status_string(status_); }
+
+private:
+  static std::string describe(int status, const std::string &detail) {
+    std::string m = cl_status_string(status);
+    return detail.empty() ? m : m + ": " + detail;
+  }
+  int status_;
+  std::string detail_;
+};
+
+namespace detail {
+
+/* Throws the Error of a failure status (the detail is thread-local in the
+ * library and read at once). */
+inline int64_t check(int64_t status) {
+  if (status < 0)
+    throw Error(static_cast<int>(status), cl_last_error());
+  return status;
+}
+
+/* The text of an snprintf-style function f(args..., buf, cap). */
+template <class F, class... A> std::string text(F f, const A &...args) {
+  int64_t need = check(f(args..., nullptr, 0));
+  std::vector<char> buf(static_cast<size_t>(need) + 1);
+  check(f(args..., buf.data(), buf.size()));
+  return std::string(buf.data(), static_cast<size_t>(need));
+}
+
+/* f(args..., &out) for a function whose last parameter is its result. */
+template <class Out, class F, class... A> Out out(F f, const A &...args) {
+  Out value{};
+  check(f(args..., &value));
+  return value;
+}
+
+/* An owned C handle: freed by Free, copied by Copy. */
+template <class T, void (*Free)(T *), cl_status (*Copy)(const T *, T **)> class Owned {
+public:
+  Owned(const Owned &other) : p_(other.p_ ? out<T *>(Copy, other.p_) : nullptr) {}
+  Owned(Owned &&other) noexcept : p_(std::exchange(other.p_, nullptr)) {}
+  Owned &operator=(const Owned &other) {
+    Owned copy(other);
+    std::swap(p_, copy.p_);
+    return *this;
+  }
+  Owned &operator=(Owned &&other) noexcept {
+    std::swap(p_, other.p_);
+    return *this;
+  }
+  ~Owned() { Free(p_); }
+  /* The C handle, still owned by this object. */
+  const T *get() const noexcept { return p_; }
+  /* Gives the C handle up: the caller frees it. */
+  T *release() noexcept { return std::exchange(p_, nullptr); }
+
+protected:
+  explicit Owned(T *p) noexcept : p_(p) {}
+  T *p_;
+};
+
+inline size_t hash_text(const std::string &s) { return std::hash<std::string>()(s); }
+
+} // namespace detail
+
+class Layout;
+class ComposedLayout;
+class Tensor;
+
+/* ================================================================ version */
+
+/* The loaded library's version, "MAJOR.MINOR.PATCH", and as a number. */
+inline std::string version() { return cl_version_string(); }
+inline int version_number() { return cl_version_number(); }
+/* The ABI of the loaded library (CL_ABI_VERSION, CL_ABI_MINOR). */
+inline int abi_version() { return cl_abi_version(); }
+inline int abi_minor() { return cl_abi_minor(); }
+/* Routes the library's allocations through `allocator` (before any other call). */
+inline void set_allocator(const cl_allocator *allocator) { detail::check(cl_set_allocator(allocator)); }
+
+/* ================================================================ Tuple */
+
+/* CuTe's IntTuple: an integer, `_`, a scaled basis, a layout, or a tuple of
+ * these.  Made from text (Tuple("(2,(3,4))")), or with make_tuple(2, 3). */
+class Tuple : public detail::Owned<cl_tuple_t, cl_tuple_free, cl_tuple_copy> {
+public:
+  explicit Tuple(const char *text) : Owned(detail::out<cl_tuple_t *>(cl_tuple_parse, text)) {}
+  explicit Tuple(const std::string &text) : Tuple(text.c_str()) {}
+  /* The integer leaf `value`. */
+  explicit Tuple(int64_t value) : Owned(detail::out<cl_tuple_t *>(cl_tuple_int, value)) {}
+  /* A leaf holding a copy of a layout (for tilers). */
+  explicit Tuple(const Layout &layout);
+  /* Takes ownership of a handle the library returned. */
+  static Tuple adopt(cl_tuple_t *handle) { return Tuple(handle, 0); }
+
+  /* CuTe's `_`. */
+  static Tuple underscore() { return adopt(detail::out<cl_tuple_t *>(cl_tuple_underscore)); }
+  /* The flat tuple of integers (values...). */
+  static Tuple ints(const std::vector<int64_t> &values) {
+    return adopt(detail::out<cl_tuple_t *>(cl_tuple_from_ints, values.data(), int64_t(values.size())));
+  }
+  /* The tuple (elements...). */
+  static Tuple make(const std::vector<Tuple> &elements) {
+    std::vector<const cl_tuple_t *> handles;
+    for (const Tuple &e : elements)
+      handles.push_back(e.get());
+    return adopt(detail::out<cl_tuple_t *>(cl_tuple_make, handles.data(), int64_t(handles.size())));
+  }
+  /* CuTe's E<path...>{} * scale, printed scale@path[n-1]@...@path[0]. */
+  static Tuple basis(int64_t scale, const std::vector<int64_t> &path) {
+    return adopt(detail::out<cl_tuple_t *>(cl_tuple_basis, scale, path.data(), int64_t(path.size())));
+  }
+
+  cl_kind kind() const {
+    if (!get())
+      throw Error(CL_E_NULL, "a moved-from Tuple");
+    return cl_tuple_kind(get());
+  }
+  bool is_int() const { return kind() == CL_KIND_INT; }
+  /* The integer of an integer leaf (else CL_E_TYPE). */
+  int64_t value() const { return detail::out<int64_t>(cl_tuple_value, get()); }
+  /* The layout of a layout leaf. */
+  Layout layout() const;
+  /* Scale and path (CuTe's order) of a scaled basis. */
+  std::pair<int64_t, std::vector<int64_t>> basis_parts() const {
+    int64_t scale = 0, n = 0;
+    detail::check(cl_tuple_basis_parts(get(), &scale, nullptr, 0, &n));
+    std::vector<int64_t> path(static_cast<size_t>(n));
+    detail::check(cl_tuple_basis_parts(get(), &scale, path.data(), n, &n));
+    return {scale, path};
+  }
+  int64_t rank() const { return detail::check(cl_tuple_rank(get())); }
+  int64_t depth() const { return detail::check(cl_tuple_depth(get())); }
+  /* get<i0,i1,...>(t). */
+  Tuple at(std::initializer_list<int64_t> path) const {
+    return adopt(detail::out<cl_tuple_t *>(cl_tuple_get, get(), path.begin(), int64_t(path.size())));
+  }
+  Tuple operator[](int64_t i) const { return at({i}); }
+
+  std::string str() const { return detail::text(cl_tuple_format, get()); }
+  friend bool operator==(const Tuple &a, const Tuple &b) { return cl_tuple_equal(a.get(), b.get()) != 0; }
+  friend bool operator!=(const Tuple &a, const Tuple &b) { return !(a == b); }
+  friend std::ostream &operator<<(std::ostream &os, const Tuple &t) { return os << t.str(); }
+
+private:
+  Tuple(cl_tuple_t *handle, int) : Owned(handle) {}
+};
+
+namespace detail {
+inline Tuple tuple_arg(const Tuple &t) { return t; }
+inline Tuple tuple_arg(int64_t v) { return Tuple(v); }
+inline Tuple tuple_arg(int v) { return Tuple(int64_t(v)); }
+inline Tuple tuple_arg(const char *text) { return Tuple(text); }
+inline Tuple tuple_arg(const std::string &text) { return Tuple(text); }
+Tuple tuple_arg(const Layout &layout);
+} // namespace detail
+
+/* CuTe's make_tuple / make_shape / make_stride / make_coord: elements are
+ * Tuples, integers, Layouts or text. */
+template <class... A> Tuple make_tuple(const A &...elements) { return Tuple::make({detail::tuple_arg(elements)...}); }
+template <class... A> Tuple make_shape(const A &...e) { return make_tuple(e...); }
+template <class... A> Tuple make_stride(const A &...e) { return make_tuple(e...); }
+template <class... A> Tuple make_coord(const A &...e) { return make_tuple(e...); }
+/* CuTe's `_`. */
+inline Tuple underscore() { return Tuple::underscore(); }
+/* CuTe's E<path...>{}: the unit scaled basis, E({0}) is 1@0. */
+inline Tuple E(std::initializer_list<int64_t> path) { return Tuple::basis(1, path); }
+
+/* ---- int_tuple.hpp and stride.hpp ---- */
+namespace detail {
+inline Tuple tuple_out(cl_status (*f)(const cl_tuple_t *, cl_tuple_t **), const Tuple &a) {
+  return Tuple::adopt(out<cl_tuple_t *>(f, a.get()));
+}
+inline Tuple tuple_out(cl_status (*f)(const cl_tuple_t *, const cl_tuple_t *, cl_tuple_t **), const Tuple &a,
+                       const Tuple &b) {
+  return Tuple::adopt(out<cl_tuple_t *>(f, a.get(), b.get()));
+}
+inline bool predicate(cl_status (*f)(const cl_tuple_t *, const cl_tuple_t *, int *), const Tuple &a, const Tuple &b) {
+  return out<int>(f, a.get(), b.get()) != 0;
+}
+} // namespace detail
+
+inline int64_t rank(const Tuple &t) { return t.rank(); }
+inline int64_t depth(const Tuple &t) { return t.depth(); }
+inline int64_t product(const Tuple &t) { return detail::out<int64_t>(cl_tuple_product, t.get()); }
+inline int64_t size(const Tuple &t) { return product(t); }
+inline int64_t sum(const Tuple &t) { return detail::out<int64_t>(cl_tuple_sum, t.get()); }
+inline int64_t inner_product(const Tuple &a, const Tuple &b) {
+  return detail::out<int64_t>(cl_tuple_inner_product, a.get(), b.get());
+}
+inline Tuple flatten(const Tuple &t) { return detail::tuple_out(cl_tuple_flatten, t); }
+inline Tuple unflatten(const Tuple &flat, const Tuple &profile) { return detail::tuple_out(cl_tuple_unflatten, flat, profile); }
+inline bool congruent(const Tuple &a, const Tuple &b) { return detail::predicate(cl_tuple_congruent, a, b); }
+inline bool weakly_congruent(const Tuple &a, const Tuple &b) { return detail::predicate(cl_tuple_weakly_congruent, a, b); }
+inline bool compatible(const Tuple &a, const Tuple &b) { return detail::predicate(cl_tuple_compatible, a, b); }
+inline bool elem_less(const Tuple &a, const Tuple &b) { return detail::predicate(cl_elem_less, a, b); }
+inline Tuple shape_div(const Tuple &a, const Tuple &b) { return detail::tuple_out(cl_tuple_shape_div, a, b); }
+inline Tuple ceil_div(const Tuple &a, const Tuple &b) { return detail::tuple_out(cl_tuple_ceil_div, a, b); }
+inline Tuple elem_scale(const Tuple &a, const Tuple &b) { return detail::tuple_out(cl_tuple_elem_scale, a, b); }
+inline Tuple prefix_product(const Tuple &a) { return detail::tuple_out(cl_tuple_prefix_product, a); }
+inline Tuple compact_col_major(const Tuple &shape) { return detail::tuple_out(cl_compact_col_major, shape); }
+inline Tuple compact_row_major(const Tuple &shape) { return detail::tuple_out(cl_compact_row_major, shape); }
+inline Tuple compact_order(const Tuple &shape, const Tuple &order) { return detail::tuple_out(cl_compact_order, shape, order); }
+inline int64_t crd2idx(const Tuple &crd, const Tuple &shape, const Tuple &stride) {
+  return detail::out<int64_t>(cl_crd2idx, crd.get(), shape.get(), stride.get());
+}
+inline int64_t crd2idx(const Tuple &crd, const Tuple &shape) {
+  return detail::out<int64_t>(cl_crd2idx_shape, crd.get(), shape.get());
+}
+inline Tuple idx2crd(const Tuple &idx, const Tuple &shape) { return detail::tuple_out(cl_idx2crd, idx, shape); }
+inline Tuple idx2crd(const Tuple &idx, const Tuple &shape, const Tuple &stride) {
+  return Tuple::adopt(detail::out<cl_tuple_t *>(cl_idx2crd_strided, idx.get(), shape.get(), stride.get()));
+}
+inline Tuple crd2crd(const Tuple &crd, const Tuple &src_shape, const Tuple &dst_shape) {
+  return Tuple::adopt(detail::out<cl_tuple_t *>(cl_crd2crd, crd.get(), src_shape.get(), dst_shape.get()));
+}
+
+/* ================================================================ Layout */
+
+/* CuTe's Layout: a function from coordinates to indices, shape:stride. */
+class Layout : public detail::Owned<cl_layout_t, cl_layout_free, cl_layout_copy> {
+public:
+  explicit Layout(const char *text) : Owned(detail::out<cl_layout_t *>(cl_layout_parse, text)) {}
+  explicit Layout(const std::string &text) : Layout(text.c_str()) {}
+  /* make_layout(shape): compact column-major (LayoutLeft). */
+  explicit Layout(const Tuple &shape) : Owned(detail::out<cl_layout_t *>(cl_layout_make_left, shape.get())) {}
+  /* make_layout(shape, stride); strides may hold scaled bases. */
+  Layout(const Tuple &shape, const Tuple &stride)
+      : Owned(detail::out<cl_layout_t *>(cl_layout_make, shape.get(), stride.get())) {}
+  static Layout adopt(cl_layout_t *handle) { return Layout(handle, 0); }
+
+  Tuple shape() const { return Tuple::adopt(detail::out<cl_tuple_t *>(cl_layout_shape, get())); }
+  Tuple stride() const { return Tuple::adopt(detail::out<cl_tuple_t *>(cl_layout_stride, get())); }
+  Tuple coshape() const { return Tuple::adopt(detail::out<cl_tuple_t *>(cl_layout_coshape, get())); }
+  int64_t size() const { return detail::out<int64_t>(cl_layout_size_checked, get()); }
+  int64_t cosize() const { return detail::out<int64_t>(cl_layout_cosize_checked, get()); }
+  int64_t rank() const { return detail::check(cl_layout_rank(get())); }
+  int64_t depth() const { return detail::check(cl_layout_depth(get())); }
+  /* True when the strides hold scaled bases (the values are coordinates). */
+  bool is_coordinate() const { return cl_layout_is_coordinate(get()) != 0; }
+
+  /* L(i) and L(crd): an index (CL_E_TYPE for a coordinate layout: see value()). */
+  int64_t operator()(int64_t i) const { return detail::out<int64_t>(cl_layout_eval, get(), i); }
+  int64_t operator()(const Tuple &crd) const { return detail::out<int64_t>(cl_layout_eval_coord, get(), crd.get()); }
+  /* L(i) and L(crd) as a value: an integer, a scaled basis or a tuple. */
+  Tuple value(int64_t i) const { return Tuple::adopt(detail::out<cl_tuple_t *>(cl_layout_eval_tuple, get(), i)); }
+  Tuple value(const Tuple &crd) const {
+    return Tuple::adopt(detail::out<cl_tuple_t *>(cl_layout_eval_coord_tuple, get(), crd.get()));
+  }
+  /* L(begin), ..., L(begin + count - 1); indices() is every L(i), i < size. */
+  std::vector<int64_t> eval_range(int64_t begin, int64_t count) const {
+    std::vector<int64_t> out(count > 0 ? static_cast<size_t>(count) : 0);
+    detail::check(cl_layout_eval_range(get(), begin, count, out.data()));
+    return out;
+  }
+  std::vector<int64_t> indices() const { return eval_range(0, size()); }
+  /* The compiled layout (compiled.h): plain data for cl_compiled_eval. */
+  cl_compiled_layout_t compile() const { return detail::out<cl_compiled_layout_t>(cl_layout_compile, get()); }
+
+  /* get<i0,i1,...>(L); L[i] is mode i. */
+  Layout at(std::initializer_list<int64_t> path) const {
+    return adopt(detail::out<cl_layout_t *>(cl_layout_get, get(), path.begin(), int64_t(path.size())));
+  }
+  Layout operator[](int64_t i) const { return at({i}); }
+
+  std::string str() const { return detail::text(cl_layout_format, get()); }
+  friend bool operator==(const Layout &a, const Layout &b) { return cl_layout_equal(a.get(), b.get()) != 0; }
+  friend bool operator!=(const Layout &a, const Layout &b) { return !(a == b); }
+  friend std::ostream &operator<<(std::ostream &os, const Layout &l) { return os << l.str(); }
+
+private:
+  Layout(cl_layout_t *handle, int) : Owned(handle) {}
+};
+
+inline Tuple::Tuple(const Layout &layout) : Owned(detail::out<cl_tuple_t *>(cl_tuple_from_layout, layout.get())) {}
+inline Layout Tuple::layout() const { return Layout::adopt(detail::out<cl_layout_t *>(cl_tuple_layout, get())); }
+inline Tuple detail::tuple_arg(const Layout &layout) { return Tuple(layout); }
+
+/* ================================================================ Swizzle */
+
+/* CuTe's Swizzle<B,M,S>: x ^ ((x & yyy_msk) >> S), printed Sw<B,M,S>. */
+class Swizzle {
+public:
+  Swizzle(int64_t bits, int64_t base, int64_t shift) : s_(detail::out<cl_swizzle_t>(cl_swizzle_make, bits, base, shift)) {}
+  explicit Swizzle(const char *text) : s_(detail::out<cl_swizzle_t>(cl_swizzle_parse, text)) {}
+  explicit Swizzle(const std::string &text) : Swizzle(text.c_str()) {}
+  /* A cl_swizzle_t from C, validated. */
+  explicit Swizzle(cl_swizzle_t s) : s_(s) { detail::check(cl_swizzle_validate(s)); }
+  const cl_swizzle_t &raw() const noexcept { return s_; }
+  int bits() const noexcept { return s_.bits; }
+  int base() const noexcept { return s_.base; }
+  int shift() const noexcept { return s_.shift; }
+
+  int64_t operator()(int64_t offset) const { return detail::out<int64_t>(cl_swizzle_apply, s_, offset); }
+  /* CuTe's yyy_msk and zzz_msk. */
+  std::pair<int64_t, int64_t> masks() const {
+    int64_t yyy = 0, zzz = 0;
+    detail::check(cl_swizzle_masks(s_, &yyy, &zzz));
+    return {yyy, zzz};
+  }
+  int64_t max_alignment() const { return cl_swizzle_max_alignment(s_); }
+
+  std::string str() const { return detail::text(cl_swizzle_format, s_); }
+  friend bool operator==(const Swizzle &a, const Swizzle &b) { return cl_swizzle_equal(a.s_, b.s_) != 0; }
+  friend bool operator!=(const Swizzle &a, const Swizzle &b) { return !(a == b); }
+  friend std::ostream &operator<<(std::ostream &os, const Swizzle &s) { return os << s.str(); }
+
+private:
+  cl_swizzle_t s_;
+};
+
+/* CuTe's make_swizzle<Y,Z>(): the swizzle with masks yyy and zzz. */
+inline Swizzle make_swizzle(int64_t yyy, int64_t zzz) { return Swizzle(detail::out<cl_swizzle_t>(cl_make_swizzle, yyy, zzz)); }
+inline Swizzle composition(const Swizzle &a, const Swizzle &b) {
+  return Swizzle(detail::out<cl_swizzle_t>(cl_swizzle_composition, a.raw(), b.raw()));
+}
+inline Swizzle upcast(const Swizzle &s, int64_t n) { return Swizzle(detail::out<cl_swizzle_t>(cl_swizzle_upcast, s.raw(), n)); }
+inline Swizzle downcast(const Swizzle &s, int64_t n) {
+  return Swizzle(detail::out<cl_swizzle_t>(cl_swizzle_downcast, s.raw(), n));
+}
+
+/* ========================================================= ComposedLayout */
+
+/* A function of a composed layout: a Layout or a Swizzle. */
+using Function = std::variant<Layout, Swizzle>;
+
+namespace detail {
+/* The cl_fn (a borrowed view) of a Layout or a Swizzle. */
+inline cl_fn fn(const Layout &l) { return cl_fn_layout(l.get()); }
+inline cl_fn fn(const Swizzle &s) { return cl_fn_swizzle(s.raw()); }
+inline cl_fn fn(const Function &f) {
+  return std::holds_alternative<Layout>(f) ? fn(std::get<Layout>(f)) : fn(std::get<Swizzle>(f));
+}
+inline Function function_of(const cl_fn &f) {
+  if (f.kind == CL_FN_SWIZZLE)
+    return Swizzle(f.swizzle);
+  return Layout::adopt(out<cl_layout_t *>(cl_layout_copy, f.layout));
+}
+} // namespace detail
+
+/* CuTe's ComposedLayout A o offset o B: i -> A(offset + B(i)). */
+class ComposedLayout : public detail::Owned<cl_composed_t, cl_composed_free, cl_composed_copy> {
+public:
+  explicit ComposedLayout(const char *text) : Owned(detail::out<cl_composed_t *>(cl_composed_parse, text)) {}
+  explicit ComposedLayout(const std::string &text) : ComposedLayout(text.c_str()) {}
+  /* make_composed_layout(outer, offset, inner): never simplified. */
+  ComposedLayout(const Function &outer, int64_t offset, const Function &inner)
+      : Owned(detail::out<cl_composed_t *>(cl_make_composed_layout, detail::fn(outer), offset, detail::fn(inner))) {}
+  static ComposedLayout adopt(cl_composed_t *handle) { return ComposedLayout(handle, 0); }
+
+  Function outer() const { return detail::function_of(parts().outer); }
+  int64_t offset() const { return parts().offset; }
+  Function inner() const { return detail::function_of(parts().inner); }
+
+  Tuple shape() const { return Tuple::adopt(detail::out<cl_tuple_t *>(cl_composed_shape, get())); }
+  int64_t size() const { return detail::out<int64_t>(cl_composed_size, get()); }
+  int64_t cosize() const { return detail::out<int64_t>(cl_composed_cosize, get()); }
+  int64_t rank() const { return detail::check(cl_composed_rank(get())); }
+  int64_t depth() const { return detail::check(cl_composed_depth(get())); }
+  int64_t operator()(int64_t i) const { return detail::out<int64_t>(cl_composed_eval, get(), i); }
+  int64_t operator()(const Tuple &crd) const { return detail::out<int64_t>(cl_composed_eval_coord, get(), crd.get()); }
+  /* The compiled layout of Sw o offset o L (compiled.h). */
+  cl_compiled_layout_t compile() const { return detail::out<cl_compiled_layout_t>(cl_composed_compile, get()); }
+
+  std::string str() const { return detail::text(cl_composed_format, get()); }
+  friend bool operator==(const ComposedLayout &a, const ComposedLayout &b) {
+    return cl_composed_equal(a.get(), b.get()) != 0;
+  }
+  friend bool operator!=(const ComposedLayout &a, const ComposedLayout &b) { return !(a == b); }
+  friend std::ostream &operator<<(std::ostream &os, const ComposedLayout &c) { return os << c.str(); }
+
+private:
+  ComposedLayout(cl_composed_t *handle, int) : Owned(handle) {}
+  struct Parts {
+    cl_fn outer, inner;
+    int64_t offset;
+  };
+  Parts parts() const {
+    Parts p{};
+    detail::check(cl_composed_parts(get(), &p.outer, &p.offset, &p.inner));
+    return p;
+  }
+};
+
+/* A Layout or a ComposedLayout: what CuTe's functions on composed layouts answer. */
+using AnyLayout = std::variant<Layout, ComposedLayout>;
+
+inline std::ostream &operator<<(std::ostream &os, const AnyLayout &l) {
+  std::visit([&os](const auto &x) { os << x; }, l);
+  return os;
+}
+inline std::ostream &operator<<(std::ostream &os, const Function &f) {
+  std::visit([&os](const auto &x) { os << x; }, f);
+  return os;
+}
+
+namespace detail {
+/* f(args..., &out) returning a new layout. */
+template <class F, class... A> Layout make(F f, const A &...args) { return Layout::adopt(out<cl_layout_t *>(f, args...)); }
+/* f(args..., &layout, &composed): the one it set. */
+template <class F, class... A> AnyLayout either(F f, const A &...args) {
+  cl_layout_t *layout = nullptr;
+  cl_composed_t *composed = nullptr;
+  check(f(args..., &layout, &composed));
+  if (layout)
+    return Layout::adopt(layout);
+  return ComposedLayout::adopt(composed);
+}
+inline const cl_tuple_t *optional(const Tuple *t) { return t ? t->get() : nullptr; }
+} // namespace detail
+
+/* ============================================================ making */
+
+inline Layout make_layout(const Tuple &shape) { return Layout(shape); }
+inline Layout make_layout(const Tuple &shape, const Tuple &stride) { return Layout(shape, stride); }
+/* CuTe's LayoutLeft / LayoutRight tags. */
+struct LayoutLeft {};
+struct LayoutRight {};
+inline Layout make_layout(const Tuple &shape, LayoutLeft) { return Layout(shape); }
+inline Layout make_layout(const Tuple &shape, LayoutRight) { return detail::make(cl_layout_make_right, shape.get()); }
+/* make_layout(L0, L1, ...): the layouts as modes. */
+inline Layout make_layout(const std::vector<Layout> &modes) {
+  std::vector<const cl_layout_t *> handles;
+  for (const Layout &m : modes)
+    handles.push_back(m.get());
+  return detail::make(cl_layout_concat, handles.data(), int64_t(handles.size()));
+}
+template <class... L, class = std::enable_if_t<(std::is_same_v<L, Layout> && ...)>>
+Layout make_layout(const Layout &first, const L &...rest) {
+  return make_layout(std::vector<Layout>{first, rest...});
+}
+/* make_layout(Swizzle): composition(Sw, 0, (M+B+|S|):1). */
+inline AnyLayout make_layout(const Swizzle &s) { return detail::either(cl_make_layout_from_swizzle, s.raw()); }
+inline Layout make_ordered_layout(const Tuple &shape, const Tuple &order) {
+  return detail::make(cl_layout_make_ordered, shape.get(), order.get());
+}
+inline Layout make_identity_layout(const Tuple &shape) { return detail::make(cl_make_identity_layout, shape.get()); }
+inline Layout make_layout_like(const Layout &l) { return detail::make(cl_make_layout_like, l.get()); }
+inline Layout make_fragment_like(const Layout &l) { return detail::make(cl_make_fragment_like, l.get()); }
+inline Layout make_fragment_like(const ComposedLayout &c) { return detail::make(cl_composed_make_fragment_like, c.get()); }
+inline ComposedLayout make_composed_layout(const Function &outer, int64_t offset, const Function &inner) {
+  return ComposedLayout(outer, offset, inner);
+}
+
+/* ============================================================ queries */
+
+inline Tuple shape(const Layout &l) { return l.shape(); }
+inline Tuple shape(const ComposedLayout &c) { return c.shape(); }
+inline Tuple stride(const Layout &l) { return l.stride(); }
+inline Tuple coshape(const Layout &l) { return l.coshape(); }
+inline int64_t size(const Layout &l) { return l.size(); }
+inline int64_t size(const ComposedLayout &c) { return c.size(); }
+inline int64_t cosize(const Layout &l) { return l.cosize(); }
+inline int64_t cosize(const ComposedLayout &c) { return c.cosize(); }
+inline int64_t rank(const Layout &l) { return l.rank(); }
+inline int64_t rank(const ComposedLayout &c) { return c.rank(); }
+inline int64_t depth(const Layout &l) { return l.depth(); }
+inline int64_t depth(const ComposedLayout &c) { return c.depth(); }
+inline int64_t crd2idx(const Tuple &crd, const Layout &l) { return l(crd); }
+
+/* ============================================================ modes */
+
+inline Layout get(const Layout &l, std::initializer_list<int64_t> path) { return l.at(path); }
+inline AnyLayout get(const ComposedLayout &c, std::initializer_list<int64_t> path) {
+  return detail::either(cl_composed_get, c.get(), path.begin(), int64_t(path.size()));
+}
+inline Tuple get(const Tuple &t, std::initializer_list<int64_t> path) { return t.at(path); }
+inline Layout slice(const Tuple &crd, const Layout &l) { return detail::make(cl_layout_slice, crd.get(), l.get()); }
+inline AnyLayout slice(const Tuple &crd, const ComposedLayout &c) { return detail::either(cl_composed_slice, crd.get(), c.get()); }
+/* slice_and_offset(crd, L): the slice and L(crd) with '_' as 0. */
+inline std::pair<Layout, int64_t> slice_and_offset(const Tuple &crd, const Layout &l) {
+  cl_layout_t *out = nullptr;
+  int64_t offset = 0;
+  detail::check(cl_layout_slice_and_offset(crd.get(), l.get(), &out, &offset));
+  return {Layout::adopt(out), offset};
+}
+/* The same for any layout: the offset as a value (a coordinate layout's is a tuple). */
+inline std::pair<Layout, Tuple> slice_and_offset_value(const Tuple &crd, const Layout &l) {
+  cl_layout_t *out = nullptr;
+  cl_tuple_t *offset = nullptr;
+  detail::check(cl_layout_slice_and_offset_tuple(crd.get(), l.get(), &out, &offset));
+  return {Layout::adopt(out), Tuple::adopt(offset)};
+}
+inline std::pair<AnyLayout, int64_t> slice_and_offset(const Tuple &crd, const ComposedLayout &c) {
+  cl_layout_t *layout = nullptr;
+  cl_composed_t *composed = nullptr;
+  int64_t offset = 0;
+  detail::check(cl_composed_slice_and_offset(crd.get(), c.get(), &layout, &composed, &offset));
+  if (layout)
+    return {Layout::adopt(layout), offset};
+  return {ComposedLayout::adopt(composed), offset};
+}
+inline Layout flatten(const Layout &l) { return detail::make(cl_layout_flatten, l.get()); }
+inline AnyLayout flatten(const ComposedLayout &c) { return detail::either(cl_composed_flatten, c.get()); }
+inline Layout unflatten(const Layout &l, const Tuple &profile) { return detail::make(cl_layout_unflatten, l.get(), profile.get()); }
+inline Layout group(const Layout &l, int64_t b, int64_t e) { return detail::make(cl_layout_group, l.get(), b, e); }
+inline AnyLayout group(const ComposedLayout &c, int64_t b, int64_t e) { return detail::either(cl_composed_group, c.get(), b, e); }
+inline Layout take(const Layout &l, int64_t b, int64_t e) { return detail::make(cl_layout_take, l.get(), b, e); }
+inline AnyLayout take(const ComposedLayout &c, int64_t b, int64_t e) { return detail::either(cl_composed_take, c.get(), b, e); }
+inline Layout select(const Layout &l, const std::vector<int64_t> &modes) {
+  return detail::make(cl_layout_select, l.get(), modes.data(), int64_t(modes.size()));
+}
+/* append(L, X) / prepend(L, X); without X, 1:0. */
+inline Layout append(const Layout &l, const Layout &x) { return detail::make(cl_layout_append, l.get(), x.get()); }
+inline Layout append(const Layout &l) { return detail::make(cl_layout_append, l.get(), static_cast<const cl_layout_t *>(nullptr)); }
+inline Layout prepend(const Layout &l, const Layout &x) { return detail::make(cl_layout_prepend, l.get(), x.get()); }
+inline Layout prepend(const Layout &l) { return detail::make(cl_layout_prepend, l.get(), static_cast<const cl_layout_t *>(nullptr)); }
+inline Layout zip(const Layout &l) { return detail::make(cl_layout_zip, l.get()); }
+inline AnyLayout zip(const ComposedLayout &c) { return detail::either(cl_composed_zip, c.get()); }
+
+/* ============================================================ algebra */
+
+inline Layout coalesce(const Layout &l) { return detail::make(cl_coalesce, l.get()); }
+inline Layout coalesce(const Layout &l, const Tuple &profile) { return detail::make(cl_coalesce_profile, l.get(), profile.get()); }
+inline AnyLayout coalesce(const ComposedLayout &c) { return detail::either(cl_composed_coalesce, c.get(), detail::optional(nullptr)); }
+inline AnyLayout coalesce(const ComposedLayout &c, const Tuple &profile) {
+  return detail::either(cl_composed_coalesce, c.get(), profile.get());
+}
+inline Layout filter(const Layout &l) { return detail::make(cl_filter, l.get()); }
+inline Layout filter(const Layout &l, const Tuple &profile) { return detail::make(cl_filter_profile, l.get(), profile.get()); }
+inline AnyLayout filter(const ComposedLayout &c, const Tuple &profile) {
+  return detail::either(cl_composed_filter, c.get(), profile.get());
+}
+inline Layout filter_zeros(const Layout &l) { return detail::make(cl_filter_zeros, l.get()); }
+
+/* composition(A, B) = A o B; B a layout, a tiler tuple, a swizzle or a composed layout. */
+inline Layout composition(const Layout &a, const Layout &b) { return detail::make(cl_composition, a.get(), b.get()); }
+inline Layout composition(const Layout &a, const Tuple &tiler) { return detail::make(cl_composition_tiler, a.get(), tiler.get()); }
+inline AnyLayout composition(const Layout &a, const Swizzle &s) { return detail::either(cl_composition_with_swizzle, a.get(), s.raw()); }
+inline AnyLayout composition(const Layout &a, const ComposedLayout &c) {
+  return detail::either(cl_composition_with_composed, a.get(), c.get());
+}
+inline AnyLayout composition(const ComposedLayout &c, const Tuple &tiler) {
+  return detail::either(cl_composed_composition, c.get(), tiler.get());
+}
+inline AnyLayout composition(const ComposedLayout &c, const Layout &b) { return composition(c, Tuple(b)); }
+inline AnyLayout composition(const ComposedLayout &a, const ComposedLayout &b) {
+  return detail::either(cl_composed_composition_with_composed, a.get(), b.get());
+}
+/* composition(A, offset, B): a Layout when A is an identity swizzle, else a ComposedLayout. */
+inline AnyLayout composition(const Function &outer, int64_t offset, const Function &inner) {
+  return detail::either(cl_composition_offset, detail::fn(outer), offset, detail::fn(inner));
+}
+inline AnyLayout composition(const Swizzle &s, const Layout &l) { return composition(Function(s), 0, Function(l)); }
+
+inline Layout complement(const Layout &l, int64_t cotarget) { return detail::make(cl_complement, l.get(), cotarget); }
+inline Layout complement(const Layout &l, const Tuple &cotarget) {
+  return detail::make(cl_complement_shape, l.get(), cotarget.get());
+}
+inline Layout complement(const Layout &l) { return detail::make(cl_complement_full, l.get()); }
+inline Layout complement(const ComposedLayout &c) { return detail::make(cl_composed_complement, c.get(), detail::optional(nullptr)); }
+inline Layout complement(const ComposedLayout &c, const Tuple &cotarget) {
+  return detail::make(cl_composed_complement, c.get(), cotarget.get());
+}
+inline Layout right_inverse(const Layout &l) { return detail::make(cl_right_inverse, l.get()); }
+inline Layout left_inverse(const Layout &l) { return detail::make(cl_left_inverse, l.get()); }
+inline AnyLayout right_inverse(const ComposedLayout &c) { return detail::either(cl_composed_right_inverse, c.get()); }
+inline AnyLayout left_inverse(const ComposedLayout &c) { return detail::either(cl_composed_left_inverse, c.get()); }
+
+/* The divides and products: by a layout, by a tiler, and of a composed layout (by a tiler or a layout). */
+inline Layout logical_divide(const Layout &a, const Layout &b) { return detail::make(cl_logical_divide, a.get(), b.get()); }
+inline Layout logical_divide(const Layout &a, const Tuple &t) { return detail::make(cl_logical_divide_tiler, a.get(), t.get()); }
+inline AnyLayout logical_divide(const ComposedLayout &c, const Tuple &t) { return detail::either(cl_composed_logical_divide, c.get(), t.get()); }
+inline AnyLayout logical_divide(const ComposedLayout &c, const Layout &b) { return logical_divide(c, Tuple(b)); }
+inline Layout zipped_divide(const Layout &a, const Layout &b) { return detail::make(cl_zipped_divide, a.get(), b.get()); }
+inline Layout zipped_divide(const Layout &a, const Tuple &t) { return detail::make(cl_zipped_divide_tiler, a.get(), t.get()); }
+inline AnyLayout zipped_divide(const ComposedLayout &c, const Tuple &t) { return detail::either(cl_composed_zipped_divide, c.get(), t.get()); }
+inline AnyLayout zipped_divide(const ComposedLayout &c, const Layout &b) { return zipped_divide(c, Tuple(b)); }
+inline Layout tiled_divide(const Layout &a, const Layout &b) { return detail::make(cl_tiled_divide, a.get(), b.get()); }
+inline Layout tiled_divide(const Layout &a, const Tuple &t) { return detail::make(cl_tiled_divide_tiler, a.get(), t.get()); }
+inline AnyLayout tiled_divide(const ComposedLayout &c, const Tuple &t) { return detail::either(cl_composed_tiled_divide, c.get(), t.get()); }
+inline AnyLayout tiled_divide(const ComposedLayout &c, const Layout &b) { return tiled_divide(c, Tuple(b)); }
+inline Layout flat_divide(const Layout &a, const Layout &b) { return detail::make(cl_flat_divide, a.get(), b.get()); }
+inline Layout flat_divide(const Layout &a, const Tuple &t) { return detail::make(cl_flat_divide_tiler, a.get(), t.get()); }
+inline AnyLayout flat_divide(const ComposedLayout &c, const Tuple &t) { return detail::either(cl_composed_flat_divide, c.get(), t.get()); }
+inline AnyLayout flat_divide(const ComposedLayout &c, const Layout &b) { return flat_divide(c, Tuple(b)); }
+inline Layout logical_product(const Layout &a, const Layout &b) { return detail::make(cl_logical_product, a.get(), b.get()); }
+inline Layout logical_product(const Layout &a, const Tuple &t) { return detail::make(cl_logical_product_tiler, a.get(), t.get()); }
+inline AnyLayout logical_product(const ComposedLayout &c, const Tuple &t) { return detail::either(cl_composed_logical_product, c.get(), t.get()); }
+inline AnyLayout logical_product(const ComposedLayout &c, const Layout &b) { return logical_product(c, Tuple(b)); }
+inline Layout zipped_product(const Layout &a, const Layout &b) { return detail::make(cl_zipped_product, a.get(), b.get()); }
+inline Layout zipped_product(const Layout &a, const Tuple &t) { return detail::make(cl_zipped_product_tiler, a.get(), t.get()); }
+inline AnyLayout zipped_product(const ComposedLayout &c, const Tuple &t) { return detail::either(cl_composed_zipped_product, c.get(), t.get()); }
+inline AnyLayout zipped_product(const ComposedLayout &c, const Layout &b) { return zipped_product(c, Tuple(b)); }
+inline Layout tiled_product(const Layout &a, const Layout &b) { return detail::make(cl_tiled_product, a.get(), b.get()); }
+inline Layout tiled_product(const Layout &a, const Tuple &t) { return detail::make(cl_tiled_product_tiler, a.get(), t.get()); }
+inline AnyLayout tiled_product(const ComposedLayout &c, const Tuple &t) { return detail::either(cl_composed_tiled_product, c.get(), t.get()); }
+inline AnyLayout tiled_product(const ComposedLayout &c, const Layout &b) { return tiled_product(c, Tuple(b)); }
+inline Layout flat_product(const Layout &a, const Layout &b) { return detail::make(cl_flat_product, a.get(), b.get()); }
+inline Layout flat_product(const Layout &a, const Tuple &t) { return detail::make(cl_flat_product_tiler, a.get(), t.get()); }
+inline AnyLayout flat_product(const ComposedLayout &c, const Tuple &t) { return detail::either(cl_composed_flat_product, c.get(), t.get()); }
+inline AnyLayout flat_product(const ComposedLayout &c, const Layout &b) { return flat_product(c, Tuple(b)); }
+/* The products of a layout with a swizzled layout (swizzle_layout.hpp). */
+inline AnyLayout logical_product(const Layout &a, const ComposedLayout &b) {
+  return detail::either(cl_logical_product_with_composed, a.get(), b.get());
+}
+inline AnyLayout zipped_product(const Layout &a, const ComposedLayout &b) {
+  return detail::either(cl_zipped_product_with_composed, a.get(), b.get());
+}
+inline AnyLayout tiled_product(const Layout &a, const ComposedLayout &b) {
+  return detail::either(cl_tiled_product_with_composed, a.get(), b.get());
+}
+inline AnyLayout flat_product(const Layout &a, const ComposedLayout &b) {
+  return detail::either(cl_flat_product_with_composed, a.get(), b.get());
+}
+inline Layout blocked_product(const Layout &block, const Layout &tiler) {
+  return detail::make(cl_blocked_product, block.get(), tiler.get());
+}
+inline Layout raked_product(const Layout &block, const Layout &tiler) { return detail::make(cl_raked_product, block.get(), tiler.get()); }
+inline AnyLayout blocked_product(const ComposedLayout &block, const Layout &tiler) {
+  return detail::either(cl_composed_blocked_product, block.get(), tiler.get());
+}
+inline AnyLayout raked_product(const ComposedLayout &block, const Layout &tiler) {
+  return detail::either(cl_composed_raked_product, block.get(), tiler.get());
+}
+inline Layout tile_to_shape(const Layout &block, const Tuple &shape) {
+  return detail::make(cl_tile_to_shape, block.get(), shape.get(), detail::optional(nullptr));
+}
+inline Layout tile_to_shape(const Layout &block, const Tuple &shape, const Tuple &order) {
+  return detail::make(cl_tile_to_shape, block.get(), shape.get(), order.get());
+}
+inline AnyLayout tile_to_shape(const ComposedLayout &block, const Tuple &shape) {
+  return detail::either(cl_composed_tile_to_shape, block.get(), shape.get(), detail::optional(nullptr));
+}
+inline AnyLayout tile_to_shape(const ComposedLayout &block, const Tuple &shape, const Tuple &order) {
+  return detail::either(cl_composed_tile_to_shape, block.get(), shape.get(), order.get());
+}
+inline int64_t max_common_vector(const Layout &a, const Layout &b) {
+  return detail::out<int64_t>(cl_max_common_vector, a.get(), b.get());
+}
+inline int64_t max_common_vector(const ComposedLayout &a, const Layout &b) {
+  return detail::out<int64_t>(cl_composed_max_common_vector, a.get(), b.get());
+}
+inline int64_t max_common_vector(const Layout &a, const ComposedLayout &b) { return max_common_vector(b, a); }
+inline int64_t max_common_vector(const ComposedLayout &a, const ComposedLayout &b) {
+  return detail::out<int64_t>(cl_composed_max_common_vector2, a.get(), b.get());
+}
+inline Layout max_common_layout(const Layout &a, const Layout &b) { return detail::make(cl_max_common_layout, a.get(), b.get()); }
+inline Layout max_common_layout(const ComposedLayout &a, const Layout &b) {
+  return detail::make(cl_composed_max_common_layout, a.get(), b.get());
+}
+inline Layout nullspace(const Layout &l) { return detail::make(cl_nullspace, l.get()); }
+inline Layout nullspace(const ComposedLayout &c) { return detail::make(cl_composed_nullspace, c.get()); }
+inline Layout upcast(const Layout &l, int64_t n) { return detail::make(cl_upcast, l.get(), n); }
+inline Layout downcast(const Layout &l, int64_t n) { return detail::make(cl_downcast, l.get(), n); }
+inline AnyLayout upcast(const ComposedLayout &c, int64_t n) { return detail::either(cl_composed_upcast, c.get(), n); }
+inline AnyLayout downcast(const ComposedLayout &c, int64_t n) { return detail::either(cl_composed_downcast, c.get(), n); }
+
+/* ============================================================ pictures */
+
+/* What draw() draws (render.h's cl_picture_options). */
+struct PictureOptions {
+  cl_picture_format format = CL_PICTURE_SVG;
+  std::string title;                    /* empty: the layout's text */
+  cl_colour_scheme colour = CL_COLOUR_AUTO;
+  int64_t element_bytes = 0;            /* for CL_COLOUR_BANK (0: 4) */
+  std::function<int64_t(int64_t)> map;  /* shown instead of each index */
+};
+
+namespace detail {
+/* cl_picture_options for a PictureOptions; an exception of the map is kept
+ * and thrown after the C call (it must not cross C frames). */
+class Picture {
+public:
+  explicit Picture(const PictureOptions &o) : options_(o) {
+    c_.format = o.format;
+    c_.title = o.title.empty() ? nullptr : options_.title.c_str();
+    c_.colour = o.colour;
+    c_.element_bytes = o.element_bytes;
+    if (options_.map) {
+      c_.map = &Picture::call_map;
+      c_.map_ctx = this;
+    }
+  }
+  Picture(const Picture &) = delete;
+  Picture &operator=(const Picture &) = delete;
+  const cl_picture_options *get() const { return &c_; }
+  template <class F, class... A> std::string render(F f, const A &...args) {
+    try {
+      return text(f, args..., get());
+    } catch (const Error &) {
+      if (error_)
+        std::rethrow_exception(error_);
+      throw;
+    }
+  }
+
+private:
+  static cl_status call_map(void *ctx, int64_t index, int64_t *out) {
+    auto *self = static_cast<Picture *>(ctx);
+    try {
+      *out = self->options_.map(index);
+      return CL_OK;
+    } catch (...) {
+      self->error_ = std::current_exception();
+      return CL_E_DOMAIN;
+    }
+  }
+  PictureOptions options_;
+  cl_picture_options c_ = CL_PICTURE_OPTIONS_INIT;
+  std::exception_ptr error_;
+};
+} // namespace detail
+
+/* The picture of a layout as a grid (SVG by default), or with tv (tile rows,
+ * columns) of a thread-value layout. */
+inline std::string draw(const Layout &l, const PictureOptions &o = {}) {
+  return detail::Picture(o).render(cl_render_layout, l.get());
+}
+inline std::string draw_tv(const Layout &l, int64_t rows, int64_t cols, const PictureOptions &o = {}) {
+  return detail::Picture(o).render(cl_render_tv, l.get(), rows, cols);
+}
+inline std::string draw(const ComposedLayout &c, const PictureOptions &o = {}) {
+  return detail::Picture(o).render(cl_render_composed, c.get());
+}
+inline std::string draw_tv(const ComposedLayout &c, int64_t rows, int64_t cols, const PictureOptions &o = {}) {
+  return detail::Picture(o).render(cl_render_composed_tv, c.get(), rows, cols);
+}
+/* One panel of draw_panels: a layout or composed layout, its title, a TV
+ * tile (rows, cols > 0) and the cell to outline (-1: none). */
+struct Panel {
+  AnyLayout layout;
+  std::string title;
+  int64_t tile_rows = 0, tile_cols = 0;
+  int64_t highlight = -1;
+};
+inline std::string draw_panels(const std::vector<Panel> &panels, const PictureOptions &o = {}) {
+  std::vector<cl_picture_panel> c;
+  for (const Panel &p : panels) {
+    cl_picture_panel q{};
+    if (const Layout *l = std::get_if<Layout>(&p.layout))
+      q.layout = l->get();
+    else
+      q.composed = std::get<ComposedLayout>(p.layout).get();
+    q.title = p.title.empty() ? nullptr : p.title.c_str();
+    q.tile_rows = p.tile_rows;
+    q.tile_cols = p.tile_cols;
+    q.highlight = p.highlight;
+    c.push_back(q);
+  }
+  return detail::Picture(o).render(cl_render_panels, c.data(), c.size());
+}
+/* CuTe's print_layout (a rank-2 table) and print1D. */
+inline std::string print_layout(const Layout &l) { return detail::text(cl_print_layout, l.get()); }
+inline std::string print_layout(const ComposedLayout &c) { return detail::text(cl_composed_print_layout, c.get()); }
+inline std::string print1D(const Layout &l) { return detail::text(cl_print_1d, l.get()); }
+inline std::string print1D(const ComposedLayout &c) { return detail::text(cl_composed_print_1d, c.get()); }
+
+/* ============================================================ tensors */
+
+namespace detail {
+template <class T> constexpr cl_dtype dtype_of() {
+  if constexpr (std::is_same_v<T, int8_t>) return CL_DTYPE_INT8;
+  else if constexpr (std::is_same_v<T, int16_t>) return CL_DTYPE_INT16;
+  else if constexpr (std::is_same_v<T, int32_t>) return CL_DTYPE_INT32;
+  else if constexpr (std::is_same_v<T, int64_t>) return CL_DTYPE_INT64;
+  else if constexpr (std::is_same_v<T, uint8_t>) return CL_DTYPE_UINT8;
+  else if constexpr (std::is_same_v<T, uint16_t>) return CL_DTYPE_UINT16;
+  else if constexpr (std::is_same_v<T, uint32_t>) return CL_DTYPE_UINT32;
+  else if constexpr (std::is_same_v<T, uint64_t>) return CL_DTYPE_UINT64;
+  else if constexpr (std::is_same_v<T, float>) return CL_DTYPE_FLOAT32;
+  else if constexpr (std::is_same_v<T, double>) return CL_DTYPE_FLOAT64;
+  else return CL_DTYPE_NONE;
+}
+struct TensorFree {
+  void operator()(cl_tensor_t *t) const { cl_tensor_free(t); }
+};
+} // namespace detail
+
+/* The name of an element type ("float32"), its size, and the type of a name. */
+inline std::string dtype_name(cl_dtype d) {
+  const char *name = cl_dtype_name(d);
+  return name ? name : "";
+}
+inline size_t dtype_size(cl_dtype d) { return cl_dtype_size(d); }
+inline cl_dtype dtype_parse(const std::string &name) { return detail::out<cl_dtype>(cl_dtype_parse, name.c_str()); }
+
+/* CuTe's Tensor on the host: memory seen through a layout.  A view: copies
+ * share nothing but the memory; memory the library allocated lives as long
+ * as any view of it. */
+class Tensor {
+public:
+  /* A view of data through layout, with the element type T (an arithmetic
+   * type) or, for other T, sizeof(T) untyped bytes. */
+  template <class T> Tensor(T *data, const Layout &layout) : Tensor(desc(data, sizeof(T), detail::dtype_of<T>()), layout) {}
+  /* A view of a vector's elements, bounds-checked against the vector. */
+  template <class T> Tensor(std::vector<T> &v, const Layout &layout) : Tensor(bounded(v.data(), v.size()), layout) {}
+  /* The general constructor (tensor.h's cl_tensor_create): with an extent, bounds-checked. */
+  Tensor(const cl_tensor_desc &d, const Layout &layout) : h_(detail::out<cl_tensor_t *>(cl_tensor_create, &d, layout.get())) {}
+  /* Shorthands of C: untyped elements of elem_size bytes, or typed. */
+  Tensor(void *data, size_t elem_size, const Layout &layout)
+      : h_(detail::out<cl_tensor_t *>(cl_tensor_new, data, elem_size, layout.get())) {}
+  Tensor(void *data, cl_dtype dtype, const Layout &layout)
+      : h_(detail::out<cl_tensor_t *>(cl_tensor_new_typed, data, dtype, layout.get())) {}
+  /* A view of a DLPack tensor (its memory must outlive the view). */
+  explicit Tensor(const cl_dltensor_t &dl) : h_(detail::out<cl_tensor_t *>(cl_tensor_from_dlpack, &dl)) {}
+  /* Zeroed memory the library allocates for layout, freed with the last view of it. */
+  static Tensor alloc(const Layout &layout, cl_dtype dtype, size_t elem_size = 0) {
+    return adopt_owner(detail::out<cl_tensor_t *>(cl_tensor_alloc, layout.get(), elem_size, dtype));
+  }
+  /* Takes ownership of a tensor that owns its memory (cl_tensor_alloc, cl_make_tensor_like). */
+  static Tensor adopt_owner(cl_tensor_t *handle) {
+    std::shared_ptr<cl_tensor_t> owner(handle, detail::TensorFree());
+    return Tensor(detail::out<cl_tensor_t *>(cl_tensor_copy_handle, handle), owner);
+  }
+
+  Tensor(const Tensor &other) : h_(detail::out<cl_tensor_t *>(cl_tensor_copy_handle, other.get())), owner_(other.owner_) {}
+  Tensor(Tensor &&) noexcept = default;
+  Tensor &operator=(const Tensor &other) {
+    Tensor copy(other);
+    return *this = std::move(copy);
+  }
+  Tensor &operator=(Tensor &&) noexcept = default;
+  ~Tensor() = default;
+  const cl_tensor_t *get() const noexcept { return h_.get(); }
+
+  /* ---- queries */
+  Layout layout() const { return Layout::adopt(detail::out<cl_layout_t *>(cl_layout_copy, cl_tensor_layout(get()))); }
+  void *data() const { return cl_tensor_data(get()); }
+  size_t elem_size() const { return cl_tensor_elem_size(get()); }
+  cl_dtype dtype() const { return cl_tensor_dtype(get()); }
+  int64_t size() const { return detail::check(cl_tensor_size(get())); }
+  int64_t rank() const { return detail::check(cl_tensor_rank(get())); }
+  cl_tensor_desc describe() const {
+    cl_tensor_desc d{};
+    d.struct_size = sizeof d;
+    detail::check(cl_tensor_describe(get(), &d));
+    return d;
+  }
+  std::pair<int64_t, int64_t> offset_range() const {
+    int64_t lo = 0, hi = 0;
+    detail::check(cl_tensor_offset_range(get(), &lo, &hi));
+    return {lo, hi};
+  }
+  void check_bounds() const { detail::check(cl_tensor_check_bounds(get())); }
+
+  /* ---- elements */
+  int64_t offset(int64_t i) const { return detail::out<int64_t>(cl_tensor_offset, get(), i); }
+  void *ptr(int64_t i) const { return detail::out<void *>(cl_tensor_ptr, get(), i); }
+  void *ptr(const Tuple &crd) const { return detail::out<void *>(cl_tensor_ptr_coord, get(), crd.get()); }
+  /* CuTe's tensor(c0, c1, ...): one linear coordinate per mode. */
+  void *ptr(std::initializer_list<int64_t> c) const {
+    return detail::out<void *>(cl_tensor_ptr_at, get(), c.begin(), int64_t(c.size()));
+  }
+  template <class T> T at(int64_t i) const {
+    T value{};
+    detail::check(cl_tensor_load(get(), i, element_of<T>(&value)));
+    return value;
+  }
+  template <class T> T at(const Tuple &crd) const {
+    T value{};
+    detail::check(cl_tensor_load_coord(get(), crd.get(), element_of<T>(&value)));
+    return value;
+  }
+  template <class T> void store(int64_t i, const T &value) const {
+    detail::check(cl_tensor_store(get(), i, element_of<T>(&value)));
+  }
+  template <class T> void store(const Tuple &crd, const T &value) const {
+    detail::check(cl_tensor_store_coord(get(), crd.get(), element_of<T>(&value)));
+  }
+  /* Element i of a typed tensor as a double. */
+  double load_f64(int64_t i) const { return detail::out<double>(cl_tensor_load_f64, get(), i); }
+  template <class T> void fill(const T &value) const { detail::check(cl_tensor_fill(get(), element_of<T>(&value))); }
+  /* fn(element address, i) for every i in order. */
+  template <class F> void apply(F fn) const {
+    Callback<F> cb{fn, nullptr};
+    detail::check(cl_tensor_apply(get(), &Callback<F>::apply, &cb));
+    if (cb.error)
+      std::rethrow_exception(cb.error);
+  }
+
+  /* ---- views */
+  Tensor operator()(const Tuple &crd) const { return slice(crd); }
+  Tensor slice(const Tuple &crd) const { return view(detail::out<cl_tensor_t *>(cl_tensor_slice, get(), crd.get())); }
+  Tensor with_layout(const Layout &l) const { return view(detail::out<cl_tensor_t *>(cl_tensor_with_layout, get(), l.get())); }
+  Tensor recast(size_t elem_size, cl_dtype dtype = CL_DTYPE_NONE) const {
+    return view(detail::out<cl_tensor_t *>(cl_tensor_recast, get(), elem_size, dtype));
+  }
+  template <class T> Tensor recast() const { return recast(sizeof(T), detail::dtype_of<T>()); }
+
+  std::string str(bool header = true) const { return detail::text(cl_print_tensor, get(), header ? 0u : CL_PRINT_NO_HEADER); }
+  friend std::ostream &operator<<(std::ostream &os, const Tensor &t) { return os << t.str(); }
+
+  /* A view made by the library from this tensor (shares its owner). */
+  Tensor view(cl_tensor_t *handle) const { return Tensor(handle, owner_); }
+
+private:
+  Tensor(cl_tensor_t *handle, std::shared_ptr<cl_tensor_t> owner) : h_(handle), owner_(std::move(owner)) {}
+  template <class T> static cl_tensor_desc desc(T *data, size_t size, cl_dtype dtype) {
+    cl_tensor_desc d{};
+    d.struct_size = sizeof d;
+    d.data = const_cast<std::remove_const_t<T> *>(data);
+    d.elem_size = size;
+    d.dtype = dtype;
+    return d;
+  }
+  template <class T> static cl_tensor_desc bounded(T *data, size_t n) {
+    cl_tensor_desc d = desc(data, sizeof(T), detail::dtype_of<T>());
+    d.extent_base = data;
+    d.extent_bytes = n * sizeof(T);
+    return d;
+  }
+  template <class T> void *element_of(const T *value) const {
+    if (sizeof(T) != elem_size())
+      throw Error(CL_E_TYPE, "an element of " + std::to_string(sizeof(T)) + " bytes for a tensor of " +
+                                 std::to_string(elem_size()) + "-byte elements");
+    return const_cast<T *>(value);
+  }
+  template <class F> struct Callback {
+    F &fn;
+    std::exception_ptr error;
+    static void apply(void *ctx, void *elem, int64_t i) {
+      auto *self = static_cast<Callback *>(ctx);
+      if (self->error)
+        return;
+      try {
+        self->fn(elem, i);
+      } catch (...) {
+        self->error = std::current_exception();
+      }
+    }
+  };
+  std::unique_ptr<cl_tensor_t, detail::TensorFree> h_;
+  std::shared_ptr<cl_tensor_t> owner_;
+};
+
+inline Tensor flatten(const Tensor &t) { return t.view(detail::out<cl_tensor_t *>(cl_tensor_flatten, t.get())); }
+inline Tensor group(const Tensor &t, int64_t b, int64_t e) { return t.view(detail::out<cl_tensor_t *>(cl_tensor_group, t.get(), b, e)); }
+inline Tensor composition(const Tensor &t, const Tuple &tiler) {
+  return t.view(detail::out<cl_tensor_t *>(cl_tensor_compose, t.get(), tiler.get()));
+}
+inline Tensor composition(const Tensor &t, const Layout &l) {
+  return t.view(detail::out<cl_tensor_t *>(cl_tensor_compose_layout, t.get(), l.get()));
+}
+inline Tensor logical_divide(const Tensor &t, const Tuple &tiler) {
+  return t.view(detail::out<cl_tensor_t *>(cl_tensor_logical_divide, t.get(), tiler.get()));
+}
+inline Tensor zipped_divide(const Tensor &t, const Tuple &tiler) {
+  return t.view(detail::out<cl_tensor_t *>(cl_tensor_zipped_divide, t.get(), tiler.get()));
+}
+inline Tensor inner_partition(const Tensor &t, const Tuple &tiler, const Tuple &coord) {
+  return t.view(detail::out<cl_tensor_t *>(cl_inner_partition, t.get(), tiler.get(), coord.get()));
+}
+inline Tensor local_tile(const Tensor &t, const Tuple &tiler, const Tuple &coord) {
+  return t.view(detail::out<cl_tensor_t *>(cl_local_tile, t.get(), tiler.get(), coord.get()));
+}
+inline Tensor outer_partition(const Tensor &t, const Tuple &tiler, const Tuple &coord) {
+  return t.view(detail::out<cl_tensor_t *>(cl_outer_partition, t.get(), tiler.get(), coord.get()));
+}
+inline Tensor local_partition(const Tensor &t, const Layout &thr, int64_t index) {
+  return t.view(detail::out<cl_tensor_t *>(cl_local_partition, t.get(), thr.get(), index));
+}
+/* New tensors owning memory like t's (make_fragment_like: mode 0 column-major). */
+inline Tensor make_tensor_like(const Tensor &t) {
+  return Tensor::adopt_owner(detail::out<cl_tensor_t *>(cl_make_tensor_like, t.get()));
+}
+inline Tensor make_fragment_like(const Tensor &t) {
+  return Tensor::adopt_owner(detail::out<cl_tensor_t *>(cl_make_fragment_like_tensor, t.get()));
+}
+inline int64_t size(const Tensor &t) { return t.size(); }
+inline int64_t rank(const Tensor &t) { return t.rank(); }
+
+/* dst(i) = src(i) for every i, with the library's fast copy (memcpy order). */
+inline void copy(const Tensor &dst, const Tensor &src) { detail::check(cl_tensor_copy(dst.get(), src.get())); }
+/* The same with options: streaming or cached stores, and up to
+ * CL_COPY_MAX_THREADS threads. */
+inline void copy(const Tensor &dst, const Tensor &src, cl_copy_stores_t stores, int threads = 1) {
+  cl_copy_options_t o{};
+  o.struct_size = sizeof o;
+  o.stores = stores;
+  o.threads = threads;
+  detail::check(cl_tensor_copy_ex(dst.get(), src.get(), &o));
+}
+/* The plan copy() would use, one line. */
+inline std::string copy_explain(const Tensor &dst, const Tensor &src) {
+  return detail::text(cl_tensor_copy_explain, dst.get(), src.get());
+}
+/* fn(dst element address, src element address) for every i (CuTe's transform). */
+template <class F> void transform(const Tensor &dst, const Tensor &src, F fn) {
+  struct Ctx {
+    F &fn;
+    std::exception_ptr error;
+  } ctx{fn, nullptr};
+  auto call = [](void *c, void *d, const void *s) {
+    auto *self = static_cast<Ctx *>(c);
+    if (self->error)
+      return;
+    try {
+      self->fn(d, s);
+    } catch (...) {
+      self->error = std::current_exception();
+    }
+  };
+  detail::check(cl_tensor_transform(dst.get(), src.get(), call, &ctx));
+  if (ctx.error)
+    std::rethrow_exception(ctx.error);
+}
+
+/* A DLPack description of t (each mode one extent and stride): the struct
+ * points into the shape and strides vectors it carries. */
+struct DLPackView {
+  cl_dltensor_t tensor{};
+  std::vector<int64_t> shape, strides;
+  DLPackView() = default;
+  DLPackView(DLPackView &&) = default;
+  DLPackView &operator=(DLPackView &&) = default;
+  DLPackView(const DLPackView &) = delete;  // tensor points into this object's vectors
+  DLPackView &operator=(const DLPackView &) = delete;
+};
+inline DLPackView to_dlpack(const Tensor &t) {
+  DLPackView v;
+  size_t n = static_cast<size_t>(t.rank() > 0 ? t.rank() : 1);
+  v.shape.resize(n);
+  v.strides.resize(n);
+  detail::check(cl_tensor_to_dlpack(t.get(), &v.tensor, v.shape.data(), v.strides.data(), int64_t(n)));
+  return v;  // moving the vectors keeps their buffers, so the pointers stay valid
+}
+
+/* ============================================================ odometer */
+
+/* Every offset of a layout in order, one addition per step. */
+class Odometer {
+public:
+  explicit Odometer(const Layout &l) : h_(detail::out<cl_odometer_t *>(cl_odometer_new, l.get())) {}
+  Odometer(Odometer &&) noexcept = default;
+  Odometer &operator=(Odometer &&) noexcept = default;
+  /* The next offset into *offset; false at the end. */
+  bool next(int64_t &offset) { return cl_odometer_next(h_.get(), &offset) != 0; }
+  /* Up to cap next offsets. */
+  std::vector<int64_t> next_batch(int64_t cap) {
+    std::vector<int64_t> out(static_cast<size_t>(cap));
+    out.resize(static_cast<size_t>(detail::check(cl_odometer_next_batch(h_.get(), out.data(), cap))));
+    return out;
+  }
+  int64_t index() const { return cl_odometer_index(h_.get()); }
+  std::vector<int64_t> coord() const {
+    std::vector<int64_t> c(static_cast<size_t>(detail::check(cl_odometer_leaves(h_.get()))));
+    detail::check(cl_odometer_coord(h_.get(), c.data(), int64_t(c.size())));
+    return c;
+  }
+  void reset() { cl_odometer_reset(h_.get()); }
+
+private:
+  struct Free {
+    void operator()(cl_odometer_t *o) const { cl_odometer_free(o); }
+  };
+  std::unique_ptr<cl_odometer_t, Free> h_;
+};
+
+} // namespace cutelayout
+
+/* std::hash: equal values hash equally (by their canonical text). */
+namespace std {
+template <> struct hash<cutelayout::Tuple> {
+  size_t operator()(const cutelayout::Tuple &t) const { return cutelayout::detail::hash_text(t.str()); }
+};
+template <> struct hash<cutelayout::Layout> {
+  size_t operator()(const cutelayout::Layout &l) const { return cutelayout::detail::hash_text(l.str()); }
+};
+template <> struct hash<cutelayout::ComposedLayout> {
+  size_t operator()(const cutelayout::ComposedLayout &c) const { return cutelayout::detail::hash_text(c.str()); }
+};
+template <> struct hash<cutelayout::Swizzle> {
+  size_t operator()(const cutelayout::Swizzle &s) const { return cutelayout::detail::hash_text(s.str()); }
+};
+} // namespace std
+
+#endif
