@@ -266,6 +266,7 @@ cl_status cl_compile_layout(const cl_layout_t *layout, bool allow_one_term, cl_c
   }
   out->form = (uint8_t)set_divisors(out->term, out->shift, p.nterms, (uint64_t)bounds.size, allow_one_term);
   out->size = bounds.size;
+  out->index32 = bounds.low >= INT32_MIN && bounds.high <= INT32_MAX && (uint64_t)bounds.size <= (uint64_t)1 << 32;
   out->d0 = p.d0;
   out->nterms = (uint8_t)p.nterms;
   return CL_OK;

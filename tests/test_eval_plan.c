@@ -140,6 +140,20 @@ static int coalesced_rank(const cl_layout_t *l) {
   return f.n;
 }
 
+/* A layout flagged index32 has its values in int32_t, and the 32-bit sum
+ * that device code uses for its power-of-two and narrow forms is the value. */
+static void check_sum32(const cl_compiled_layout_t *c, int64_t i, int64_t ref) {
+  if (!c->index32)
+    return;
+  assert_true(ref >= INT32_MIN && ref <= INT32_MAX && (uint64_t)c->size <= (uint64_t)1 << 32);
+  if (c->form != CL_COMPILED_POW2 && c->form != CL_COMPILED_NARROW)
+    return;
+  uint64_t v = cl_compiled_plan_eval32((uint32_t)i, (uint32_t)c->d0, c->term, c->shift, c->nterms,
+                                       (cl_compiled_form)c->form);
+  if ((int64_t)v != ref)
+    fail_msg("32-bit sum at i=%lld: %lld, expected %lld", (long long)i, (long long)(int64_t)v, (long long)ref);
+}
+
 /* cl_layout_compile succeeds, keeps coalesce(l)'s modes, and a copy of the
  * plain data evaluates inline to the definition (128 bits) and to
  * cl_layout_eval at every i of the domain, or at `samples` random ones when
@@ -164,6 +178,7 @@ static void check_compiled(const cl_layout_t *l, const leaves *f, int samples) {
     if (v != ref || (i128)v != flat_eval(f, i))
       fail_msg("compiled at i=%lld: %lld, cl_layout_eval %lld, definition %lld", (long long)i, (long long)v,
                (long long)ref, (long long)flat_eval(f, i));
+    check_sum32(&c, i, ref);
   }
 }
 
@@ -570,6 +585,26 @@ static void test_compiled_forms(void **state) {
   expect_form("(4,3,7):(1,5,2)", CL_COMPILED_NARROW, 2, NULL);
   expect_form("(4294967311,3):(2,1)", CL_COMPILED_WIDE, 1, (const uint8_t[]){32});
   expect_form("(1048576,1048576,16):(3,-5,7)", CL_COMPILED_POW2, 2, (const uint8_t[]){20, 40});
+  /* index32: the values within int32_t and the domain within 2^32. */
+  cl_compiled_layout_t c;
+  const struct {
+    const char *text;
+    int index32;
+  } flags[] = {{"(8,4,8,16):(4,1,512,32)", 1}, {"(3,5,7,9):(45,1,135,5)", 1}, {"(2,3):(1073741823,-1)", 1},
+               {"(2,2):(1073741824,1073741824)", 0}, {"(2,2):(-1073741824,-1073741824)", 1},
+               {"(3,2):(-1073741824,1)", 1}, {"(3,2):(-1073741825,1)", 0}, {"(65536,65537):(0,1)", 0}, {"(65536,65536):(0,1)", 1}};
+  for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++) {
+    cl_layout_t *l = lay(flags[k].text);
+    assert_int_equal(cl_layout_compile(l, &c), CL_OK);
+    if (c.index32 != flags[k].index32)
+      fail_msg("%s: index32 %d, expected %d", flags[k].text, c.index32, flags[k].index32);
+    for (int64_t i = 0; i < 64 && i < c.size; i++) {
+      int64_t ref;
+      assert_int_equal(cl_layout_eval(l, c.size - 1 - i, &ref), CL_OK);
+      check_sum32(&c, c.size - 1 - i, ref);
+    }
+    cl_layout_free(l);
+  }
   /* An offset or a swizzle rules out the one-term form; the identity at 0 does not. */
   expect_form("Sw<3,3,3> o 0 o (64,32):(32,1)", CL_COMPILED_POW2, 1, (const uint8_t[]){6});
   expect_form("Sw<0,2,2> o 0 o (64,32):(32,1)", CL_COMPILED_ONE_TERM, 1, NULL);

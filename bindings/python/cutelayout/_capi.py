@@ -414,7 +414,7 @@ FUNCTIONS = {
 # Structs: typedef name -> member names, in order.
 STRUCTS = {
     'cl_allocator': ('alloc', 'realloc', 'free', 'ctx'),
-    'cl_compiled_layout_t': ('size', 'd0', 'offset', 'swizzle_mask', 'swizzle_shr', 'swizzle_shl', 'nterms', 'shift', 'form', 'term'),
+    'cl_compiled_layout_t': ('size', 'd0', 'offset', 'swizzle_mask', 'swizzle_shr', 'swizzle_shl', 'nterms', 'shift', 'form', 'index32', 'term'),
     'cl_compiled_term_t': ('magic', 'coef'),
     'cl_copy_options_t': ('struct_size', 'stores', 'threads'),
     'cl_copy_plan_t': ('struct_size', 'kernel', 'flags', 'elem_size', 'vector', 'dst_offset', 'src_offset', 'rank', 'dst_run', 'src_run', 'extent', 'dst_stride', 'src_stride', 'dst_tail_rank', 'src_tail_rank', 'dst_tail_extent', 'dst_tail_stride', 'src_tail_extent', 'src_tail_stride'),

@@ -72,7 +72,7 @@ class cl_compiled_term_t(ctypes.Structure):
 class cl_compiled_layout_t(ctypes.Structure):
     _fields_ = [('size', c_int64), ('d0', c_uint64), ('offset', c_int64), ('swizzle_mask', c_uint64),
                 ('swizzle_shr', c_uint8), ('swizzle_shl', c_uint8), ('nterms', c_uint8),
-                ('shift', c_uint8 * _COMPILED_TERMS), ('form', c_uint8),
+                ('shift', c_uint8 * _COMPILED_TERMS), ('form', c_uint8), ('index32', c_uint8),
                 ('term', cl_compiled_term_t * _COMPILED_TERMS)]
 
 
