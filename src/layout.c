@@ -290,11 +290,11 @@ static void append_reach(cl_forest *f, const cl_node *shape, const cl_node *stri
     cl_status s = cl_sub(shape->value, 1, &extent);
     if (s == CL_OK && stride->value == INT64_MIN)
       s = cl_fail(CL_E_OVERFLOW, "cosize: |stride| overflows");
-    abs_scale = stride->value < 0 ? -stride->value : stride->value;
     if (s != CL_OK) {
       cl_b_set_error(&f->trees, s);
       return;
     }
+    abs_scale = stride->value < 0 ? -stride->value : stride->value;
     int64_t v = 0;
     if ((s = cl_mul(extent, abs_scale, &v)) != CL_OK)
       cl_b_set_error(&f->trees, s);

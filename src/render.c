@@ -401,11 +401,24 @@ static cl_status split_modes(cl_picture *p, const cl_node *shape, const cl_node 
   return CL_OK;
 }
 
-static cl_status extent_of(const cl_node *axis, int64_t *result) {
-  if (axis == NULL) {
-    *result = 1;
-    return CL_OK;
+static bool has_negative_leaf(const cl_node *t) {
+  if (!cl_is_tuple(t))
+    return cl_is_int(t) && t->value < 0;
+  CL_FOR_EACH_CHILD(c, t) {
+    if (has_negative_leaf(c))
+      return true;
   }
+  return false;
+}
+
+static cl_status extent_of(const cl_node *axis, int64_t *result) {
+  *result = 1;
+  if (axis == NULL)
+    return CL_OK;
+  /* Every extent counts cells: negative ones, whose product could still be
+   * positive, have no picture. */
+  if (has_negative_leaf(axis))
+    return cl_fail(CL_E_DOMAIN, "picture: the layout has a negative extent");
   return cl_tree_product(axis, result);
 }
 
