@@ -12,6 +12,8 @@
  *   permute-64^4-3102     row-major 64x64x64x64 -> its transpose(3,1,0,2),
  *                         row-major (numpy's a.transpose(3,1,0,2).copy())
  *   permute-256^3-201     row-major 256^3 -> its transpose(2,0,1), row-major
+ *                         (-u8, -f16, -f64: the same for 1-, 2- and 8-byte
+ *                         elements)
  *   hier-ldiv32-rowmajor  logical_divide(make_layout((4096,4096)),(32,32)),
  *                         ((32,128),(32,128)):((1,32),(4096,131072)), -> the
  *                         row-major layout of that same shape, which puts
@@ -184,8 +186,16 @@ void bench_copy(void) {
   run_text_case("permute-64^4-3102", "(64,64,64,64):(64,4096,1,262144)", "(64,64,64,64):(262144,4096,64,1)",
                 CL_DTYPE_FLOAT32, true, dst_mem, src_mem);
   /* dst = src.transpose(2,0,1): src (a0,a1,a2) lands at dst (a2,a0,a1). */
-  run_text_case("permute-256^3-201", "(256,256,256):(256,1,65536)", "(256,256,256):(65536,256,1)", CL_DTYPE_FLOAT32,
-                false, dst_mem, src_mem);
+  static const struct {
+    const char *suffix;
+    cl_dtype dtype;
+  } types[] = {{"", CL_DTYPE_FLOAT32}, {"-u8", CL_DTYPE_UINT8}, {"-f16", CL_DTYPE_FLOAT16}, {"-f64", CL_DTYPE_FLOAT64}};
+  for (size_t k = 0; k < sizeof types / sizeof types[0]; k++) {
+    char name[64];
+    snprintf(name, sizeof name, "permute-256^3-201%s", types[k].suffix);
+    run_text_case(name, "(256,256,256):(256,1,65536)", "(256,256,256):(65536,256,1)", types[k].dtype, false, dst_mem,
+                  src_mem);
+  }
 
   /* logical_divide(make_layout((4096,4096)), (32,32)) =
    * ((32,128),(32,128)):((1,32),(4096,131072)), copied to the row-major
