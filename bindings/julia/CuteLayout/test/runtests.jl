@@ -1,9 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
-# Tests of CuteLayout.jl, mirroring bindings/python/test_cutelayout.py:
-#   CUTELAYOUT_LIBRARY=build/src/libcutelayout.so julia bindings/julia/test/runtests.jl
+# Tests of the CuteLayout package, mirroring bindings/python/tests/test_cutelayout.py:
+#   CUTELAYOUT_LIBRARY=$PWD/build/src/libcutelayout.so.1 julia --project=bindings/julia/CuteLayout -e 'using Pkg; Pkg.test()'
 using Test
-include(joinpath(@__DIR__, "..", "CuteLayout.jl"))
-using .CuteLayout
+using CuteLayout
 
 # layout(i) from the definition, for a flat shape and stride.
 function by_definition(shape, stride, i)
@@ -26,11 +25,15 @@ end
     @testset "evaluation is the definition" begin
         for s0 in 1:3, s1 in 1:3, d0 in 0:4, d1 in 0:4
             L = Layout("($s0,$s1):($d0,$d1)")
-            @test [L(i) for i in 0:CuteLayout.size(L)-1] == [by_definition((s0, s1), (d0, d1), i) for i in 0:s0*s1-1]
+            @test [L(i) for i in 0:length(L)-1] == [by_definition((s0, s1), (d0, d1), i) for i in 0:s0*s1-1]
         end
         M = Layout("(2,(2,2)):(4,(2,1))")
         @test [M(i) for i in 0:7] == [0, 4, 2, 6, 1, 5, 3, 7]
-        @test (CuteLayout.size(M), cosize(M), rank(M), depth(M)) == (8, 8, 2, 2)
+        @test (length(M), cosize(M), CuteLayout.rank(M), CuteLayout.depth(M)) == (8, 8, 2, 2)
+        @test collect(M) == [0, 4, 2, 6, 1, 5, 3, 7] == indices(M)
+        @test sprint(show, M) == "Layout(\"(2,(2,2)):(4,(2,1))\")"
+        @test hash(Layout("(2,4):(1,2)")) == hash(Layout(" (2,4) : (1,2) "))
+        @test length(Set([Layout("8:1"), Layout("8:1"), Layout("8:2")])) == 2
         @test Layout("(2,4):(1,2)") == Layout("(2,4):(1,2)")
         @test Layout("(2,4):(1,2)") != Layout("(2,4):(4,1)")
     end
@@ -48,5 +51,15 @@ end
         @test string(logical_product(Layout("(2,2):(4,1)"), Layout("6:1"))) == "((2,2),(2,3)):((4,1),(2,8))"
         e = try composition(Layout("(4,3):(3,1)"), Layout("2:6")); nothing catch err; err end
         @test e isa CuteLayoutError && e.status == -6
+    end
+    @testset "tensors over arrays" begin
+        A = collect(Float32, 1:16)
+        T = Tensor(A, Layout("(4,4):(4,1)"))
+        @test [T[i] for i in 0:15] == [A[T.layout(i) + 1] for i in 0:15]
+        B = zeros(Float32, 16)
+        copyto!(Tensor(B, Layout("(4,4):(1,4)")), T)
+        @test reshape(B, 4, 4) == permutedims(reshape(A, 4, 4))
+        # A layout that reaches past the array is refused.
+        @test_throws CuteLayoutError Tensor(A, Layout("(4,5):(1,4)"))
     end
 end
