@@ -1,28 +1,60 @@
 // SPDX-License-Identifier: BSD-3-Clause
 //! Finds libcutelayout for the linker, without any build-dependency crate:
 //!   CUTELAYOUT_LIB_DIR  a directory holding libcutelayout.so (or .a)
-//!   CUTELAYOUT_STATIC   set to 1 to link libcutelayout.a
-//! otherwise `pkg-config --libs-only-L cute-layout`, otherwise the linker's
-//! default search path.
+//!   CUTELAYOUT_STATIC   set to 1 to link libcutelayout.a (with the libraries
+//!                       its pkg-config file lists in Libs.private)
+//! otherwise `pkg-config --libs cute-layout` (`--static` for a static link).
+//! Without either, the build stops and says what to install or set.
 use std::env;
 use std::process::Command;
 
-fn main() {
-    println!("cargo:rerun-if-env-changed=CUTELAYOUT_LIB_DIR");
-    println!("cargo:rerun-if-env-changed=CUTELAYOUT_STATIC");
-    println!("cargo:rerun-if-env-changed=PKG_CONFIG_PATH");
+const HELP: &str = "cutelayout-sys: libcutelayout not found. Install it (Debian: apt install libcutelayout-dev; \
+from its source tree: meson setup build && meson install -C build), or set PKG_CONFIG_PATH to the directory of \
+cute-layout.pc, or CUTELAYOUT_LIB_DIR to the directory of libcutelayout.so";
 
+/// `pkg-config ARGS cute-layout`'s flags, or None when pkg-config or the package is missing.
+fn pkg_config(static_link: bool) -> Option<Vec<String>> {
+    let mut cmd = Command::new("pkg-config");
+    cmd.arg("--libs");
+    if static_link {
+        cmd.arg("--static");
+    }
+    let out = cmd.arg("cute-layout").output().ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    Some(String::from_utf8_lossy(&out.stdout).split_whitespace().map(str::to_owned).collect())
+}
+
+fn main() {
+    for var in ["CUTELAYOUT_LIB_DIR", "CUTELAYOUT_STATIC", "PKG_CONFIG_PATH"] {
+        println!("cargo:rerun-if-env-changed={}", var);
+    }
+    let static_link = env::var("CUTELAYOUT_STATIC").map(|v| v == "1").unwrap_or(false);
+    let kind = if static_link { "static" } else { "dylib" };
     if let Ok(dir) = env::var("CUTELAYOUT_LIB_DIR") {
         println!("cargo:rustc-link-search=native={}", dir);
-    } else if let Ok(out) = Command::new("pkg-config").args(["--libs-only-L", "cute-layout"]).output() {
-        if out.status.success() {
-            for flag in String::from_utf8_lossy(&out.stdout).split_whitespace() {
-                if let Some(dir) = flag.strip_prefix("-L") {
-                    println!("cargo:rustc-link-search=native={}", dir);
-                }
-            }
+        println!("cargo:rustc-link-lib={}=cutelayout", kind);
+        if static_link {
+            // What cute-layout.pc's Libs.private names, for a build tree without a .pc file.
+            println!("cargo:rustc-link-lib=dylib=m");
+            println!("cargo:rustc-link-lib=dylib=pthread");
+        }
+        return;
+    }
+    let flags = match pkg_config(static_link) {
+        Some(flags) => flags,
+        None => panic!("{}", HELP),
+    };
+    for flag in flags {
+        if let Some(dir) = flag.strip_prefix("-L") {
+            println!("cargo:rustc-link-search=native={}", dir);
+        } else if let Some(lib) = flag.strip_prefix("-l") {
+            // The library itself as asked; what it needs (Libs.private) as the system has it.
+            let lib_kind = if lib == "cutelayout" { kind } else { "dylib" };
+            println!("cargo:rustc-link-lib={}={}", lib_kind, lib);
+        } else if flag == "-pthread" {
+            println!("cargo:rustc-link-lib=dylib=pthread");
         }
     }
-    let kind = if env::var("CUTELAYOUT_STATIC").map(|v| v == "1").unwrap_or(false) { "static" } else { "dylib" };
-    println!("cargo:rustc-link-lib={}=cutelayout", kind);
 }
