@@ -9,17 +9,39 @@
 //! assert_eq!(l.to_string(), "(2,4):(1,2)");
 //! ```
 //!
+//! The algebra under CuTe's names, as methods and free functions:
+//!
+//! ```
+//! use cutelayout::{logical_divide, Layout};
+//! let a: Layout = "(4,2,3):(2,1,8)".parse()?;
+//! let b: Layout = "4:2".parse()?;
+//! assert_eq!(logical_divide(&a, &b)?.to_string(), "((2,2),(2,3)):((4,1),(2,8))");
+//! assert_eq!(a.zipped_divide_tiler("(2,3)")?.rank(), 2);
+//! assert_eq!(Layout::parse("(2,2):(1,6)")?.complement(None)?.to_string(), "3:2");
+//! # Ok::<(), cutelayout::Error>(())
+//! ```
+//!
+//! Swizzles and composed layouts are [`Swizzle`] and [`ComposedLayout`];
+//! tensors over slices, with the library's fast copy, [`Tensor`] and
+//! [`TensorMut`].
+//!
 //! A [`Layout`] owns its C handle and frees it on drop.  Layouts are
 //! immutable, so they are `Send` and `Sync`, and `Clone` copies the handle.
 //! Failures are [`Error`]s carrying the library's status code and its detail
 //! message (`cl_last_error()`).
 use std::ffi::{CStr, CString};
 use std::fmt;
+use std::hash::{Hash, Hasher};
 use std::os::raw::{c_char, c_int};
 use std::ptr::{self, NonNull};
 use std::str::FromStr;
 
 pub use cutelayout_sys as sys;
+
+mod composed;
+mod tensor;
+pub use composed::{AnyLayout, ComposedLayout, Swizzle};
+pub use tensor::{copy, Tensor, TensorMut};
 
 /// A failed library call.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -85,7 +107,7 @@ pub fn version() -> String {
 
 /// True when the loaded library implements the ABI these bindings were written for.
 pub fn abi_compatible() -> bool {
-    unsafe { sys::cl_abi_version() == sys::CL_ABI_VERSION && sys::cl_abi_minor() >= sys::CL_ABI_MINOR }
+    unsafe { sys::cl_abi_version() == sys::CL_ABI_VERSION as c_int && sys::cl_abi_minor() >= sys::CL_ABI_MINOR as c_int }
 }
 
 /// An owned int tuple, used for coordinates, shapes and strides.
@@ -98,6 +120,29 @@ impl Tuple {
         check(unsafe { sys::cl_tuple_parse(text.as_ptr(), &mut out) })?;
         Ok(Tuple(NonNull::new(out).expect("cl_tuple_parse succeeded with a NULL result")))
     }
+}
+
+impl Tuple {
+    fn as_ptr(&self) -> *const sys::cl_tuple_t {
+        self.0.as_ptr()
+    }
+}
+
+/// The text of an snprintf-style formatter call `f(buf, cap)`.
+fn formatted(f: impl Fn(*mut c_char, usize) -> i64) -> Result<String> {
+    let need = f(ptr::null_mut(), 0);
+    check(if need < 0 { need as c_int } else { sys::CL_OK })?;
+    let mut buf = vec![0u8; need as usize + 1];
+    f(buf.as_mut_ptr() as *mut c_char, buf.len());
+    buf.truncate(need as usize);
+    Ok(String::from_utf8_lossy(&buf).into_owned())
+}
+
+/// The text of a fresh tuple handle, which is then freed.
+fn tuple_text(status: c_int, raw: *mut sys::cl_tuple_t) -> Result<String> {
+    check(status)?;
+    let t = Tuple(NonNull::new(raw).expect("the library reported success with a NULL tuple"));
+    formatted(|buf, cap| unsafe { sys::cl_tuple_format(t.as_ptr(), buf, cap) })
 }
 
 impl Drop for Tuple {
@@ -200,6 +245,46 @@ impl Layout {
     pub fn depth(&self) -> i64 {
         unsafe { sys::cl_layout_depth(self.as_ptr()) }
     }
+
+    /// The shape as int-tuple text, e.g. `(2,(2,2))`.
+    pub fn shape(&self) -> Result<String> {
+        let mut out = ptr::null_mut();
+        let status = unsafe { sys::cl_layout_shape(self.as_ptr(), &mut out) };
+        tuple_text(status, out)
+    }
+
+    /// The stride as text (integers, or scaled bases such as `1@0`).
+    pub fn stride(&self) -> Result<String> {
+        let mut out = ptr::null_mut();
+        let status = unsafe { sys::cl_layout_stride(self.as_ptr(), &mut out) };
+        tuple_text(status, out)
+    }
+
+    /// CuTe's coshape: the extent of the codomain per value mode.
+    pub fn coshape(&self) -> Result<String> {
+        let mut out = ptr::null_mut();
+        let status = unsafe { sys::cl_layout_coshape(self.as_ptr(), &mut out) };
+        tuple_text(status, out)
+    }
+
+    /// Whether the strides hold scaled bases (a layout of coordinates, e.g. `(4,8):(1@0,1@1)`).
+    pub fn is_coordinate(&self) -> bool {
+        unsafe { sys::cl_layout_is_coordinate(self.as_ptr()) != 0 }
+    }
+
+    /// `[L(0), ..., L(size-1)]`, written by the library in one call.
+    ///
+    /// ```
+    /// let l: cutelayout::Layout = "(2,2):(2,1)".parse()?;
+    /// assert_eq!(l.indices()?, vec![0, 2, 1, 3]);
+    /// # Ok::<(), cutelayout::Error>(())
+    /// ```
+    pub fn indices(&self) -> Result<Vec<i64>> {
+        let n = self.size().max(0);
+        let mut out = vec![0i64; n as usize];
+        check(unsafe { sys::cl_layout_eval_range(self.as_ptr(), 0, n, out.as_mut_ptr()) })?;
+        Ok(out)
+    }
 }
 
 /// The layout algebra (algebra.h).  Each returns a
@@ -271,11 +356,154 @@ impl Layout {
     pub fn logical_product(&self, b: &Layout) -> Result<Layout> {
         self.binary(b, sys::cl_logical_product)
     }
+
+    fn with_tiler(
+        &self,
+        tiler: &str,
+        f: unsafe extern "C" fn(*const sys::cl_layout_t, *const sys::cl_tuple_t, *mut *mut sys::cl_layout_t) -> c_int,
+    ) -> Result<Layout> {
+        let tiler = Tuple::parse(tiler)?;
+        let mut out = ptr::null_mut();
+        let status = unsafe { f(self.as_ptr(), tiler.as_ptr(), &mut out) };
+        Layout::adopt(status, out)
+    }
+
+    fn with_count(
+        &self,
+        n: i64,
+        f: unsafe extern "C" fn(*const sys::cl_layout_t, i64, *mut *mut sys::cl_layout_t) -> c_int,
+    ) -> Result<Layout> {
+        let mut out = ptr::null_mut();
+        let status = unsafe { f(self.as_ptr(), n, &mut out) };
+        Layout::adopt(status, out)
+    }
+
+    /// upcast<n>(L): the layout over elements n times larger.
+    pub fn upcast(&self, n: i64) -> Result<Layout> {
+        self.with_count(n, sys::cl_upcast)
+    }
+
+    /// downcast<n>(L): the layout over elements n times smaller.
+    pub fn downcast(&self, n: i64) -> Result<Layout> {
+        self.with_count(n, sys::cl_downcast)
+    }
+
+    /// max_common_vector(self, b): how many consecutive elements both layouts keep contiguous.
+    pub fn max_common_vector(&self, b: &Layout) -> Result<i64> {
+        let mut out = 0;
+        check(unsafe { sys::cl_max_common_vector(self.as_ptr(), b.as_ptr(), &mut out) })?;
+        Ok(out)
+    }
 }
+
+/// One method per algebra function of two layouts (and its `_tiler` form,
+/// the second operand a tiler given as text such as `(2,3)` or `(_,4:2)`),
+/// and of one layout.
+macro_rules! algebra {
+    (binary [$($name:ident $tiler:ident => $f:ident $ft:ident,)*] unary [$($uname:ident => $uf:ident,)*]) => {
+        impl Layout {
+            $(
+                #[doc = concat!("CuTe's `", stringify!($name), "(self, b)`.")]
+                pub fn $name(&self, b: &Layout) -> Result<Layout> {
+                    self.binary(b, sys::$f)
+                }
+                #[doc = concat!("CuTe's `", stringify!($name), "(self, tiler)` for a tiler given as text.")]
+                pub fn $tiler(&self, tiler: &str) -> Result<Layout> {
+                    self.with_tiler(tiler, sys::$ft)
+                }
+            )*
+            $(
+                #[doc = concat!("CuTe's `", stringify!($uname), "(self)`.")]
+                pub fn $uname(&self) -> Result<Layout> {
+                    self.unary(sys::$uf)
+                }
+            )*
+        }
+    };
+}
+
+algebra! {
+    binary [
+    zipped_divide zipped_divide_tiler => cl_zipped_divide cl_zipped_divide_tiler,
+    tiled_divide tiled_divide_tiler => cl_tiled_divide cl_tiled_divide_tiler,
+    flat_divide flat_divide_tiler => cl_flat_divide cl_flat_divide_tiler,
+    zipped_product zipped_product_tiler => cl_zipped_product cl_zipped_product_tiler,
+    tiled_product tiled_product_tiler => cl_tiled_product cl_tiled_product_tiler,
+    flat_product flat_product_tiler => cl_flat_product cl_flat_product_tiler,
+    ]
+    unary [
+    filter => cl_filter,
+    filter_zeros => cl_filter_zeros,
+    flatten => cl_layout_flatten,
+    nullspace => cl_nullspace,
+    ]
+}
+
+impl Layout {
+    /// logical_divide(self, tiler) for a tiler given as text.
+    pub fn logical_divide_tiler(&self, tiler: &str) -> Result<Layout> {
+        self.with_tiler(tiler, sys::cl_logical_divide_tiler)
+    }
+
+    /// logical_product(self, tiler) for a tiler given as text.
+    pub fn logical_product_tiler(&self, tiler: &str) -> Result<Layout> {
+        self.with_tiler(tiler, sys::cl_logical_product_tiler)
+    }
+
+    /// blocked_product(self, b): b's arrangement of self's blocks, mode by mode.
+    pub fn blocked_product(&self, b: &Layout) -> Result<Layout> {
+        self.binary(b, sys::cl_blocked_product)
+    }
+
+    /// raked_product(self, b): self's elements interleaved over b's arrangement.
+    pub fn raked_product(&self, b: &Layout) -> Result<Layout> {
+        self.binary(b, sys::cl_raked_product)
+    }
+
+    /// max_common_layout(self, b): the largest layout both keep contiguous.
+    pub fn max_common_layout(&self, b: &Layout) -> Result<Layout> {
+        self.binary(b, sys::cl_max_common_layout)
+    }
+}
+
+/// CuTe's free functions: `f(a, b)` is `a.f(b)`.
+macro_rules! free_functions {
+    ($($name:ident),*) => {
+        $(
+            #[doc = concat!("CuTe's `", stringify!($name), "(a, b)`: [`Layout::", stringify!($name), "`].")]
+            pub fn $name(a: &Layout, b: &Layout) -> Result<Layout> {
+                a.$name(b)
+            }
+        )*
+    };
+}
+
+free_functions!(logical_divide, zipped_divide, tiled_divide, flat_divide, logical_product, zipped_product,
+                tiled_product, flat_product, blocked_product, raked_product, max_common_layout);
 
 /// composition(a, b), CuTe's free-function spelling of [`Layout::compose`].
 pub fn composition(a: &Layout, b: &Layout) -> Result<Layout> {
     a.compose(b)
+}
+
+/// coalesce(L).
+pub fn coalesce(l: &Layout) -> Result<Layout> {
+    l.coalesce()
+}
+
+/// complement(L, cotarget).
+pub fn complement(l: &Layout, cotarget: Option<i64>) -> Result<Layout> {
+    l.complement(cotarget)
+}
+
+/// right_inverse(L).
+pub fn right_inverse(l: &Layout) -> Result<Layout> {
+    l.right_inverse()
+}
+
+/// left_inverse(L).
+pub fn left_inverse(l: &Layout) -> Result<Layout> {
+    l.left_inverse()
 }
 
 impl Drop for Layout {
@@ -300,16 +528,17 @@ impl PartialEq for Layout {
 
 impl Eq for Layout {}
 
+/// Equal layouts have equal canonical texts.
+impl Hash for Layout {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.to_string().hash(state)
+    }
+}
+
 impl fmt::Display for Layout {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let need = unsafe { sys::cl_layout_format(self.as_ptr(), ptr::null_mut(), 0) };
-        if need < 0 {
-            return Err(fmt::Error);
-        }
-        let mut buf = vec![0u8; need as usize + 1];
-        unsafe { sys::cl_layout_format(self.as_ptr(), buf.as_mut_ptr() as *mut c_char, buf.len()) };
-        buf.truncate(need as usize);
-        f.write_str(&String::from_utf8_lossy(&buf))
+        let text = formatted(|buf, cap| unsafe { sys::cl_layout_format(self.as_ptr(), buf, cap) });
+        f.write_str(&text.map_err(|_| fmt::Error)?)
     }
 }
 
