@@ -61,13 +61,11 @@ def main():
     # Both crates package as they would be published (the path dependency
     # carries its version).  --no-verify: verifying would fetch
     # cutelayout-sys from a registry, and there is none offline.
-    for crate in ('cutelayout-sys', 'cutelayout'):
-        cmd = [cargo, 'package', '--offline', '--no-verify', '--allow-dirty', '-p', crate]
-        print('$ ' + ' '.join(cmd), flush=True)
-        status = subprocess.call(cmd, cwd=crates, env=env)
-        if status != 0:
-            return status
-    return 0
+    # (--workspace: packaged together, newer cargos take cutelayout-sys from
+    # the workspace instead of looking for it in a registry.)
+    cmd = [cargo, 'package', '--offline', '--no-verify', '--allow-dirty', '--workspace']
+    print('$ ' + ' '.join(cmd), flush=True)
+    return subprocess.call(cmd, cwd=crates, env=env)
 
 
 if __name__ == '__main__':
