@@ -60,11 +60,12 @@ cp -a "$tree/packaging/debian" "$tree/debian"
 
 # --- Build: the upstream test suite runs inside (dh_auto_test), where the
 # dist check must skip (no git checkout), as on a distribution's builder, and
-# so must the playground's browser test (debian/rules does not build the page);
+# so must the playground's browser test (debian/rules does not build the page)
+# and the bindings' tests where their tools are not build dependencies;
 # as there, only the system's programs are on the PATH (not a user's rustup
 # or pyenv, which debhelper's private HOME would break anyway). -------------
 echo "==== dpkg-buildpackage -b -us -uc in $tree"
-(cd "$tree" && env -u CUTE_LAYOUT_REQUIRE_DIST -u CUTE_LAYOUT_REQUIRE_PACKAGING -u CUTE_LAYOUT_REQUIRE_WEB PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+(cd "$tree" && env -u CUTE_LAYOUT_REQUIRE_DIST -u CUTE_LAYOUT_REQUIRE_PACKAGING -u CUTE_LAYOUT_REQUIRE_WEB -u CUTE_LAYOUT_REQUIRE_BINDINGS PATH=/usr/sbin:/usr/bin:/sbin:/bin \
   DEB_BUILD_OPTIONS="parallel=$(nproc) ${DEB_BUILD_OPTIONS:-}" dpkg-buildpackage -b -us -uc) ||
   fail "dpkg-buildpackage failed"
 

@@ -65,9 +65,17 @@ def main():
     if os.path.exists(args.work):
         shutil.rmtree(args.work)
     source = os.path.join(args.work, 'cute-layout')
-    shutil.copytree(args.source, source, symlinks=True,
-                    ignore=shutil.ignore_patterns('build*', '.git', '.mesonpy*', '__pycache__', 'target',
-                                                  'Cargo.lock', 'packagecache'))
+    by_name = shutil.ignore_patterns('build*', '.git', '.mesonpy*', '__pycache__', 'target', 'Cargo.lock',
+                                     'packagecache')
+
+    def ignored(directory, names):
+        # Build directories of any name (a Debian package build's obj-*
+        # lies inside the source tree, and so does this test's work
+        # directory) are not part of the source.
+        return set(by_name(directory, names)) | {
+            n for n in names if os.path.isdir(os.path.join(directory, n, 'meson-private'))
+            or os.path.abspath(os.path.join(directory, n)) == os.path.abspath(args.work)}
+    shutil.copytree(args.source, source, symlinks=True, ignore=ignored)
     venv = os.path.join(args.work, 'venv')
     run([python, '-m', 'venv', '--system-site-packages', venv])
     vpython = os.path.join(venv, 'bin', 'python')
