@@ -42,6 +42,9 @@ def missing_tools(python):
                             ('pyproject_metadata', 'python3-pyproject-metadata')):
         if subprocess.call([python, '-c', 'import ' + module], stderr=subprocess.DEVNULL) != 0:
             return '%s is not importable (Debian: apt install %s)' % (module, package)
+    if shutil.which('patchelf') is None:
+        # meson-python only recommends it, and fails without it.
+        return 'patchelf is not installed (Debian: apt install patchelf)'
     return None
 
 
