@@ -248,7 +248,12 @@ int64_t cl_swizzle_format(cl_swizzle_t sw, char *buf, size_t cap) {
 
 /* ======================================================== composed layouts */
 
-static cl_status check_fn(cl_fn f, const char *side) {
+static cl_status check_fn(cl_layout_fn_t side_fn, const char *side) {
+  if (side_fn.composed != NULL)
+    return CL_OK;
+  cl_fn f = side_fn.fn;
+  if (f.kind == CL_FN_COMPOSED)
+    return cl_fail(CL_E_NULL, "make_composed_layout: the %s composed layout is NULL", side);
   if (f.kind == CL_FN_SWIZZLE)
     return cl_swizzle_validate(f.swizzle);
   if (f.kind != CL_FN_LAYOUT)
@@ -261,16 +266,29 @@ static cl_status check_fn(cl_fn f, const char *side) {
   return CL_OK;
 }
 
-static cl_status own_fn(cl_fn f, cl_sw_part *part) {
-  *part = (cl_sw_part){f.kind, f.kind == CL_FN_SWIZZLE ? f.swizzle : (cl_swizzle_t){0, 0, 0}, NULL};
+static cl_status own_fn(cl_layout_fn_t side, cl_sw_part *part) {
+  cl_fn f = side.fn;
+  if (side.composed != NULL) {
+    *part = (cl_sw_part){CL_FN_COMPOSED, {0, 0, 0}, NULL, NULL};
+    return cl_composed_copy(side.composed, &part->composed);
+  }
+  *part = (cl_sw_part){f.kind, f.kind == CL_FN_SWIZZLE ? f.swizzle : (cl_swizzle_t){0, 0, 0}, NULL, NULL};
   return f.kind == CL_FN_LAYOUT ? cl_layout_copy(f.layout, &part->layout) : CL_OK;
 }
 
-cl_fn cl_sw_view(const cl_sw_part *part) {
-  return part->kind == CL_FN_SWIZZLE ? cl_fn_swizzle(part->swizzle) : cl_fn_layout(part->layout);
+cl_layout_fn_t cl_sw_view(const cl_sw_part *part) {
+  if (part->kind == CL_FN_COMPOSED)
+    return cl_layout_fn_composed(part->composed);
+  return part->kind == CL_FN_SWIZZLE ? cl_side_swizzle(part->swizzle) : cl_side_layout(part->layout);
 }
 
-cl_status cl_sw_make_composed(cl_fn outer, int64_t offset, bool unsigned_offset, cl_fn inner, cl_composed_t **out) {
+void cl_sw_release_part(cl_sw_part *part) {
+  cl_layout_free(part->layout);
+  cl_composed_free(part->composed);
+}
+
+cl_status cl_sw_make_composed(cl_layout_fn_t outer, int64_t offset, bool unsigned_offset, cl_layout_fn_t inner,
+                              cl_composed_t **out) {
   CHECK_OUT(out);
   CL_TRY(check_fn(outer, "outer"));
   CL_TRY(check_fn(inner, "inner"));
@@ -290,14 +308,21 @@ cl_status cl_sw_make_composed(cl_fn outer, int64_t offset, bool unsigned_offset,
 }
 
 cl_status cl_make_composed_layout(cl_fn outer, int64_t offset, cl_fn inner, cl_composed_t **out) {
+  CHECK_OUT(out);
+  if (outer.kind == CL_FN_COMPOSED || inner.kind == CL_FN_COMPOSED)
+    return cl_fail(CL_E_TYPE, "make_composed_layout: a cl_fn holds no composed layout; nest one with cl_make_composed_nested");
+  return cl_sw_make_composed(cl_layout_fn_of(outer), offset, false, cl_layout_fn_of(inner), out);
+}
+
+cl_status cl_make_composed_nested(cl_layout_fn_t outer, int64_t offset, cl_layout_fn_t inner, cl_composed_t **out) {
   return cl_sw_make_composed(outer, offset, false, inner, out);
 }
 
 void cl_composed_free(cl_composed_t *composed) {
   if (composed == NULL)
     return;
-  cl_layout_free(composed->outer.layout);
-  cl_layout_free(composed->inner.layout);
+  cl_sw_release_part(&composed->outer);
+  cl_sw_release_part(&composed->inner);
   cl_dealloc(composed);
 }
 
@@ -308,6 +333,17 @@ cl_status cl_composed_copy(const cl_composed_t *composed, cl_composed_t **out) {
 }
 
 cl_status cl_composed_parts(const cl_composed_t *composed, cl_fn *outer, int64_t *offset, cl_fn *inner) {
+  CHECK_NULL(composed);
+  if (outer != NULL)
+    *outer = cl_sw_view(&composed->outer).fn;
+  if (offset != NULL)
+    *offset = composed->offset;
+  if (inner != NULL)
+    *inner = cl_sw_view(&composed->inner).fn;
+  return CL_OK;
+}
+
+cl_status cl_composed_sides(const cl_composed_t *composed, cl_layout_fn_t *outer, int64_t *offset, cl_layout_fn_t *inner) {
   CHECK_NULL(composed);
   if (outer != NULL)
     *outer = cl_sw_view(&composed->outer);
@@ -321,6 +357,8 @@ cl_status cl_composed_parts(const cl_composed_t *composed, cl_fn *outer, int64_t
 static bool fn_equal(const cl_sw_part *a, const cl_sw_part *b) {
   if (a->kind != b->kind)
     return false;
+  if (a->kind == CL_FN_COMPOSED)
+    return cl_composed_equal(a->composed, b->composed);
   return a->kind == CL_FN_SWIZZLE ? cl_swizzle_equal(a->swizzle, b->swizzle) : cl_layout_equal(a->layout, b->layout);
 }
 
@@ -330,8 +368,13 @@ int cl_composed_equal(const cl_composed_t *a, const cl_composed_t *b) {
 
 /* ---- text ---- */
 
+static void format_composed(const cl_composed_t *c, cl_sink *o);
+
+/* A nested composed layout prints inline, without parentheses, as CuTe's. */
 static void format_part(const cl_sw_part *f, cl_sink *o) {
-  if (f->kind == CL_FN_SWIZZLE)
+  if (f->kind == CL_FN_COMPOSED)
+    format_composed(f->composed, o);
+  else if (f->kind == CL_FN_SWIZZLE)
     cl_sink_printf(o, "Sw<%d,%d,%d>", f->swizzle.bits, f->swizzle.base, f->swizzle.shift);
   else
     cl_sink_tree(o, cl_lroot(f->layout));
@@ -380,7 +423,7 @@ static cl_status parse_part_fn(const char *text, part_text p, const char *after,
   scratch[p.end] = '\0';
   scanner sc = {scratch, p.begin};
   skip_space(&sc);
-  *out = (cl_sw_part){CL_FN_LAYOUT, {0, 0, 0}, NULL};
+  *out = (cl_sw_part){CL_FN_LAYOUT, {0, 0, 0}, NULL, NULL};
   if (scratch[sc.pos] == 'S') {
     out->kind = CL_FN_SWIZZLE;
     CL_TRY(scan_swizzle(&sc, &out->swizzle));
@@ -402,46 +445,100 @@ static cl_status parse_part_offset(const char *text, part_text p, char *scratch,
   return scratch[sc.pos] == '\0' ? CL_OK : expected(&sc, "'o'");
 }
 
+/* The parts of the text, split at each 'o': [begin, end) pairs. */
+static part_text *split_parts(const char *text, size_t len, int *n) {
+  int count = 1;
+  for (size_t i = 0; i < len; i++)
+    count += text[i] == 'o';
+  part_text *parts = cl_alloc((size_t)count * sizeof *parts);
+  if (parts == NULL)
+    return NULL;
+  size_t begin = 0;
+  *n = 0;
+  for (size_t i = 0; i <= len; i++)
+    if (text[i] == 'o' || text[i] == '\0') {
+      parts[(*n)++] = (part_text){begin, i};
+      begin = i + 1;
+    }
+  return parts;
+}
+
+/* F0 o K1 o F1 o ... o Fm from its parsed functions and offsets, nested to
+ * the right: F0 o K1 o (F1 o K2 o (... o Fm)). */
+static cl_status nest_right(const cl_sw_part *fns, const int64_t *offsets, int m, cl_composed_t **out) {
+  cl_composed_t *acc = NULL;
+  cl_status s = CL_OK;
+  for (int k = m - 1; k >= 0 && s == CL_OK; k--) {
+    cl_composed_t *next = NULL;
+    cl_layout_fn_t inner = acc != NULL ? cl_layout_fn_composed(acc) : cl_sw_view(&fns[k + 1]);
+    s = cl_sw_make_composed(cl_sw_view(&fns[k]), offsets[k], false, inner, &next);
+    cl_composed_free(acc);
+    acc = next;
+  }
+  if (s == CL_OK)
+    *out = acc;
+  return s;
+}
+
 cl_status cl_composed_parse(const char *text, cl_composed_t **out) {
   CHECK_OUT(out);
   CHECK_NULL(text);
   size_t len = strlen(text);
-  part_text parts[3];
   int n = 0;
-  size_t begin = 0;
-  for (size_t i = 0; i <= len; i++) {
-    if (text[i] != 'o' && text[i] != '\0')
-      continue;
-    if (n == 2 && text[i] == 'o')
-      return cl_fail(CL_E_PARSE, "column %zu: expected the end of the text (a composed layout is A o OFFSET o B)", i + 1);
-    parts[n++] = (part_text){begin, i};
-    begin = i + 1;
-  }
-  if (n < 2)
-    return cl_fail(CL_E_PARSE, "column %zu: expected 'o' (a composed layout is A o OFFSET o B)", len + 1);
-  char *scratch = cl_alloc(len + 1);
-  if (scratch == NULL)
+  part_text *parts = split_parts(text, len, &n);
+  if (parts == NULL)
     return cl_fail(CL_E_NOMEM, "out of memory");
-  cl_sw_part outer = {CL_FN_LAYOUT, {0, 0, 0}, NULL}, inner = outer;
-  int64_t offset = 0;
-  cl_status s = parse_part_fn(text, parts[0], "'o'", scratch, &outer);
-  if (s == CL_OK && n == 3)
-    s = parse_part_offset(text, parts[1], scratch, &offset);
+  if (n < 2 || (n > 2 && n % 2 == 0)) {
+    cl_dealloc(parts);
+    return cl_fail(CL_E_PARSE, "column %zu: expected %s (a composed layout is A o OFFSET o B, and B may be one itself)",
+                   len + 1, n < 2 ? "'o'" : "'o' and the inner function after the last offset");
+  }
+  /* m compositions: F0 o F1 (short form, m = 1), or F0 o K1 o F1 ... */
+  int m = n == 2 ? 1 : n / 2, step = n == 2 ? 1 : 2;
+  char *scratch = cl_alloc(len + 1);
+  cl_sw_part *fns = cl_alloc((size_t)(m + 1) * sizeof *fns);
+  int64_t *offsets = cl_alloc((size_t)m * sizeof *offsets);
+  cl_status s = scratch && fns && offsets ? CL_OK : cl_fail(CL_E_NOMEM, "out of memory");
+  int parsed = 0;
+  for (int k = 0; s == CL_OK && k <= m; k++) {
+    s = parse_part_fn(text, parts[k * step], k == m ? "the end of the text" : "'o'", scratch, &fns[k]);
+    parsed += s == CL_OK;
+    if (s == CL_OK && k < m) {
+      offsets[k] = 0;
+      if (step == 2)
+        s = parse_part_offset(text, parts[k * step + 1], scratch, &offsets[k]);
+    }
+  }
   if (s == CL_OK)
-    s = parse_part_fn(text, parts[n - 1], "the end of the text", scratch, &inner);
-  if (s == CL_OK)
-    s = cl_make_composed_layout(cl_sw_view(&outer), offset, cl_sw_view(&inner), out);
-  cl_layout_free(outer.layout);
-  cl_layout_free(inner.layout);
+    s = nest_right(fns, offsets, m, out);
+  for (int k = 0; k < parsed; k++)
+    cl_sw_release_part(&fns[k]);
+  cl_dealloc(offsets);
+  cl_dealloc(fns);
   cl_dealloc(scratch);
+  cl_dealloc(parts);
   return s;
 }
 
 /* ---- queries ---- */
 
-/* The inner layout, which defines the domain, or CL_E_UNSUPPORTED. */
+/* The inner function as a layout, or CL_E_UNSUPPORTED. */
 cl_status cl_sw_inner_layout(const cl_composed_t *c, const char *what, const cl_layout_t **out) {
   CHECK_NULL(c);
+  if (c->inner.kind == CL_FN_COMPOSED)
+    return cl_fail(CL_E_UNSUPPORTED, "%s: CuTe defines it here for a composed layout whose inner function is a layout, "
+                                     "not a composed layout", what);
+  if (c->inner.kind != CL_FN_LAYOUT)
+    return cl_fail(CL_E_UNSUPPORTED, "%s: not defined for a composed layout whose inner function is a swizzle", what);
+  *out = c->inner.layout;
+  return CL_OK;
+}
+
+/* CuTe's size, shape, cosize ... of A o O o B are B's, whatever B is. */
+cl_status cl_sw_domain_layout(const cl_composed_t *c, const char *what, const cl_layout_t **out) {
+  CHECK_NULL(c);
+  while (c->inner.kind == CL_FN_COMPOSED)
+    c = c->inner.composed;
   if (c->inner.kind != CL_FN_LAYOUT)
     return cl_fail(CL_E_UNSUPPORTED, "%s: not defined for a composed layout whose inner function is a swizzle", what);
   *out = c->inner.layout;
@@ -451,33 +548,33 @@ cl_status cl_sw_inner_layout(const cl_composed_t *c, const char *what, const cl_
 cl_status cl_composed_size(const cl_composed_t *composed, int64_t *out) {
   CHECK_NULL(out);
   const cl_layout_t *b = NULL;
-  CL_TRY(cl_sw_inner_layout(composed, "size", &b));
+  CL_TRY(cl_sw_domain_layout(composed, "size", &b));
   return cl_layout_size_checked(b, out);
 }
 
 cl_status cl_composed_cosize(const cl_composed_t *composed, int64_t *out) {
   CHECK_NULL(out);
   const cl_layout_t *b = NULL;
-  CL_TRY(cl_sw_inner_layout(composed, "cosize", &b));
+  CL_TRY(cl_sw_domain_layout(composed, "cosize", &b));
   return cl_layout_cosize_checked(b, out);
 }
 
 cl_status cl_composed_shape(const cl_composed_t *composed, cl_tuple_t **out) {
   CHECK_OUT(out);
   const cl_layout_t *b = NULL;
-  CL_TRY(cl_sw_inner_layout(composed, "shape", &b));
+  CL_TRY(cl_sw_domain_layout(composed, "shape", &b));
   return cl_layout_shape(b, out);
 }
 
 int64_t cl_composed_rank(const cl_composed_t *composed) {
   const cl_layout_t *b = NULL;
-  cl_status s = cl_sw_inner_layout(composed, "rank", &b);
+  cl_status s = cl_sw_domain_layout(composed, "rank", &b);
   return s == CL_OK ? cl_layout_rank(b) : s;
 }
 
 int64_t cl_composed_depth(const cl_composed_t *composed) {
   const cl_layout_t *b = NULL;
-  cl_status s = cl_sw_inner_layout(composed, "depth", &b);
+  cl_status s = cl_sw_domain_layout(composed, "depth", &b);
   return s == CL_OK ? cl_layout_depth(b) : s;
 }
 
@@ -487,6 +584,8 @@ int64_t cl_composed_depth(const cl_composed_t *composed) {
  * where x fits in an int, the swizzle is applied as CuTe applies it to an
  * int, in 32-bit arithmetic (which matters only when a mask reaches bit 31). */
 static cl_status apply_fn(const cl_sw_part *f, int64_t x, int64_t *out) {
+  if (f->kind == CL_FN_COMPOSED)
+    return cl_composed_eval(f->composed, x, out);
   if (f->kind == CL_FN_SWIZZLE) {
     int64_t r = cl_sw_apply(f->swizzle, x);
     *out = x >= INT32_MIN && x <= INT32_MAX ? (int64_t)(int32_t)(uint32_t)(uint64_t)r : r;
@@ -532,6 +631,8 @@ cl_status cl_composed_eval_coord(const cl_composed_t *composed, const cl_tuple_t
   int64_t b;
   if (composed->inner.kind == CL_FN_LAYOUT) {
     CL_TRY(cl_layout_eval_coord(composed->inner.layout, crd, &b));
+  } else if (composed->inner.kind == CL_FN_COMPOSED) {
+    CL_TRY(cl_composed_eval_coord(composed->inner.composed, crd, &b));
   } else {
     int64_t i;
     if (cl_tuple_value(crd, &i) != CL_OK)
@@ -603,32 +704,40 @@ void cl_sw_clear_either(cl_layout_t **layout, cl_composed_t **composed) {
     *composed = NULL;
 }
 
-static bool is_identity_swizzle(cl_fn f) { return f.kind == CL_FN_SWIZZLE && f.swizzle.bits == 0; }
+static bool is_identity_swizzle(cl_layout_fn_t f) {
+  return f.composed == NULL && f.fn.kind == CL_FN_SWIZZLE && f.fn.swizzle.bits == 0;
+}
 
 /* CuTe's three-argument composition, for an offset of either C++ type. */
-cl_status cl_sw_composition3(cl_fn outer, int64_t offset, bool unsigned_offset, cl_fn inner, cl_layout_t **layout,
-                              cl_composed_t **composed) {
+cl_status cl_sw_composition3(cl_layout_fn_t outer, int64_t offset, bool unsigned_offset, cl_layout_fn_t inner,
+                             cl_layout_t **layout, cl_composed_t **composed) {
   CHECK_EITHER(layout, composed);
   CL_TRY(check_fn(outer, "outer"));
   CL_TRY(check_fn(inner, "inner"));
-  /* Swizzle<0,M,S> is the identity; CuTe drops it when the offset is Int<0>. */
-  if (is_identity_swizzle(outer) && offset == 0 && !unsigned_offset && inner.kind == CL_FN_LAYOUT)
-    return cl_layout_copy(inner.layout, layout);
+  /* Swizzle<0,M,S> is the identity; CuTe drops it when the offset is Int<0>
+   * and the inner function a Layout. */
+  if (is_identity_swizzle(outer) && offset == 0 && !unsigned_offset && inner.composed == NULL &&
+      inner.fn.kind == CL_FN_LAYOUT)
+    return cl_layout_copy(inner.fn.layout, layout);
   return cl_sw_make_composed(outer, offset, unsigned_offset, inner, composed);
 }
 
 cl_status cl_composition_offset(cl_fn outer, int64_t offset, cl_fn inner, cl_layout_t **layout, cl_composed_t **composed) {
-  return cl_sw_composition3(outer, offset, false, inner, layout, composed);
+  CHECK_EITHER(layout, composed);
+  if (outer.kind == CL_FN_COMPOSED || inner.kind == CL_FN_COMPOSED)
+    return cl_fail(CL_E_TYPE, "composition: a cl_fn holds no composed layout; nest one with cl_make_composed_nested");
+  return cl_sw_composition3(cl_layout_fn_of(outer), offset, false, cl_layout_fn_of(inner), layout, composed);
 }
 
 /* composition(A, offset, inner) with the inner layout handed over (freed
  * here), the offset's type taken from the composed layout it came from
  * (NULL: an int). */
-cl_status cl_sw_rewrap(cl_fn outer, int64_t offset, const cl_composed_t *from, cl_layout_t *inner, cl_layout_t **layout,
-                        cl_composed_t **composed) {
+cl_status cl_sw_rewrap(cl_layout_fn_t outer, int64_t offset, const cl_composed_t *from, cl_layout_t *il,
+                       cl_composed_t *ic, cl_layout_t **layout, cl_composed_t **composed) {
   bool unsigned_offset = from != NULL && from->unsigned_offset;
-  cl_status s = cl_sw_composition3(outer, offset, unsigned_offset, cl_fn_layout(inner), layout, composed);
-  cl_layout_free(inner);
+  cl_status s = cl_sw_composition3(outer, offset, unsigned_offset, cl_side_either(il, ic), layout, composed);
+  cl_layout_free(il);
+  cl_composed_free(ic);
   return s;
 }
 
@@ -645,7 +754,7 @@ cl_status cl_composition_with_swizzle(const cl_layout_t *layout, cl_swizzle_t sw
   if (s != CL_OK)
     return cl_sw_fail_context(s, "composition(L, Sw<%d,%d,%d>): L maps the swizzle's masks to %lld and %lld", swizzle.bits,
                         swizzle.base, swizzle.shift, (long long)active_y, (long long)active_z);
-  return cl_composition_offset(cl_fn_swizzle(moved), 0, cl_fn_layout(layout), out_layout, out_composed);
+  return cl_sw_composition3(cl_side_swizzle(moved), 0, false, cl_side_layout(layout), out_layout, out_composed);
 }
 
 cl_status cl_make_layout_from_swizzle(cl_swizzle_t swizzle, cl_layout_t **layout, cl_composed_t **composed) {
@@ -658,7 +767,7 @@ cl_status cl_make_layout_from_swizzle(cl_swizzle_t swizzle, cl_layout_t **layout
   cl_lb_leaf(&lb, extent, 1);
   cl_layout_t *identity;
   CL_TRY(cl_lb_finish(&lb, &identity));
-  return cl_sw_rewrap(cl_fn_swizzle(swizzle), 0, NULL, identity, layout, composed);
+  return cl_sw_rewrap(cl_side_swizzle(swizzle), 0, NULL, identity, NULL, layout, composed);
 }
 
 /* ---- the composed layout as a map (map_impl.h) ---- */
@@ -670,7 +779,7 @@ static cl_status composed_cosize(const void *self, int64_t *out) { return cl_com
 /* Its domain is the inner layout's shape (CL_E_UNSUPPORTED for a swizzle). */
 cl_status cl_fnmap_of_composed(const cl_composed_t *c, const char *what, cl_fnmap *out) {
   const cl_layout_t *b = NULL;
-  CL_TRY(cl_sw_inner_layout(c, what, &b));
+  CL_TRY(cl_sw_domain_layout(c, what, &b));
   *out = (cl_fnmap){cl_lshape(cl_lroot(b)), c, composed_at, composed_text, composed_cosize, c->unsigned_offset, NULL};
   return CL_OK;
 }
@@ -701,7 +810,7 @@ static int64_t render_composed(const cl_composed_t *c, int64_t tile_rows, int64_
     return cl_fail(CL_E_NULL, "render: the composed layout is NULL");
   cl_fnmap m;
   if (cl_fnmap_of_composed(c, "render", &m) != CL_OK)
-    return cl_fail(CL_E_UNSUPPORTED, "render: the composed layout's inner function is a swizzle, which has no grid");
+    return cl_fail(CL_E_UNSUPPORTED, "render: the composed layout's innermost function is a swizzle, which has no grid");
   return tile_rows == 0 ? cl_render_map(&m, options, o) : cl_render_map_tv(&m, tile_rows, tile_cols, options, o);
 }
 

@@ -29,11 +29,18 @@ typedef cl_status (*inner_op)(const cl_layout_t *inner, const void *arg, cl_layo
 static cl_status lift(const cl_composed_t *c, const char *what, inner_op f, const void *arg, cl_layout_t **layout,
                       cl_composed_t **composed) {
   CHECK_EITHER(layout, composed);
-  const cl_layout_t *b = NULL;
-  CL_TRY(cl_sw_inner_layout(c, what, &b));
-  cl_layout_t *fb;
-  CL_TRY(f(b, arg, &fb));
-  return cl_sw_rewrap(cl_sw_view(&c->outer), c->offset, c, fb, layout, composed);
+  CHECK_NULL(c);
+  cl_layout_t *fl = NULL;
+  cl_composed_t *fc = NULL;
+  if (c->inner.kind == CL_FN_COMPOSED) {
+    /* B is a composed layout itself: CuTe's f(B) is the same pattern again. */
+    CL_TRY(lift(c->inner.composed, what, f, arg, &fl, &fc));
+  } else {
+    const cl_layout_t *b = NULL;
+    CL_TRY(cl_sw_inner_layout(c, what, &b));
+    CL_TRY(f(b, arg, &fl));
+  }
+  return cl_sw_rewrap(cl_sw_view(&c->outer), c->offset, c, fl, fc, layout, composed);
 }
 
 typedef struct path_arg {
@@ -325,7 +332,8 @@ static cl_status slice_swizzled(const cl_tuple_t *crd, const cl_composed_t *c, s
   CL_TRY(cl_layout_eval(w->sliced_only_zy, size - 1, &active));
   if ((active & ~cl_sw_apply(sw, active)) != 0) {
     /* It reaches a yyy bit and its zzz partner: the swizzle stays. */
-    CL_TRY(cl_sw_composition3(cl_fn_swizzle(sw), offset_only_zy, c->unsigned_offset, cl_fn_layout(w->sliced), layout, composed));
+    CL_TRY(cl_sw_composition3(cl_side_swizzle(sw), offset_only_zy, c->unsigned_offset, cl_side_layout(w->sliced), layout,
+                              composed));
     *offset = offset_anti_zy;
     return CL_OK;
   }
@@ -341,30 +349,52 @@ static cl_status slice_swizzled(const cl_tuple_t *crd, const cl_composed_t *c, s
   return CL_OK;
 }
 
+/* layout_composed.hpp's slice_and_offset, for any A and B:
+ * (A o (offset + off) o slice, 0) where (slice, off) = slice_and_offset(crd, B),
+ * never simplified. */
+static cl_status slice_generic(const cl_tuple_t *crd, const cl_composed_t *c, cl_composed_t **out) {
+  cl_layout_t *sl = NULL;
+  cl_composed_t *sc = NULL;
+  int64_t b_offset, total;
+  if (c->inner.kind == CL_FN_COMPOSED) {
+    CL_TRY(cl_composed_slice_and_offset(crd, c->inner.composed, &sl, &sc, &b_offset));
+  } else {
+    const cl_layout_t *b = NULL;
+    CL_TRY(cl_sw_inner_layout(c, "slice", &b));
+    CL_TRY(cl_layout_slice_and_offset(crd, b, &sl, &b_offset));
+  }
+  cl_status s = cl_sw_offset_plus(c, b_offset, &total);
+  if (s == CL_OK)
+    s = cl_sw_make_composed(cl_sw_view(&c->outer), total, c->unsigned_offset, cl_side_either(sl, sc), out);
+  cl_layout_free(sl);
+  cl_composed_free(sc);
+  return s;
+}
+
 cl_status cl_composed_slice_and_offset(const cl_tuple_t *crd, const cl_composed_t *composed, cl_layout_t **layout,
                                        cl_composed_t **out_composed, int64_t *offset) {
   CHECK_EITHER(layout, out_composed);
   CHECK_NULL(offset);
   *offset = 0;
   CHECK_NULL(crd);
+  CHECK_NULL(composed);
+  if (composed->outer.kind != CL_FN_SWIZZLE)
+    return slice_generic(crd, composed, out_composed);
+  if (all_underscore(cl_troot(crd))) {
+    /* composition(Sw, offset, slice(crd, B)), through nested B too */
+    cl_layout_t *sl = NULL;
+    cl_composed_t *sc = NULL;
+    if (composed->inner.kind == CL_FN_COMPOSED)
+      CL_TRY(cl_composed_slice(crd, composed->inner.composed, &sl, &sc));
+    else {
+      const cl_layout_t *b = NULL;
+      CL_TRY(cl_sw_inner_layout(composed, "slice", &b));
+      CL_TRY(cl_layout_slice(crd, b, &sl));
+    }
+    return cl_sw_rewrap(cl_sw_view(&composed->outer), composed->offset, composed, sl, sc, layout, out_composed);
+  }
   const cl_layout_t *b = NULL;
   CL_TRY(cl_sw_inner_layout(composed, "slice", &b));
-  if (composed->outer.kind == CL_FN_LAYOUT) {
-    /* ComposedLayout{A, offset + B(crd), slice(crd, B)}: no simplification. */
-    cl_layout_t *sliced;
-    int64_t b_offset, total;
-    CL_TRY(cl_layout_slice_and_offset(crd, b, &sliced, &b_offset));
-    cl_status s = cl_sw_offset_plus(composed, b_offset, &total);
-    if (s == CL_OK)
-      s = cl_sw_make_composed(cl_sw_view(&composed->outer), total, composed->unsigned_offset, cl_fn_layout(sliced), out_composed);
-    cl_layout_free(sliced);
-    return s;
-  }
-  if (all_underscore(cl_troot(crd))) {
-    cl_layout_t *sliced;
-    CL_TRY(cl_layout_slice(crd, b, &sliced));
-    return cl_sw_rewrap(cl_sw_view(&composed->outer), composed->offset, composed, sliced, layout, out_composed);
-  }
   swizzle_slice w = {0};
   cl_status s = slice_swizzled(crd, composed, &w, layout, out_composed, offset);
   swizzle_slice_release(&w);
@@ -506,7 +536,7 @@ cl_status cl_composed_filter(const cl_composed_t *composed, const cl_tuple_t *pr
 cl_status cl_composed_complement(const cl_composed_t *composed, const cl_tuple_t *cotarget, cl_layout_t **out) {
   CHECK_OUT(out);
   const cl_layout_t *b = NULL;
-  CL_TRY(cl_sw_inner_layout(composed, "complement", &b));
+  CL_TRY(cl_sw_domain_layout(composed, "complement", &b));
   int64_t n;
   if (cotarget == NULL) {
     CL_TRY(cl_layout_cosize_checked(b, &n));
@@ -521,11 +551,31 @@ cl_status cl_composed_complement(const cl_composed_t *composed, const cl_tuple_t
 
 typedef cl_status (*inverse_fn)(const cl_layout_t *, cl_layout_t **);
 
-/* The inverse of one side as an owned part: a swizzle is its own inverse. */
-static cl_status invert_part(const cl_sw_part *f, inverse_fn inverse, cl_sw_part *out) {
-  *out = (cl_sw_part){f->kind, f->swizzle, NULL};
-  return f->kind == CL_FN_SWIZZLE ? CL_OK : inverse(f->layout, &out->layout);
+static cl_status composed_inverse(const cl_composed_t *c, inverse_fn inverse, const char *what, cl_layout_t **layout,
+                                  cl_composed_t **composed);
+
+/* A layout (l) or a composed layout (c) as an owned part (taking them). */
+static cl_sw_part part_of_either(cl_layout_t *l, cl_composed_t *c) {
+  return c != NULL ? (cl_sw_part){CL_FN_COMPOSED, {0, 0, 0}, NULL, c} : (cl_sw_part){CL_FN_LAYOUT, {0, 0, 0}, l, NULL};
 }
+
+/* The inverse of one side as an owned part: a swizzle is its own inverse, a
+ * nested composed layout is inverted as CuTe inverts any. */
+static cl_status invert_part(const cl_sw_part *f, inverse_fn inverse, const char *what, cl_sw_part *out) {
+  *out = (cl_sw_part){f->kind, f->swizzle, NULL, NULL};
+  if (f->kind == CL_FN_SWIZZLE)
+    return CL_OK;
+  if (f->kind == CL_FN_LAYOUT)
+    return inverse(f->layout, &out->layout);
+  cl_layout_t *l = NULL;
+  cl_composed_t *c = NULL;
+  CL_TRY(composed_inverse(f->composed, inverse, what, &l, &c));
+  *out = part_of_either(l, c);
+  return CL_OK;
+}
+
+static cl_status compose_any(const cl_layout_t *xl, const cl_composed_t *xc, cl_layout_fn_t f, cl_layout_t **layout,
+                             cl_composed_t **composed);
 
 static cl_status composed_inverse(const cl_composed_t *c, inverse_fn inverse, const char *what, cl_layout_t **layout,
                                   cl_composed_t **composed) {
@@ -538,18 +588,18 @@ static cl_status composed_inverse(const cl_composed_t *c, inverse_fn inverse, co
     minus_offset = cl_sw_wrap32(-c->offset);
   else
     CL_TRY(cl_sub(0, c->offset, &minus_offset));
-  cl_sw_part inv_inner, inv_outer;
-  CL_TRY(invert_part(&c->inner, inverse, &inv_inner));
-  cl_status s = invert_part(&c->outer, inverse, &inv_outer);
+  cl_sw_part inv_inner, inv_outer = {CL_FN_LAYOUT, {0, 0, 0}, NULL, NULL};
+  CL_TRY(invert_part(&c->inner, inverse, what, &inv_inner));
+  cl_status s = invert_part(&c->outer, inverse, what, &inv_outer);
   if (s == CL_OK) {
     if (c->outer.kind == CL_FN_SWIZZLE && c->offset == 0)
       /* CuTe: composition(inverse(B), Sw), the swizzle moved through. */
-      s = cl_composition_with_swizzle(inv_inner.layout, c->outer.swizzle, layout, composed);
+      s = compose_any(inv_inner.layout, inv_inner.composed, cl_side_swizzle(c->outer.swizzle), layout, composed);
     else
       s = cl_sw_composition3(cl_sw_view(&inv_inner), minus_offset, c->unsigned_offset, cl_sw_view(&inv_outer), layout, composed);
   }
-  cl_layout_free(inv_inner.layout);
-  cl_layout_free(inv_outer.layout);
+  cl_sw_release_part(&inv_inner);
+  cl_sw_release_part(&inv_outer);
   return s;
 }
 
@@ -563,11 +613,19 @@ cl_status cl_composed_left_inverse(const cl_composed_t *composed, cl_layout_t **
 
 /* ---- upcast / downcast ---- */
 
+static cl_status composed_cast(const cl_composed_t *c, int64_t n, bool up, cl_layout_t **layout, cl_composed_t **composed);
+
 static cl_status cast_part(const cl_sw_part *f, int64_t n, bool up, cl_sw_part *out) {
-  *out = (cl_sw_part){f->kind, {0, 0, 0}, NULL};
+  *out = (cl_sw_part){f->kind, {0, 0, 0}, NULL, NULL};
   if (f->kind == CL_FN_SWIZZLE)
     return up ? cl_swizzle_upcast(f->swizzle, n, &out->swizzle) : cl_swizzle_downcast(f->swizzle, n, &out->swizzle);
-  return up ? cl_upcast(f->layout, n, &out->layout) : cl_downcast(f->layout, n, &out->layout);
+  if (f->kind == CL_FN_LAYOUT)
+    return up ? cl_upcast(f->layout, n, &out->layout) : cl_downcast(f->layout, n, &out->layout);
+  cl_layout_t *l = NULL;
+  cl_composed_t *c = NULL;
+  CL_TRY(composed_cast(f->composed, n, up, &l, &c));
+  *out = part_of_either(l, c);
+  return CL_OK;
 }
 
 static cl_status composed_cast(const cl_composed_t *c, int64_t n, bool up, cl_layout_t **layout, cl_composed_t **composed) {
@@ -582,14 +640,14 @@ static cl_status composed_cast(const cl_composed_t *c, int64_t n, bool up, cl_la
     return cl_fail(CL_E_DIVISIBILITY, "upcast<%lld>: the offset %lld is not a multiple of %lld", (long long)n,
                    (long long)c->offset, (long long)n);
   int64_t offset = up ? offset32 / n32 : (uint32_t)(offset32 * n32);
-  cl_sw_part outer, inner = {CL_FN_LAYOUT, {0, 0, 0}, NULL};
+  cl_sw_part outer, inner = {CL_FN_LAYOUT, {0, 0, 0}, NULL, NULL};
   cl_status s = cast_part(&c->outer, n, up, &outer);
   if (s == CL_OK)
     s = cast_part(&c->inner, n, up, &inner);
   if (s == CL_OK)
     s = cl_sw_composition3(cl_sw_view(&outer), offset, true, cl_sw_view(&inner), layout, composed);
-  cl_layout_free(outer.layout);
-  cl_layout_free(inner.layout);
+  cl_sw_release_part(&outer);
+  cl_sw_release_part(&inner);
   return s;
 }
 
@@ -601,29 +659,28 @@ cl_status cl_composed_downcast(const cl_composed_t *composed, int64_t n, cl_layo
   return composed_cast(composed, n, false, layout, out_composed);
 }
 
-/* ---- a layout composed with a composed layout ---- */
+/* ---- composition of any two layout functions ---- */
 
-/* composition(X, f) for X a layout or a composed layout and f a layout or a
- * swizzle: the second step of composition(L, A o 0 o B). */
-static cl_status compose_either_with(const cl_layout_t *xl, const cl_composed_t *xc, const cl_sw_part *f, cl_layout_t **layout,
-                                     cl_composed_t **composed) {
-  if (xl != NULL) {
-    if (f->kind == CL_FN_SWIZZLE)
-      return cl_composition_with_swizzle(xl, f->swizzle, layout, composed);
-    return compose(xl, f->layout, layout);
+/* composition(X, f) for X a layout (xl) or a composed layout (xc) and f a
+ * layout, a swizzle or a composed layout, as CuTe's overloads nest it:
+ *   composition(A o O o B, f) = composition(A, O, composition(B, f))
+ *   composition(L, Sw)        = the swizzle moved through L
+ *   composition(L, C)         = composition(composition(L, A), B), O == 0 */
+static cl_status compose_any(const cl_layout_t *xl, const cl_composed_t *xc, cl_layout_fn_t f, cl_layout_t **layout,
+                             cl_composed_t **composed) {
+  if (xc != NULL) {
+    if (xc->inner.kind == CL_FN_SWIZZLE)
+      return cl_fail(CL_E_UNSUPPORTED, "composition(A o O o Sw, X): CuTe has no composition of a swizzle with this argument");
+    cl_layout_t *bl = NULL;
+    cl_composed_t *bc = NULL;
+    CL_TRY(compose_any(xc->inner.layout, xc->inner.composed, f, &bl, &bc));
+    return cl_sw_rewrap(cl_sw_view(&xc->outer), xc->offset, xc, bl, bc, layout, composed);
   }
-  /* composition(A' o o' o B', f) = composition(A', o', composition(B', f)). */
-  cl_layout_t *bl = NULL;
-  cl_composed_t *bc = NULL;
-  if (f->kind == CL_FN_SWIZZLE)
-    CL_TRY(cl_composition_with_swizzle(xc->inner.layout, f->swizzle, &bl, &bc));
-  else
-    CL_TRY(compose(xc->inner.layout, f->layout, &bl));
-  if (bc != NULL) {
-    cl_composed_free(bc);
-    return cl_fail(CL_E_UNSUPPORTED, "composition: the result would nest one composed layout in another");
-  }
-  return cl_sw_rewrap(cl_sw_view(&xc->outer), xc->offset, xc, bl, layout, composed);
+  if (f.composed != NULL)
+    return cl_composition_with_composed(xl, f.composed, layout, composed);
+  if (f.fn.kind == CL_FN_SWIZZLE)
+    return cl_composition_with_swizzle(xl, f.fn.swizzle, layout, composed);
+  return compose(xl, f.fn.layout, layout);
 }
 
 cl_status cl_composition_with_composed(const cl_layout_t *layout, const cl_composed_t *composed, cl_layout_t **out_layout,
@@ -636,11 +693,8 @@ cl_status cl_composition_with_composed(const cl_layout_t *layout, const cl_compo
                    (long long)composed->offset);
   cl_layout_t *xl = NULL;
   cl_composed_t *xc = NULL;
-  if (composed->outer.kind == CL_FN_SWIZZLE)
-    CL_TRY(cl_composition_with_swizzle(layout, composed->outer.swizzle, &xl, &xc));
-  else
-    CL_TRY(compose(layout, composed->outer.layout, &xl));
-  cl_status s = compose_either_with(xl, xc, &composed->inner, out_layout, out_composed);
+  CL_TRY(compose_any(layout, NULL, cl_sw_view(&composed->outer), &xl, &xc));
+  cl_status s = compose_any(xl, xc, cl_sw_view(&composed->inner), out_layout, out_composed);
   cl_layout_free(xl);
   cl_composed_free(xc);
   return s;
@@ -649,17 +703,9 @@ cl_status cl_composition_with_composed(const cl_layout_t *layout, const cl_compo
 cl_status cl_composed_composition_with_composed(const cl_composed_t *a, const cl_composed_t *b, cl_layout_t **layout,
                                                 cl_composed_t **out_composed) {
   CHECK_EITHER(layout, out_composed);
-  const cl_layout_t *ab = NULL;
-  CL_TRY(cl_sw_inner_layout(a, "composition", &ab));
+  CHECK_NULL(a);
   CHECK_NULL(b);
-  cl_layout_t *bl = NULL;
-  cl_composed_t *bc = NULL;
-  CL_TRY(cl_composition_with_composed(ab, b, &bl, &bc));
-  if (bc != NULL) {
-    cl_composed_free(bc);
-    return cl_fail(CL_E_UNSUPPORTED, "composition: the result would nest one composed layout in another");
-  }
-  return cl_sw_rewrap(cl_sw_view(&a->outer), a->offset, a, bl, layout, out_composed);
+  return compose_any(NULL, a, cl_layout_fn_composed(b), layout, out_composed);
 }
 
 /* logical_product(L, Sw o 0 o B): the product of L with B, and the swizzle
@@ -711,8 +757,8 @@ static cl_status product_with_composed(const cl_layout_t *layout, const cl_compo
   if (s == CL_OK && arrange != NULL)
     s = arrange(layout, b, &arranged);
   if (s == CL_OK)
-    s = cl_composition_offset(cl_fn_swizzle(moved_sw), 0, cl_fn_layout(arranged ? arranged : product), out_layout,
-                              out_composed);
+    s = cl_sw_composition3(cl_side_swizzle(moved_sw), 0, false, cl_side_layout(arranged ? arranged : product), out_layout,
+                           out_composed);
   cl_layout_free(product);
   cl_layout_free(only_zy);
   cl_layout_free(b_only_zy);
@@ -810,12 +856,17 @@ cl_status cl_composed_domain_offset(const cl_tuple_t *crd, const cl_composed_t *
   CHECK_NULL(offset);
   *offset = 0;
   CHECK_NULL(crd);
-  const cl_layout_t *b = NULL;
-  CL_TRY(cl_sw_inner_layout(composed, "domain_offset", &b));
+  CHECK_NULL(composed);
   /* CuTe moves the coordinate's offset into the composed layout:
    * (A o (offset + B(crd)) o B, 0), made directly, never simplified. */
   int64_t at, moved;
-  CL_TRY(cl_layout_eval_coord(b, crd, &at));
+  if (composed->inner.kind == CL_FN_COMPOSED) {
+    CL_TRY(cl_composed_eval_coord(composed->inner.composed, crd, &at));
+  } else {
+    const cl_layout_t *b = NULL;
+    CL_TRY(cl_sw_inner_layout(composed, "domain_offset", &b));
+    CL_TRY(cl_layout_eval_coord(b, crd, &at));
+  }
   CL_TRY(cl_sw_offset_plus(composed, at, &moved));
   return cl_sw_make_composed(cl_sw_view(&composed->outer), moved, composed->unsigned_offset, cl_sw_view(&composed->inner),
                              out);
@@ -830,10 +881,14 @@ cl_status cl_composed_max_alignment(const cl_composed_t *composed, int64_t *out)
     *out = 1;
     return CL_OK;
   }
-  const cl_layout_t *b = NULL;
-  CL_TRY(cl_sw_inner_layout(composed, "max_alignment", &b));
   int64_t vals[3] = {INT64_C(1) << composed->outer.swizzle.base, composed->offset, 0};
-  CL_TRY(cl_max_alignment(b, &vals[2]));
+  if (composed->inner.kind == CL_FN_COMPOSED) {
+    CL_TRY(cl_composed_max_alignment(composed->inner.composed, &vals[2]));
+  } else {
+    const cl_layout_t *b = NULL;
+    CL_TRY(cl_sw_inner_layout(composed, "max_alignment", &b));
+    CL_TRY(cl_max_alignment(b, &vals[2]));
+  }
   cl_tuple_t *all = NULL;
   CL_TRY(cl_tuple_from_ints(vals, 3, &all));
   cl_status s = cl_tuple_gcd(all, out);

@@ -373,6 +373,11 @@ draw_status "swizzle" 1 "draw composition(Sw, L) instead" -- 'Sw<3,3,3>'
 draw_status "text" 1 "is text, not a layout" -- 'print1D(8:1)'
 draw_status "swizzle inside" 1 "inner function is a swizzle, which has no grid" -- 'composition((8,8):(8,1),0,Sw<1,1,1>)'
 draw_status "unwritable" 1 "cute-layout: draw: cannot write '$work/no/such/dir.svg'" -- 8:1 -o "$work/no/such/dir.svg"
+draw_status "swizzle innermost" 1 "inner function is a swizzle, which has no grid" -- '(4,4):(4,1) o 0 o 16:1 o 0 o Sw<1,1,1>'
+# A composed layout nested in another (CuTe's composition of a swizzled layout
+# with its inverse): the swizzle twice is the identity on (4,4):(1,4)'s grid.
+"$exe" draw -f txt 'Sw<1,0,2> o 0 o Sw<1,0,2> o 0 o (4,4):(1,4)' > "$work/nested.txt" || fail "draw nested: exit status $?"
+grep -q '^ 2  |  2 |  6 | 10 | 14 |$' "$work/nested.txt" || fail "draw nested: row 2 is not 2 6 10 14"
 "$exe" draw --help | grep -q "usage: cute-layout draw EXPR" || fail "draw --help"
 "$exe" draw -- 8:1 --format=svg > /dev/null 2>&1 && fail "draw --: options after it are expressions"
 "$exe" draw --format=txt -o "$work/row.txt" 8:2 || fail "draw --format= -o: exit status $?"

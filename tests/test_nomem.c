@@ -581,6 +581,9 @@ static void check_cases(const nomem_case *cases, size_t n) {
 #define SWIZZLED "Sw<3,4,3> o 0 o " BIG
 #define SWIZZLED_MID "Sw<3,4,3> o 0 o " MID
 #define OUTER_LAYOUT "(64,64):(64,1) o 0 o ((4,8),(2,(2,4))):((1,16),(4,(8,128)))"
+/* A composed layout nested in another, as composition(L, right_inverse(L)) makes. */
+#define NESTED "Sw<3,4,3> o 0 o Sw<2,4,3> o 0 o " MID
+#define NESTED_LEFT "(64,64):(64,1) o 4 o " SWIZZLED_MID
 /* Tensors of 8192 int32 elements with 26 leaves (more than the tensor
  * module's inline arrays), and a 32 x 16 tile in another order. */
 #define T_BIG \
@@ -1167,6 +1170,13 @@ static int64_t call_composed_upcast(const inputs *in, results *r) {
 static int64_t call_composed_downcast(const inputs *in, results *r) {
   return cl_composed_downcast(in->c[0], 2, &r->layout, &r->composed);
 }
+static int64_t call_composed_parse_nested(const inputs *in, results *r) {
+  (void)in;
+  return cl_composed_parse(NESTED, &r->composed);
+}
+static int64_t call_make_composed_nested(const inputs *in, results *r) {
+  return cl_make_composed_nested(cl_layout_fn_composed(in->c[0]), 3, cl_layout_fn_composed(in->c[1]), &r->composed);
+}
 static int64_t call_composition_with_composed(const inputs *in, results *r) {
   return cl_composition_with_composed(in->l[0], in->c[0], &r->layout, &r->composed);
 }
@@ -1275,8 +1285,21 @@ static const nomem_case swizzle_cases[] = {
   {"cl_composed_upcast", call_composed_upcast, {0}, {0}, {SWIZZLED}, {{0}}},
   {"cl_composed_downcast", call_composed_downcast, {0}, {0}, {SWIZZLED}, {{0}}},
   {"cl_composition_with_composed", call_composition_with_composed, {0}, {MID}, {"Sw<3,4,3> o 0 o " HIER}, {{0}}},
+  {"cl_composed_parse (nested)", call_composed_parse_nested, {0}, {0}, {0}, {{0}}},
+  {"cl_make_composed_nested", call_make_composed_nested, {0}, {0}, {SWIZZLED_MID, OUTER_LAYOUT}, {{0}}},
+  {"cl_composed_copy (nested)", call_composed_copy, {0}, {0}, {NESTED}, {{0}}},
+  {"cl_composed_right_inverse (nested)", call_composed_right_inverse, {0}, {0}, {NESTED}, {{0}}},
+  {"cl_composed_left_inverse (nested left)", call_composed_left_inverse, {0}, {0}, {NESTED_LEFT}, {{0}}},
+  {"cl_composed_composition (nested)", call_composed_composition, {MID_SHAPE}, {0}, {NESTED}, {{0}}},
+  {"cl_composed_logical_divide (nested)", call_composed_logical_divide, {"(2,4)"}, {0}, {NESTED}, {{0}}},
+  {"cl_composed_downcast (nested)", call_composed_downcast, {0}, {0}, {NESTED}, {{0}}},
+  {"cl_composed_slice_and_offset (nested)", call_composed_slice_and_offset, {"(1,_,_,_,_,_,_,_,_,_,_,_,_)"}, {0},
+   {"(64,64):(64,1) o 2 o " SWIZZLED_MID}, {{0}}},
+  {"cl_composition_with_composed (nested)", call_composition_with_composed, {0}, {MID}, {NESTED}, {{0}}},
   {"cl_composed_composition_with_composed", call_composed_composition_with_composed, {0}, {0},
    {OUTER_LAYOUT, "(64,64):(64,1) o 0 o " HIER}, {{0}}},
+  {"cl_composed_composition_with_composed (nesting)", call_composed_composition_with_composed, {0}, {0},
+   {SWIZZLED_MID, "Sw<2,4,-3> o 0 o " MID}, {{0}}},
   {"cl_logical_product_with_composed", call_logical_product_with_composed, {0}, {HIER}, {SWIZZLED}, {{0}}},
   {"cl_zipped_product_with_composed", call_zipped_product_with_composed, {0}, {HIER}, {SWIZZLED}, {{0}}},
   {"cl_tiled_product_with_composed", call_tiled_product_with_composed, {0}, {HIER}, {SWIZZLED}, {{0}}},

@@ -80,10 +80,14 @@ CL_API int64_t cl_swizzle_format(cl_swizzle_t sw, char *buf, size_t cap);
 
 typedef struct cl_composed cl_composed_t;
 
-/* The functions that stand on either side of a composed layout. */
+/* The functions that stand on either side of a composed layout.  A side
+ * may itself be a composed layout (CuTe's ComposedLayout<A,O,B> nests: A
+ * and B are any layout functions); cl_composed_parts reports such a side as
+ * CL_FN_COMPOSED, and cl_composed_sides hands out its handle. */
 typedef enum cl_fn_kind {
   CL_FN_LAYOUT = 0,
-  CL_FN_SWIZZLE = 1
+  CL_FN_SWIZZLE = 1,
+  CL_FN_COMPOSED = 2
 } cl_fn_kind;
 
 /* A borrowed view of a layout or a swizzle: the argument type of the
@@ -103,6 +107,23 @@ static inline cl_fn cl_fn_swizzle(cl_swizzle_t swizzle) {
   return f;
 }
 
+/* Any function that can stand on a side of a composed layout: a layout or a
+ * swizzle (fn, when composed is NULL), or a composed layout (composed,
+ * borrowed), which then nests. */
+typedef struct cl_layout_fn {
+  cl_fn fn;
+  const cl_composed_t *composed;
+} cl_layout_fn_t;
+
+static inline cl_layout_fn_t cl_layout_fn_of(cl_fn fn) {
+  cl_layout_fn_t f = {fn, NULL};
+  return f;
+}
+static inline cl_layout_fn_t cl_layout_fn_composed(const cl_composed_t *composed) {
+  cl_layout_fn_t f = {{CL_FN_COMPOSED, {0, 0, 0}, NULL}, composed};
+  return f;
+}
+
 /* ---- making, text, freeing ---- */
 
 /* make_composed_layout(outer, offset, inner): the function
@@ -110,22 +131,38 @@ static inline cl_fn cl_fn_swizzle(cl_swizzle_t swizzle) {
  * Either side may be a layout or a swizzle (a swizzle is validated:
  * CL_E_DOMAIN); the layouts are copied. */
 CL_API cl_status cl_make_composed_layout(cl_fn outer, int64_t offset, cl_fn inner, cl_composed_t **out);
+/* make_composed_layout(outer, offset, inner) where either side may be a
+ * composed layout (copied), as CuTe's ComposedLayout nests:
+ * i -> outer(offset + inner(i)).  Errors as cl_make_composed_layout;
+ * CL_E_NULL for a side with neither a composed layout nor a function. */
+CL_API cl_status cl_make_composed_nested(cl_layout_fn_t outer, int64_t offset, cl_layout_fn_t inner, cl_composed_t **out);
 /* NULL is a no-op. */
 CL_API void cl_composed_free(cl_composed_t *composed);
 /* A fresh handle equal to composed (handles are immutable; this is for
  * callers that want to own one). */
 CL_API cl_status cl_composed_copy(const cl_composed_t *composed, cl_composed_t **out);
 /* The three parts.  The layouts in *outer / *inner are borrowed from composed
- * and live as long as it.  Any out pointer may be NULL. */
+ * and live as long as it.  Any out pointer may be NULL.  A side that is
+ * itself a composed layout comes out as kind CL_FN_COMPOSED (no layout):
+ * cl_composed_sides gives it. */
 CL_API cl_status cl_composed_parts(const cl_composed_t *composed, cl_fn *outer, int64_t *offset, cl_fn *inner);
+/* The three parts, nested composed layouts included (borrowed from
+ * composed, living as long as it).  Any out pointer may be NULL. */
+CL_API cl_status cl_composed_sides(const cl_composed_t *composed, cl_layout_fn_t *outer, int64_t *offset,
+                                   cl_layout_fn_t *inner);
 /* 1 when both have equal parts and offsets (CuTe's operator==), else 0
  * (also when either is NULL). */
 CL_API int cl_composed_equal(const cl_composed_t *a, const cl_composed_t *b);
 
 /* Text as CuTe prints a ComposedLayout: `Sw<3,3,3> o 0 o (8,8):(8,1)`
  * (CONTRACT.md; each side a layout or a swizzle, the offset an integer).
- * The parser also accepts white space anywhere between tokens and the short
- * form `A o B` for offset 0.  CL_E_PARSE names the column on bad text. */
+ * A nested composed layout prints as CuTe prints it, without parentheses:
+ * `Sw<1,0,2> o 0 o Sw<1,0,2> o 0 o 16:1`.  The parser reads a longer chain
+ * F0 o K1 o F1 o K2 o F2 ... nested to the right, F0 o K1 o (F1 o K2 o
+ * (F2 ...)), as CuTe's composition(C, X) builds them; either nesting is the
+ * same function.  It also accepts white space anywhere between tokens and
+ * the short form `A o B` for offset 0.  CL_E_PARSE names the column on bad
+ * text. */
 CL_API cl_status cl_composed_parse(const char *text, cl_composed_t **out);
 /* snprintf-style: returns the full length of the text, or a negative status. */
 CL_API int64_t cl_composed_format(const cl_composed_t *composed, char *buf, size_t cap);
@@ -133,7 +170,8 @@ CL_API int64_t cl_composed_format(const cl_composed_t *composed, char *buf, size
 CL_API cl_status cl_composed_to_string(const cl_composed_t *composed, char **out);
 
 /* ---- queries (CuTe answers them from the inner layout, which defines the
- * domain; CL_E_UNSUPPORTED when the inner function is a swizzle) ---- */
+ * domain, looking through nested composed layouts to the innermost function;
+ * CL_E_UNSUPPORTED when that is a swizzle) ---- */
 CL_API cl_status cl_composed_size(const cl_composed_t *composed, int64_t *out);
 CL_API cl_status cl_composed_cosize(const cl_composed_t *composed, int64_t *out);
 CL_API cl_status cl_composed_shape(const cl_composed_t *composed, cl_tuple_t **out);

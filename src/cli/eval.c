@@ -404,19 +404,48 @@ static bool at_compose_operator(parser *p) {
   return p->text[p->pos] == 'o' && !is_name_char(p->text[p->pos + 1]);
 }
 
+/* The chain F0 o K1 o F1 o ... o Fm (or the short F0 o F1), nested to the
+ * right as CuTe's composition(C, X) nests: F0 o K1 o (F1 o K2 o (...)).
+ * Takes the values. */
+static cl_status nest_composed(value *parts, int n, size_t column, value *out) {
+  if (n <= 3)
+    return call_builtin("make_composed_layout", column, parts, n, out);
+  if (n % 2 == 0) {
+    free_values(parts, n);
+    return cli_fail(CL_E_PARSE, "column %zu: a composed layout is OUTER o OFFSET o INNER (each side may be one itself)",
+                    column);
+  }
+  value acc;
+  cl_status s = call_builtin("make_composed_layout", column, parts + n - 3, 3, &acc);
+  int k = n - 3;
+  while (k > 0) {
+    k -= 2;
+    if (s != CL_OK) {
+      value_free(&parts[k]);
+      value_free(&parts[k + 1]);
+      continue;
+    }
+    value args[3] = {parts[k], parts[k + 1], acc};
+    s = call_builtin("make_composed_layout", column, args, 3, &acc);
+  }
+  if (s == CL_OK)
+    *out = acc;
+  return s;
+}
+
 static cl_status parse_expr(parser *p, value *out) {
   if (++p->depth > MAX_NESTING)
     return cli_fail(CL_E_LIMIT, "column %zu: expression nested deeper than %d levels", p->pos + 1, MAX_NESTING);
-  value parts[3];
+  value parts[MAX_ARGS];
   int n = 0;
   size_t column = p->pos + 1;
   cl_status s = parse_layout(p, &parts[0]);
   if (s == CL_OK)
     n = 1;
   while (s == CL_OK && at_compose_operator(p)) {
-    if (n == 3) {
+    if (n == MAX_ARGS) {
       free_values(parts, n);
-      return cli_fail(CL_E_PARSE, "column %zu: a composed layout is OUTER o OFFSET o INNER", p->pos + 1);
+      return cli_fail(CL_E_LIMIT, "column %zu: more than %d parts in one composed layout", p->pos + 1, MAX_ARGS);
     }
     p->pos++;
     s = parse_layout(p, &parts[n]);
@@ -432,7 +461,7 @@ static cl_status parse_expr(parser *p, value *out) {
     *out = parts[0];
     return CL_OK;
   }
-  return call_builtin("make_composed_layout", column, parts, n, out);
+  return nest_composed(parts, n, column, out);
 }
 
 cl_status eval_expression(const char *text, value *out) {

@@ -74,6 +74,19 @@ static bool as_fn(const value *v, cl_fn *f) {
   return true;
 }
 
+/* A layout, a swizzle or a composed layout argument, which can stand on a
+ * side of a composed layout. */
+static bool as_side(const value *v, cl_layout_fn_t *f) {
+  cl_fn fn;
+  if (is_composed(v))
+    *f = cl_layout_fn_composed(composed_of(v));
+  else if (as_fn(v, &fn))
+    *f = cl_layout_fn_of(fn);
+  else
+    return false;
+  return true;
+}
+
 /* A tiler argument (algebra.h): a tuple value, or a layout as a tuple leaf
  * (*owned, to be freed by the caller). */
 static cl_status tiler_arg(const char *name, const value *a, int i, const cl_tuple_t **tiler, cl_tuple_t **owned) {
@@ -129,16 +142,17 @@ static cl_status fn_make_swizzle(const char *name, const value *a, int n, value 
 
 /* make_composed_layout(A, offset, B), and `A o offset o B` / `A o B`. */
 static cl_status fn_make_composed_layout(const char *name, const value *a, int n, value *out) {
-  cl_fn outer, inner;
+  cl_layout_fn_t outer, inner;
   int64_t offset = 0;
-  if (!as_fn(&a[0], &outer))
-    return cli_fail(CL_E_TYPE, "%s: the outer function (argument 1) must be a layout or a swizzle", name);
+  if (!as_side(&a[0], &outer))
+    return cli_fail(CL_E_TYPE, "%s: the outer function (argument 1) must be a layout, a swizzle or a composed layout", name);
   if (n == 3)
     TRY(arg_int(name, a, 1, &offset));
-  if (!as_fn(&a[n - 1], &inner))
-    return cli_fail(CL_E_TYPE, "%s: the inner function (argument %d) must be a layout or a swizzle", name, n);
+  if (!as_side(&a[n - 1], &inner))
+    return cli_fail(CL_E_TYPE, "%s: the inner function (argument %d) must be a layout, a swizzle or a composed layout", name,
+                    n);
   cl_composed_t *c = NULL;
-  TRY(cl_make_composed_layout(outer, offset, inner, &c));
+  TRY(cl_make_composed_nested(outer, offset, inner, &c));
   *out = value_of_composed(c);
   return CL_OK;
 }
@@ -151,10 +165,17 @@ static cl_status fn_composition(const char *name, const value *a, int n, value *
   cl_fn outer, inner;
   if (n == 3) {
     int64_t offset;
-    if (!as_fn(&a[0], &outer) || !as_fn(&a[2], &inner))
-      return cli_fail(CL_E_TYPE, "%s: composition(A, offset, B) takes layouts or swizzles as A and B", name);
     TRY(arg_int(name, a, 1, &offset));
-    return either_result(cl_composition_offset(outer, offset, inner, &l, &c), &l, &c, out);
+    if (as_fn(&a[0], &outer) && as_fn(&a[2], &inner))
+      return either_result(cl_composition_offset(outer, offset, inner, &l, &c), &l, &c, out);
+    /* A composed side: CuTe's composition(A, O, B) is ComposedLayout{A, O, B}. */
+    cl_layout_fn_t outer_side, inner_side;
+    if (!as_side(&a[0], &outer_side) || !as_side(&a[2], &inner_side))
+      return cli_fail(CL_E_TYPE, "%s: composition(A, offset, B) takes layouts, swizzles or composed layouts as A and B",
+                      name);
+    TRY(cl_make_composed_nested(outer_side, offset, inner_side, &c));
+    *out = value_of_composed(c);
+    return CL_OK;
   }
   if (!any_of_ours(a, n))
     return delegate(name, a, n, out);

@@ -36,7 +36,9 @@
  *   nullspace(A)        A(R(i)) == 0
  *   tile_to_shape       size(result) == size(shape)
  *   composed layouts    Swizzle o offset o A evaluates as the swizzle of
- *                       offset + A(i)
+ *                       offset + A(i); nested in another, Sw o 0 o C, as
+ *                       the swizzle of C(i), and the right inverse R of
+ *                       that has N(R(j)) == j
  *   coalesce_z(A)       the same function as A at every i in [0, size + 8),
  *                       depth <= 1, idempotent
  *   layout_add(A,B)     R(i) == A(i) + B(i), symmetric
@@ -675,6 +677,46 @@ static void op_clean(const cl_layout_t *a, const cl_layout_t *b, int64_t param, 
   cl_layout_free(r);
 }
 
+/* N = Sw o 0 o C, a composed layout nested in another: N(i) == Sw(C(i))
+ * wherever C(i) exists (and n > 0 says how many i to try), its text parses
+ * back to it, and a right inverse R that it has satisfies N(R(j)) == j. */
+static void check_nested(const cl_composed_t *c, cl_swizzle_t sw, int64_t n) {
+  cl_composed_t *nested = NULL;
+  if (!SUCCEEDED(cl_make_composed_nested(cl_layout_fn_of(cl_fn_swizzle(sw)), 0, cl_layout_fn_composed(c), &nested), nested))
+    return;
+  for (int64_t i = 0; i < n && i < 4096; i++) {
+    int64_t inner, got, want;
+    if (cl_composed_eval(c, i, &inner) != CL_OK)
+      continue;
+    FUZZ_CHECK(cl_composed_eval(nested, i, &got) == CL_OK);
+    FUZZ_CHECK(cl_swizzle_apply(sw, inner, &want) == CL_OK);
+    FUZZ_CHECK(got == (inner >= INT32_MIN && inner <= INT32_MAX ? (int64_t)(int32_t)(uint32_t)(uint64_t)want : want));
+  }
+  char *text = NULL;
+  if (SUCCEEDED(cl_composed_to_string(nested, &text), text)) {
+    cl_composed_t *again = NULL;
+    FUZZ_CHECK(cl_composed_parse(text, &again) == CL_OK && cl_composed_equal(nested, again));
+    cl_composed_free(again);
+  }
+  cl_string_free(text);
+  cl_layout_t *rl = NULL;
+  cl_composed_t *rc = NULL;
+  int64_t size;
+  if (n > 0 && SUCCEEDED(cl_composed_right_inverse(nested, &rl, &rc), rl != NULL ? (void *)rl : (void *)rc) &&
+      (rl != NULL ? cl_layout_size_checked(rl, &size) : cl_composed_size(rc, &size)) == CL_OK) {
+    for (int64_t j = 0; j < size && j < 4096; j++) {
+      int64_t at, back;
+      cl_status s = rl != NULL ? cl_layout_eval(rl, j, &at) : cl_composed_eval(rc, j, &at);
+      if (s != CL_OK || at < 0 || at >= n || cl_composed_eval(nested, at, &back) != CL_OK)
+        continue;
+      FUZZ_CHECK(back == j);
+    }
+  }
+  cl_layout_free(rl);
+  cl_composed_free(rc);
+  cl_composed_free(nested);
+}
+
 /* Swizzle<bits,base,shift> o offset o A evaluates to the swizzle of
  * offset + A(i) wherever the composed evaluation succeeds. */
 static void op_composed(const cl_layout_t *a, int64_t param) {
@@ -686,7 +728,8 @@ static void op_composed(const cl_layout_t *a, int64_t param) {
   fnvals *fa = &slot[0];
   if (!SUCCEEDED(cl_make_composed_layout(cl_fn_swizzle(sw), offset, cl_fn_layout(a), &c), c))
     return;
-  if (read_values(a, fa)) {
+  bool listed = read_values(a, fa);
+  if (listed) {
     /* Compiled, it evaluates everywhere in the domain, to the same values. */
     cl_compiled_layout_t compiled;
     cl_status cs = cl_composed_compile(c, &compiled);
@@ -700,6 +743,7 @@ static void op_composed(const cl_layout_t *a, int64_t param) {
       FUZZ_CHECK(cl_swizzle_apply(sw, offset + fa->v[i], &want) == CL_OK && got == want);
     }
   }
+  check_nested(c, sw, listed ? fa->size : 0);
   char *s = NULL;
   if (SUCCEEDED(cl_composed_to_string(c, &s), s)) {
     cl_composed_t *again = NULL;

@@ -27,6 +27,10 @@ class cl_fn(ctypes.Structure):
     _fields_ = [('kind', c_int), ('swizzle', cl_swizzle_t), ('layout', c_void_p)]
 
 
+class cl_layout_fn_t(ctypes.Structure):
+    _fields_ = [('fn', cl_fn), ('composed', c_void_p)]
+
+
 cl_index_map_fn = ctypes.CFUNCTYPE(c_int, c_void_p, c_int64, POINTER(c_int64))
 
 

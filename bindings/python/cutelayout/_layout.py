@@ -5,7 +5,8 @@ import operator
 from ctypes import POINTER, byref, c_int64, c_void_p
 
 from . import _values
-from ._ffi import CuteLayoutError, Owned, capi, check, cl_compiled_layout_t, cl_fn, cl_swizzle_t, out_call, snprintf_text
+from ._ffi import (CuteLayoutError, Owned, capi, check, cl_compiled_layout_t, cl_fn, cl_layout_fn_t, cl_swizzle_t, out_call,
+                   snprintf_text)
 from ._values import Tuple, _int_out, has_underscore, value_of
 
 
@@ -320,17 +321,28 @@ def fn_arg(f):
     raise TypeError('expected a Layout or a Swizzle, got %r' % (f,))
 
 
-def _fn_value(c):
-    """The Layout or Swizzle a cl_fn from cl_composed_parts describes (a copy
-    of the borrowed layout)."""
-    if c.kind == capi.CL_FN_SWIZZLE:
-        return Swizzle._adopt(c.swizzle)
-    return Layout._adopt(out_call(capi.cl_layout_copy, c_void_p(c.layout)))
+def side_arg(f):
+    """The cl_layout_fn_t (a borrowed view) of a Layout, a Swizzle or a
+    ComposedLayout, which then nests."""
+    if isinstance(f, ComposedLayout):
+        return cl_layout_fn_t(cl_fn(capi.CL_FN_COMPOSED, cl_swizzle_t(), None), f._as_parameter_)
+    return cl_layout_fn_t(fn_arg(f), None)
+
+
+def _side_value(s):
+    """The Layout, Swizzle or ComposedLayout a cl_layout_fn_t from
+    cl_composed_sides describes (a copy of the borrowed handle)."""
+    if s.composed:
+        return ComposedLayout._adopt(out_call(capi.cl_composed_copy, c_void_p(s.composed)))
+    if s.fn.kind == capi.CL_FN_SWIZZLE:
+        return Swizzle._adopt(s.fn.swizzle)
+    return Layout._adopt(out_call(capi.cl_layout_copy, c_void_p(s.fn.layout)))
 
 
 class ComposedLayout(_Function, Owned):
     """CuTe's ComposedLayout A o offset o B: the function i -> A(offset + B(i)),
-    each of A and B a Layout or a Swizzle.
+    each of A and B a Layout, a Swizzle or a ComposedLayout (which nests, as
+    CuTe's ComposedLayout<A, O, B> does).
 
         ComposedLayout("Sw<3,3,3> o 0 o (8,8):(8,1)")
         ComposedLayout(Swizzle(3, 3, 3), 0, Layout("(8,8):(8,1)"))
@@ -348,8 +360,8 @@ class ComposedLayout(_Function, Owned):
         elif isinstance(outer, str) and offset is None and inner is None:
             check(capi.cl_composed_parse(outer.encode(), out))
         elif offset is not None and inner is not None:
-            check(capi.cl_make_composed_layout(fn_arg(_as_fn(outer)), operator.index(offset),
-                                               fn_arg(_as_fn(inner)), out))
+            check(capi.cl_make_composed_nested(side_arg(_as_fn(outer)), operator.index(offset),
+                                               side_arg(_as_fn(inner)), out))
         else:
             raise TypeError('ComposedLayout(text) or ComposedLayout(outer, offset, inner)')
 
@@ -368,14 +380,14 @@ class ComposedLayout(_Function, Owned):
     __hash__ = _Function.__hash__
 
     def _parts(self):
-        outer, inner, offset = cl_fn(), cl_fn(), c_int64()
-        check(capi.cl_composed_parts(self, byref(outer), byref(offset), byref(inner)))
+        outer, inner, offset = cl_layout_fn_t(), cl_layout_fn_t(), c_int64()
+        check(capi.cl_composed_sides(self, byref(outer), byref(offset), byref(inner)))
         return outer, offset.value, inner
 
     @property
     def outer(self):
-        """A, the function applied last (a Layout or a Swizzle)."""
-        return _fn_value(self._parts()[0])
+        """A, the function applied last (a Layout, a Swizzle or a ComposedLayout)."""
+        return _side_value(self._parts()[0])
 
     @property
     def offset(self):
@@ -384,7 +396,7 @@ class ComposedLayout(_Function, Owned):
     @property
     def inner(self):
         """B, the function applied first, which defines the domain."""
-        return _fn_value(self._parts()[2])
+        return _side_value(self._parts()[2])
 
     @property
     def shape(self):

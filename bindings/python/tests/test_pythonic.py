@@ -263,6 +263,20 @@ class TestSwizzles(unittest.TestCase):
         self.assertEqual(list(outer_layout), [2 * (1 + inner(i)) for i in range(64)])
         self.assertEqual(str(outer_layout), '64:2 o 1 o (8,8):(8,1)')
 
+    def test_nested_composed(self):
+        # CuTe's ComposedLayout nests: composition(L, right_inverse(L)) for a
+        # swizzled L is Sw o 0 o (Sw o 0 o L'), the identity on its domain.
+        L = ComposedLayout('Sw<1,0,2> o 0 o (4,4):(1,4)')
+        R = cl.right_inverse(L)
+        N = cl.composition(L, R)
+        self.assertEqual(str(N), 'Sw<1,0,2> o 0 o Sw<1,0,2> o 0 o 16:1')
+        self.assertEqual(list(N), list(range(16)))
+        self.assertIsInstance(N.inner, ComposedLayout)
+        self.assertEqual((N.outer, N.offset, str(N.inner)), (Swizzle(1, 0, 2), 0, 'Sw<1,0,2> o 0 o 16:1'))
+        self.assertEqual(ComposedLayout(N.outer, N.offset, N.inner), N)
+        left = ComposedLayout(L, 4, Layout('(2,2):(1,2)'))
+        self.assertEqual(list(left), [L(4 + i) for i in range(4)])
+
     def test_algebra_on_composed_acts_on_the_inner_layout(self):
         C = ComposedLayout('Sw<3,3,3> o 0 o (8,8):(8,1)')
         B = C.inner
