@@ -1625,6 +1625,12 @@ static void test_nested_make_errors(void **state) {
   assert_int_equal(cl_make_composed_nested(cl_layout_fn_of(cl_fn_swizzle(bad)), 0, cl_layout_fn_composed(inner), &c),
                    CL_E_DOMAIN);
   assert_null(c);
+  /* composition(A o O o Sw, X): CuTe has no composition of the swizzle with X */
+  cl_composed_t *sw_inner = composed("16:1 o 0 o Sw<1,0,2>");
+  assert_int_equal(cl_composed_composition_with_composed(sw_inner, inner, &rl, &c), CL_E_UNSUPPORTED);
+  assert_null(rl);
+  assert_null(c);
+  cl_composed_free(sw_inner);
   cl_layout_free(l);
   cl_composed_free(inner);
 }
