@@ -1132,6 +1132,7 @@ extern "C" {
 pub type cl_composed_t = cl_composed;
 pub const CL_FN_LAYOUT: cl_fn_kind = 0;
 pub const CL_FN_SWIZZLE: cl_fn_kind = 1;
+pub const CL_FN_COMPOSED: cl_fn_kind = 2;
 pub type cl_fn_kind = std::os::raw::c_uint;
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
@@ -1140,11 +1141,26 @@ pub struct cl_fn {
     pub swizzle: cl_swizzle_t,
     pub layout: *const cl_layout_t,
 }
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct cl_layout_fn {
+    pub fn_: cl_fn,
+    pub composed: *const cl_composed_t,
+}
+pub type cl_layout_fn_t = cl_layout_fn;
 extern "C" {
     pub fn cl_make_composed_layout(
         outer: cl_fn,
         offset: i64,
         inner: cl_fn,
+        out: *mut *mut cl_composed_t,
+    ) -> cl_status;
+}
+extern "C" {
+    pub fn cl_make_composed_nested(
+        outer: cl_layout_fn_t,
+        offset: i64,
+        inner: cl_layout_fn_t,
         out: *mut *mut cl_composed_t,
     ) -> cl_status;
 }
@@ -1163,6 +1179,14 @@ extern "C" {
         outer: *mut cl_fn,
         offset: *mut i64,
         inner: *mut cl_fn,
+    ) -> cl_status;
+}
+extern "C" {
+    pub fn cl_composed_sides(
+        composed: *const cl_composed_t,
+        outer: *mut cl_layout_fn_t,
+        offset: *mut i64,
+        inner: *mut cl_layout_fn_t,
     ) -> cl_status;
 }
 extern "C" {
