@@ -25,6 +25,21 @@ extern "C" {
 #define CL_API
 #endif
 
+/* Functions a program calls once per element (cl_layout_eval) are called
+ * through the GOT, not a PLT stub: one indirect call instead of a call and a
+ * jump (README, "Evaluation").  GCC's noplt; nothing where the compiler
+ * lacks it, or where the program defines CL_NOPLT itself (-DCL_NOPLT=). */
+#ifndef CL_NOPLT
+#if defined(__has_attribute)
+#if __has_attribute(noplt)
+#define CL_NOPLT __attribute__((noplt))
+#endif
+#endif
+#endif
+#ifndef CL_NOPLT
+#define CL_NOPLT
+#endif
+
 /* The package version.  Not CL_VERSION_*: OpenCL owns those names (and
  * cl_version), and a program may include its headers and ours together. */
 #define CUTELAYOUT_VERSION_MAJOR 0

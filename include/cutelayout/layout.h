@@ -119,7 +119,7 @@ CL_API int cl_layout_equal(const cl_layout_t *a, const cl_layout_t *b);
  * times the strides.  Evaluating through an empty tuple () is CL_E_DOMAIN; a
  * coordinate layout has no integer values (CL_E_TYPE): see
  * cl_layout_eval_tuple. */
-CL_API cl_status cl_layout_eval(const cl_layout_t *layout, int64_t i, int64_t *index);
+CL_API CL_NOPLT cl_status cl_layout_eval(const cl_layout_t *layout, int64_t i, int64_t *index);
 /* layout(crd) for an integer or hierarchical coordinate: cl_crd2idx(crd,
  * shape, stride), CuTe's crd2idx(crd, L) ('_' counts as 0). */
 CL_API cl_status cl_layout_eval_coord(const cl_layout_t *layout, const cl_tuple_t *crd, int64_t *index);

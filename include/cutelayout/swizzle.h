@@ -50,7 +50,7 @@ CL_API cl_status cl_swizzle_validate(cl_swizzle_t sw);
  * CuTe's `int` masks widened to 64 bits, so any int64_t offset is accepted
  * (as CuTe applies a swizzle to a 64-bit offset; cl_composed_eval works on
  * CuTe's int instead). */
-CL_API cl_status cl_swizzle_apply(cl_swizzle_t sw, int64_t offset, int64_t *out);
+CL_API CL_NOPLT cl_status cl_swizzle_apply(cl_swizzle_t sw, int64_t offset, int64_t *out);
 /* CuTe's yyy_msk and zzz_msk (either pointer may be NULL). */
 CL_API cl_status cl_swizzle_masks(cl_swizzle_t sw, int64_t *yyy, int64_t *zzz);
 /* make_swizzle<Y,Z>(): the swizzle whose yyy mask is Y and zzz mask is Z
@@ -184,7 +184,7 @@ CL_API int64_t cl_composed_depth(const cl_composed_t *composed);
  * indices are ints, a swizzle acts on an index that fits in an int in 32-bit
  * arithmetic (this matters only for masks that reach bit 31), and after
  * upcast/downcast the offset is an unsigned int: sums wrap modulo 2^32. */
-CL_API cl_status cl_composed_eval(const cl_composed_t *composed, int64_t i, int64_t *index);
+CL_API CL_NOPLT cl_status cl_composed_eval(const cl_composed_t *composed, int64_t i, int64_t *index);
 /* outer(offset + inner(crd)) for an integer or hierarchical coordinate of the
  * inner layout (an integer only, when the inner function is a swizzle). */
 CL_API cl_status cl_composed_eval_coord(const cl_composed_t *composed, const cl_tuple_t *crd, int64_t *index);

@@ -132,7 +132,7 @@ CL_API cl_status cl_tensor_offset_range(const cl_tensor_t *t, int64_t *lo, int64
  * extent, the element against the extent (CL_E_BOUNDS) before touching
  * memory. */
 /* The element offset layout(i) of linear coordinate i in [0, size). */
-CL_API cl_status cl_tensor_offset(const cl_tensor_t *t, int64_t i, int64_t *offset);
+CL_API CL_NOPLT cl_status cl_tensor_offset(const cl_tensor_t *t, int64_t i, int64_t *offset);
 /* The address of element i, of element crd (hierarchical), or of element
  * (c[0], ..., c[n-1]) with one linear coordinate per top-level mode (CuTe's
  * tensor(c0, c1, ...); n must equal the rank, CL_E_RANK otherwise). */

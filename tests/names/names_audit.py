@@ -50,6 +50,10 @@ PUBLIC_PREFIXES = ('cl_', 'CL_', 'CUTELAYOUT_')
 # starting with '_' (_WIN32, __GNUC__) belong to the implementation.
 FOREIGN_MACROS = {'DLPACK_DLPACK_H_', 'DLPACK_VERSION'}
 IDENT = re.compile(r'[A-Za-z_]\w*')
+# The argument of a compiler query in #if names an attribute, a builtin or a
+# header, not a macro: `#if __has_attribute(noplt)` reads no macro noplt.
+COMPILER_QUERY = re.compile(r'\b__has_(?:attribute|c_attribute|cpp_attribute|builtin|feature|extension|include)'
+                            r'\s*\([^()]*\)')
 TOKEN = re.compile(r'[A-Za-z_]\w*|\d\w*|"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|\S')
 
 
@@ -94,7 +98,7 @@ def tested_macros(text):
     names = set()
     for d, rest in directives(text):
         if d in ('if', 'ifdef', 'ifndef', 'elif'):
-            names |= identifiers(rest)
+            names |= identifiers(COMPILER_QUERY.sub('', rest))
     return {n for n in names if not n.startswith('_') and n not in FOREIGN_MACROS}
 
 
@@ -233,6 +237,8 @@ SELF_TEST_OURS = {
         #define CUTE_HOST_DEVICE        /* CuTe's prefix */
         #if defined(_WIN32) && defined(CL_BUILDING_X)
         #endif
+        #if defined(__has_attribute) && __has_attribute(noplt) && NOT_OURS
+        #endif
         extern "C" {
         typedef struct cl_mem cl_mem_t; /* tag is OpenCL's */
         typedef enum cl_state { CL_FINE = 0, CL_SUCCESS_X, CL_SUCCESS = 1 } cl_state;
@@ -256,6 +262,7 @@ SELF_TEST_OPENCL = """
 SELF_TEST_CUTE = "#define CUTLASS_HOST_DEVICE\nint CUTELAYOUT_COMMON_H;\n"
 SELF_TEST_EXPECTED = {
     'public name helper_sum does not start',
+    'public name NOT_OURS does not start',
     'CUTE_HOST_DEVICE starts with CUTE_',
     'public name CUTE_HOST_DEVICE does not start',
     'CL_VERSION_MAJOR is also a name in OpenCL',
