@@ -557,6 +557,68 @@ static void test_tensors() {
   CHECK_THROWS(cl::dtype_parse("complex"), CL_E_PARSE);
 }
 
+/* The tuple and layout functions added to the C library this cycle: values
+ * from the C headers' documented examples and by hand, and their errors. */
+static void test_more_functions() {
+  cl::Tuple t("(4,(6,10))");
+  CHECK(cl::gcd(t) == 2 && (cl::max)(t) == 10 && (cl::min)(t) == 4);
+  CHECK(str(cl::round_up(cl::Tuple("(5,7)"), cl::Tuple("(4,4)"))) == "(8,8)");
+  CHECK(str(cl::product_each(cl::Tuple("(2,(3,4))"))) == "(2,12)");
+  CHECK(str(cl::product_like(cl::Tuple("(2,(3,4))"), cl::Tuple("(1,1)"))) == "(2,12)");
+  CHECK(str(cl::slice(cl::Tuple("(_,2,_)"), cl::Tuple("(3,4,5)"))) == "(3,5)");
+  CHECK(str(cl::dice(cl::Tuple("(_,2,_)"), cl::Tuple("(3,4,5)"))) == "(4)");
+  CHECK(str(cl::filter_zeros(cl::Tuple("(0,2)"), cl::Tuple("(0,2)"))) == "(1,2)");
+  CHECK(str(cl::compact_col_major(cl::Tuple("(2,3)"), cl::Tuple(4))) == "(4,8)");
+  CHECK(str(cl::compact_row_major(cl::Tuple("(2,3)"), cl::Tuple(4))) == "(12,4)");
+  CHECK(cl::lex_less(cl::Tuple("(1,2)"), cl::Tuple("(2,0)")) && !cl::colex_less(cl::Tuple("(1,2)"), cl::Tuple("(2,0)")));
+  CHECK(cl::colex_less(cl::Tuple("(2,0)"), cl::Tuple("(1,2)")));
+  CHECK(cl::evenly_divides(cl::Tuple("(8,6)"), cl::Tuple("(4,3)")) && !cl::evenly_divides(cl::Tuple("(8,6)"), cl::Tuple("(3,3)")));
+  CHECK(str(cl::common_refinement(cl::Tuple("((2,3),5)"), cl::Tuple("(6,5)"))) == "((2,3),5)");
+  CHECK(str(cl::common_coarsening(cl::Tuple("(2,(3,5))"), cl::Tuple("((3,2),5)"))) == "30");
+  CHECK_THROWS(cl::common_refinement(cl::Tuple("(2,(3,5))"), cl::Tuple("((3,2),5)")), CL_E_DOMAIN);
+  CHECK_THROWS(cl::round_up(cl::Tuple("(5,7)"), cl::Tuple("(4,0)")), CL_E_DOMAIN);
+
+  cl::Layout l("(4,3):(1,4)"), unit("1:0");
+  CHECK(str(cl::append(l, unit, 4)) == "(4,3,1,1):(1,4,0,0)");
+  CHECK(str(cl::prepend(l, unit, 3)) == "(1,4,3):(0,1,4)");
+  CHECK_THROWS(cl::append(l, unit, 1), CL_E_DOMAIN);
+  CHECK(str(cl::replace(l, 1, cl::Layout("5:7"))) == "(4,5):(1,7)");
+  CHECK(str(cl::dice(cl::Tuple("(_,1)"), l)) == "(3):(4)");
+  CHECK(str(cl::coprofile(cl::Layout("(2,(3,4)):(1,(2,6))"))) == "0");
+
+  cl::Layout m("((2,3),(4,5)):((1,2),(6,24))");
+  CHECK(str(cl::coalesce_mode(m, {1})) == "((2,3),20):((1,2),6)");
+  CHECK(str(cl::composition_mode(m, cl::Tuple(2), {0})) == "(2,(4,5)):(1,(6,24))");
+  CHECK(str(cl::logical_divide_mode(m, cl::Tuple(2), {1})) == "((2,3),(2,10)):((1,2),(6,12))");
+  CHECK(cl::zipped_divide_mode(m, cl::Tuple(2), {1}) == cl::logical_divide_mode(m, cl::Tuple(2), {1}));
+  CHECK(str(cl::logical_product_mode(m, cl::Tuple(2), {1})) == "((2,3),((4,5),2)):((1,2),((6,24),1))");
+  CHECK_THROWS(cl::coalesce_mode(m, {2}), CL_E_DOMAIN);
+  CHECK(str(cl::coalesce_z(cl::Layout("(2,1,6,1):(1,7,8,0)"))) == "(2,6,1):(1,8,0)");
+  CHECK(str(cl::coalesce_z(m, cl::Tuple("(1,1)"))) == "(6,20):(1,6)");
+  CHECK(str(cl::coalesce_z_mode(m, {0})) == "(6,(4,5)):(1,(6,24))");
+  CHECK(str(cl::layout_add(l, cl::Layout("(4,3):(3,1)"))) == "(4,3):(4,5)");
+  CHECK_THROWS(cl::layout_add(l, cl::Layout("5:1")), CL_E_DOMAIN);
+  CHECK(str(cl::greatest_common_domain(cl::Tuple("(5,3,4)"), cl::Tuple("(10,6)"))) == "(5,2):(1,30)");
+  CHECK(str(cl::domain_distribute(cl::Tuple("(15,14)"), cl::Tuple(6))) == "(3,2):(1,15)");
+  auto moved = cl::domain_offset(cl::Tuple("(1,2)"), l);
+  CHECK(moved.first == l && moved.second == l(cl::Tuple("(1,2)")));
+  cl::Layout divided = cl::logical_divide(cl::Layout("(8,6):(1,8)"), cl::Tuple("(2,3)"));
+  CHECK(str(cl::tile_unzip(divided, cl::Tuple("(2,3)"))) == "((2,3),(4,2)):((1,8),(2,24))");
+  CHECK(cl::tile_unzip(divided, cl::Tuple("(2,3)")) == cl::zipped_divide(cl::Layout("(8,6):(1,8)"), cl::Tuple("(2,3)")));
+  CHECK(cl::max_alignment(cl::Layout("(8,4):(1,8)")) == 32 && cl::max_alignment(cl::Layout("(8,4):(1,16)")) == 8);
+  CHECK(str(cl::recast_layout(cl::Layout("(8,4):(1,8)"), 16, 32)) == "(4,4):(1,4)");
+  CHECK_THROWS(cl::recast_layout(l, 0, 8), CL_E_DOMAIN);
+
+  cl::ComposedLayout c("Sw<2,0,3> o 0 o (8,8):(8,1)");
+  CHECK(cl::max_alignment(c) == 1);
+  CHECK(str(cl::append(c, unit, 3)) == "Sw<2,0,3> o 0 o (8,8,1):(8,1,0)");
+  CHECK(str(cl::recast_layout(c, 16, 32)) == "Sw<1,0,3> o 0 o (8,4):(4,1)");
+  auto piece = cl::domain_offset(cl::Tuple("(1,1)"), c);
+  CHECK(str(piece.first) == "Sw<2,0,3> o 9 o (8,8):(8,1)" && piece.second == 0); /* the offset B(1,1) moves inside */
+  auto zipped = cl::tile_unzip(std::get<cl::ComposedLayout>(cl::logical_divide(c, cl::Tuple("(2,4)"))), cl::Tuple("(2,4)"));
+  CHECK(str(zipped) == "Sw<2,0,3> o 0 o ((2,4),(4,2)):((8,1),(16,4))");
+}
+
 int main() {
   test_values();
   test_errors();
@@ -566,6 +628,7 @@ int main() {
   test_swizzles();
   test_pictures();
   test_tensors();
+  test_more_functions();
   if (failures) {
     std::fprintf(stderr, "%d checks failed\n", failures);
     return 1;

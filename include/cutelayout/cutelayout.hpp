@@ -279,6 +279,32 @@ inline Tuple idx2crd(const Tuple &idx, const Tuple &shape, const Tuple &stride) 
 inline Tuple crd2crd(const Tuple &crd, const Tuple &src_shape, const Tuple &dst_shape) {
   return Tuple::adopt(detail::out<cl_tuple_t *>(cl_crd2crd, crd.get(), src_shape.get(), dst_shape.get()));
 }
+/* The reductions over a tuple's leaves (gcd, max, min: CuTe's), in parentheses
+ * so that a max or min macro (<windows.h>) cannot expand them. */
+inline int64_t gcd(const Tuple &t) { return detail::out<int64_t>(cl_tuple_gcd, t.get()); }
+inline int64_t(max)(const Tuple &t) { return detail::out<int64_t>(cl_tuple_max, t.get()); }
+inline int64_t(min)(const Tuple &t) { return detail::out<int64_t>(cl_tuple_min, t.get()); }
+inline Tuple round_up(const Tuple &a, const Tuple &b) { return detail::tuple_out(cl_tuple_round_up, a, b); }
+inline Tuple product_each(const Tuple &t) { return detail::tuple_out(cl_tuple_product_each, t); }
+inline Tuple product_like(const Tuple &t, const Tuple &guide) { return detail::tuple_out(cl_tuple_product_like, t, guide); }
+/* slice(crd, t) keeps the modes where crd has '_', dice(crd, t) the others. */
+inline Tuple slice(const Tuple &crd, const Tuple &t) { return detail::tuple_out(cl_tuple_slice, crd, t); }
+inline Tuple dice(const Tuple &crd, const Tuple &t) { return detail::tuple_out(cl_tuple_dice, crd, t); }
+/* filter_zeros(a, b): b with each subtree at a 0 leaf of a made 1s; filter_zeros(t, t) is CuTe's filter_zeros(t). */
+inline Tuple filter_zeros(const Tuple &a, const Tuple &b) { return detail::tuple_out(cl_tuple_filter_zeros, a, b); }
+/* The compact strides of shape starting from current (CuTe's second argument). */
+inline Tuple compact_col_major(const Tuple &shape, const Tuple &current) {
+  return detail::tuple_out(cl_compact_col_major_from, shape, current);
+}
+inline Tuple compact_row_major(const Tuple &shape, const Tuple &current) {
+  return detail::tuple_out(cl_compact_row_major_from, shape, current);
+}
+inline bool lex_less(const Tuple &a, const Tuple &b) { return detail::predicate(cl_lex_less, a, b); }
+inline bool colex_less(const Tuple &a, const Tuple &b) { return detail::predicate(cl_colex_less, a, b); }
+inline bool evenly_divides(const Tuple &shape, const Tuple &tiler) { return detail::predicate(cl_evenly_divides, shape, tiler); }
+/* The whitepaper's refinement order on shapes (tuple.h). */
+inline Tuple common_refinement(const Tuple &a, const Tuple &b) { return detail::tuple_out(cl_common_refinement, a, b); }
+inline Tuple common_coarsening(const Tuple &a, const Tuple &b) { return detail::tuple_out(cl_common_coarsening, a, b); }
 
 /* ================================================================ Layout */
 
@@ -689,6 +715,77 @@ inline AnyLayout tile_to_shape(const ComposedLayout &block, const Tuple &shape) 
 }
 inline AnyLayout tile_to_shape(const ComposedLayout &block, const Tuple &shape, const Tuple &order) {
   return detail::either(cl_composed_tile_to_shape, block.get(), shape.get(), order.get());
+}
+/* The modes of a layout: append<N>(L, X) and prepend<N>(L, X) pad with X up
+ * to rank n; replace<I>(L, X); dice(crd, L) keeps the modes slice drops; the
+ * coprofile (the strides' profile). */
+inline Layout append(const Layout &l, const Layout &x, int64_t n) { return detail::make(cl_layout_append_to, l.get(), x.get(), n); }
+inline AnyLayout append(const ComposedLayout &c, const Layout &x, int64_t n) {
+  return detail::either(cl_composed_append, c.get(), x.get(), n);
+}
+inline Layout prepend(const Layout &l, const Layout &x, int64_t n) { return detail::make(cl_layout_prepend_to, l.get(), x.get(), n); }
+inline Layout replace(const Layout &l, int64_t i, const Layout &x) { return detail::make(cl_layout_replace, l.get(), i, x.get()); }
+inline Layout dice(const Tuple &crd, const Layout &l) { return detail::make(cl_layout_dice, crd.get(), l.get()); }
+inline Tuple coprofile(const Layout &l) { return Tuple::adopt(detail::out<cl_tuple_t *>(cl_layout_coprofile, l.get())); }
+
+/* The algebra on the modes named by a path (CuTe's template index I...):
+ * coalesce<I...>(L), composition(L, tiler) at a mode, and the divides and
+ * product there. */
+inline Layout coalesce_mode(const Layout &l, const std::vector<int64_t> &mode) {
+  return detail::make(cl_coalesce_mode, l.get(), mode.data(), int64_t(mode.size()));
+}
+inline Layout composition_mode(const Layout &l, const Tuple &tiler, const std::vector<int64_t> &mode) {
+  return detail::make(cl_composition_mode, l.get(), tiler.get(), mode.data(), int64_t(mode.size()));
+}
+inline Layout logical_divide_mode(const Layout &l, const Tuple &tiler, const std::vector<int64_t> &mode) {
+  return detail::make(cl_logical_divide_mode, l.get(), tiler.get(), mode.data(), int64_t(mode.size()));
+}
+inline Layout zipped_divide_mode(const Layout &l, const Tuple &tiler, const std::vector<int64_t> &mode) {
+  return detail::make(cl_zipped_divide_mode, l.get(), tiler.get(), mode.data(), int64_t(mode.size()));
+}
+inline Layout logical_product_mode(const Layout &l, const Tuple &tiler, const std::vector<int64_t> &mode) {
+  return detail::make(cl_logical_product_mode, l.get(), tiler.get(), mode.data(), int64_t(mode.size()));
+}
+/* The whitepaper's coalesce that keeps a trailing extent-1 mode (algebra.h),
+ * of the whole layout, of a mode, or by a profile. */
+inline Layout coalesce_z(const Layout &l) { return detail::make(cl_coalesce_z, l.get()); }
+inline Layout coalesce_z(const Layout &l, const Tuple &profile) { return detail::make(cl_coalesce_z_profile, l.get(), profile.get()); }
+inline Layout coalesce_z_mode(const Layout &l, const std::vector<int64_t> &mode) {
+  return detail::make(cl_coalesce_z_mode, l.get(), mode.data(), int64_t(mode.size()));
+}
+/* The whitepaper's layout sum, domains and distribution (algebra.h). */
+inline Layout layout_add(const Layout &a, const Layout &b) { return detail::make(cl_layout_add, a.get(), b.get()); }
+inline Layout greatest_common_domain(const Tuple &a, const Tuple &b) {
+  return detail::make(cl_greatest_common_domain, a.get(), b.get());
+}
+inline Layout domain_distribute(const Tuple &shape, const Tuple &n) { return detail::make(cl_domain_distribute, shape.get(), n.get()); }
+/* domain_offset(crd, L): CuTe's pair, L unchanged and L(crd) ('_' as 0). */
+inline std::pair<Layout, int64_t> domain_offset(const Tuple &crd, const Layout &l) {
+  cl_layout_t *out = nullptr;
+  int64_t offset = 0;
+  detail::check(cl_domain_offset(crd.get(), l.get(), &out, &offset));
+  return {Layout::adopt(out), offset};
+}
+inline std::pair<ComposedLayout, int64_t> domain_offset(const Tuple &crd, const ComposedLayout &c) {
+  cl_composed_t *out = nullptr;
+  int64_t offset = 0;
+  detail::check(cl_composed_domain_offset(crd.get(), c.get(), &out, &offset));
+  return {ComposedLayout::adopt(out), offset};
+}
+/* tile_unzip(L, tiler): the rank-2 modes at the tiler's leaves gathered into ((tiles...), (rests...)). */
+inline Layout tile_unzip(const Layout &l, const Tuple &tiler) { return detail::make(cl_tile_unzip, l.get(), tiler.get()); }
+inline AnyLayout tile_unzip(const ComposedLayout &c, const Tuple &tiler) {
+  return detail::either(cl_composed_tile_unzip, c.get(), tiler.get());
+}
+/* max_alignment(L): the largest N for which upcast<N>(L) succeeds. */
+inline int64_t max_alignment(const Layout &l) { return detail::out<int64_t>(cl_max_alignment, l.get()); }
+inline int64_t max_alignment(const ComposedLayout &c) { return detail::out<int64_t>(cl_composed_max_alignment, c.get()); }
+/* recast_layout<Old, New>(L), with the element widths in bits. */
+inline Layout recast_layout(const Layout &l, int64_t old_bits, int64_t new_bits) {
+  return detail::make(cl_recast_layout, l.get(), old_bits, new_bits);
+}
+inline AnyLayout recast_layout(const ComposedLayout &c, int64_t old_bits, int64_t new_bits) {
+  return detail::either(cl_composed_recast_layout, c.get(), old_bits, new_bits);
 }
 inline int64_t max_common_vector(const Layout &a, const Layout &b) {
   return detail::out<int64_t>(cl_max_common_vector, a.get(), b.get());
