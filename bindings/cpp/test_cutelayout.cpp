@@ -619,6 +619,36 @@ static void test_more_functions() {
   CHECK(str(zipped) == "Sw<2,0,3> o 0 o ((2,4),(4,2)):((8,1),(16,4))");
 }
 
+/* Coordinate tensors: CuTe's printed forms (coord_tensor.h's examples), the
+ * partitions by hand, value semantics and errors. */
+static void test_coord_tensors() {
+  cl::CoordTensor id = cl::make_identity_tensor(cl::Tuple("(4,8)"));
+  CHECK(str(id) == "ArithTuple(0,0) o (4,8):(1@0,1@1)");
+  CHECK(str(id(5)) == "(1,1)" && str(id(cl::Tuple("(3,7)"))) == "(3,7)");
+  for (int64_t i = 0; i < 32; i++) /* the identity: element i is its own coordinate */
+    CHECK(id(i) == cl::idx2crd(cl::Tuple(i), cl::Tuple("(4,8)")));
+  CHECK(str(cl::slice(cl::Tuple("(_,2)"), id)) == "ArithTuple(0,2) o (4):(1@0)");
+  cl::CoordTensor big = cl::make_identity_tensor(cl::Tuple("(8,8)"));
+  CHECK(str(cl::local_tile(big, cl::Tuple("(4,4)"), cl::Tuple("(1,0)"))) == "ArithTuple(4,0) o (4,4):(1@0,1@1)");
+  CHECK(str(cl::local_tile(big, cl::Tuple("(4,4,2)"), cl::Tuple("(1,_,0)"), cl::Tuple("(1,_,1)"))) ==
+        "ArithTuple(4,0) o (4,2):(1@0,1@1)");
+  CHECK(str(cl::outer_partition(big, cl::Tuple("(4,4)"), cl::Tuple("(1,0)"))) == "ArithTuple(1,0) o (2,2):(4@0,4@1)");
+  /* thread 3 of a 2x2 thread layout is at (1,1): every second row and column from there */
+  CHECK(str(cl::local_partition(big, cl::Layout("(2,2):(1,2)"), 3)) == "ArithTuple(1,1) o (4,4):(2@0,2@1)");
+  cl::CoordTensor ct = cl::make_coord_tensor(cl::Layout("(2,3):(1,2)"));
+  CHECK(str(ct.origin()) == "0" && str(ct(4)) == "4");
+  cl::CoordTensor n(cl::Tuple("(1,2)"), cl::Layout("(2,2):(1@0,1@1)"));
+  CHECK(str(n(3)) == "(2,3)" && str(n.with_layout(cl::Layout("4:1@1"))) == "ArithTuple(1,2) o 4:1@1");
+  CHECK(n.layout() == cl::Layout("(2,2):(1@0,1@1)") && n.origin() == cl::Tuple("(1,2)"));
+  cl::CoordTensor copy = n;
+  CHECK(copy == n && copy.get() != n.get() && copy != id);
+  CHECK(std::hash<cl::CoordTensor>()(copy) == std::hash<cl::CoordTensor>()(n));
+  CHECK(cl::draw(id).find("<svg") != std::string::npos);
+  CHECK_THROWS(cl::make_identity_tensor(cl::Tuple("(4,_)")), CL_E_TYPE);
+  CHECK_THROWS(cl::slice(cl::Tuple("(_,2,3)"), id), CL_E_RANK);
+  CHECK_THROWS(cl::CoordTensor(cl::Tuple("(1,_)"), cl::Layout("2:1")), CL_E_TYPE);
+}
+
 int main() {
   test_values();
   test_errors();
@@ -629,6 +659,7 @@ int main() {
   test_pictures();
   test_tensors();
   test_more_functions();
+  test_coord_tensors();
   if (failures) {
     std::fprintf(stderr, "%d checks failed\n", failures);
     return 1;

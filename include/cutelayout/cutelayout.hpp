@@ -1178,6 +1178,78 @@ inline DLPackView to_dlpack(const Tensor &t) {
   return v;  // moving the vectors keeps their buffers, so the pointers stay valid
 }
 
+/* ====================================================== coordinate tensors */
+
+namespace detail {
+/* A coordinate tensor has no copy function in C: its copy is a new tensor of
+ * the same origin and layout. */
+inline cl_status coord_tensor_copy(const cl_coord_tensor_t *t, cl_coord_tensor_t **out) {
+  return cl_coord_tensor_new(cl_coord_tensor_origin(t), cl_coord_tensor_layout(t), out);
+}
+} // namespace detail
+
+/* CuTe's coordinate tensors (coord_tensor.h): an origin (a value) plus a
+ * layout whose strides may be scaled bases; element i is origin + layout(i).
+ * make_identity_tensor(shape) is the usual one, for predication. */
+class CoordTensor : public detail::Owned<cl_coord_tensor_t, cl_coord_tensor_free, detail::coord_tensor_copy> {
+public:
+  CoordTensor(const Tuple &origin, const Layout &layout)
+      : Owned(detail::out<cl_coord_tensor_t *>(cl_coord_tensor_new, origin.get(), layout.get())) {}
+  static CoordTensor adopt(cl_coord_tensor_t *handle) { return CoordTensor(handle); }
+
+  Tuple origin() const { return Tuple::adopt(detail::out<cl_tuple_t *>(cl_tuple_copy, cl_coord_tensor_origin(get()))); }
+  Layout layout() const { return Layout::adopt(detail::out<cl_layout_t *>(cl_layout_copy, cl_coord_tensor_layout(get()))); }
+  /* origin + layout(i), origin + layout(crd). */
+  Tuple operator()(int64_t i) const { return Tuple::adopt(detail::out<cl_tuple_t *>(cl_coord_tensor_eval, get(), i)); }
+  Tuple operator()(const Tuple &crd) const {
+    return Tuple::adopt(detail::out<cl_tuple_t *>(cl_coord_tensor_eval_coord, get(), crd.get()));
+  }
+  /* The same origin with another layout: any layout operation on the tensor. */
+  CoordTensor with_layout(const Layout &l) const {
+    return adopt(detail::out<cl_coord_tensor_t *>(cl_coord_tensor_with_layout, get(), l.get()));
+  }
+  std::string str() const { return detail::text(cl_coord_tensor_format, get()); }
+  friend std::ostream &operator<<(std::ostream &os, const CoordTensor &t) { return os << t.str(); }
+  friend bool operator==(const CoordTensor &a, const CoordTensor &b) { return a.origin() == b.origin() && a.layout() == b.layout(); }
+  friend bool operator!=(const CoordTensor &a, const CoordTensor &b) { return !(a == b); }
+
+private:
+  explicit CoordTensor(cl_coord_tensor_t *handle) noexcept : Owned(handle) {}
+};
+
+inline CoordTensor make_identity_tensor(const Tuple &shape) {
+  return CoordTensor::adopt(detail::out<cl_coord_tensor_t *>(cl_make_identity_tensor, shape.get()));
+}
+inline CoordTensor make_coord_tensor(const Layout &l) {
+  return CoordTensor::adopt(detail::out<cl_coord_tensor_t *>(cl_make_coord_tensor, l.get()));
+}
+/* tensor(crd) with '_'. */
+inline CoordTensor slice(const Tuple &crd, const CoordTensor &t) {
+  return CoordTensor::adopt(detail::out<cl_coord_tensor_t *>(cl_coord_tensor_slice, t.get(), crd.get()));
+}
+/* local_tile(t, tiler, coord[, proj]), outer_partition(t, tiler, coord), local_partition(t, thr_layout, index[, proj]). */
+inline CoordTensor local_tile(const CoordTensor &t, const Tuple &tiler, const Tuple &coord) {
+  return CoordTensor::adopt(
+      detail::out<cl_coord_tensor_t *>(cl_coord_local_tile, t.get(), tiler.get(), coord.get(), detail::optional(nullptr)));
+}
+inline CoordTensor local_tile(const CoordTensor &t, const Tuple &tiler, const Tuple &coord, const Tuple &proj) {
+  return CoordTensor::adopt(detail::out<cl_coord_tensor_t *>(cl_coord_local_tile, t.get(), tiler.get(), coord.get(), proj.get()));
+}
+inline CoordTensor outer_partition(const CoordTensor &t, const Tuple &tiler, const Tuple &coord) {
+  return CoordTensor::adopt(detail::out<cl_coord_tensor_t *>(cl_coord_outer_partition, t.get(), tiler.get(), coord.get()));
+}
+inline CoordTensor local_partition(const CoordTensor &t, const Layout &thr_layout, int64_t index) {
+  return CoordTensor::adopt(
+      detail::out<cl_coord_tensor_t *>(cl_coord_local_partition, t.get(), thr_layout.get(), index, detail::optional(nullptr)));
+}
+inline CoordTensor local_partition(const CoordTensor &t, const Layout &thr_layout, int64_t index, const Tuple &proj) {
+  return CoordTensor::adopt(
+      detail::out<cl_coord_tensor_t *>(cl_coord_local_partition, t.get(), thr_layout.get(), index, proj.get()));
+}
+inline std::string draw(const CoordTensor &t, const PictureOptions &o = {}) {
+  return detail::Picture(o).render(cl_render_coord_tensor, t.get());
+}
+
 /* ============================================================ odometer */
 
 /* Every offset of a layout in order, one addition per step. */
@@ -1221,6 +1293,9 @@ template <> struct hash<cutelayout::Layout> {
 };
 template <> struct hash<cutelayout::ComposedLayout> {
   size_t operator()(const cutelayout::ComposedLayout &c) const { return cutelayout::detail::hash_text(c.str()); }
+};
+template <> struct hash<cutelayout::CoordTensor> {
+  size_t operator()(const cutelayout::CoordTensor &t) const { return cutelayout::detail::hash_text(t.str()); }
 };
 template <> struct hash<cutelayout::Swizzle> {
   size_t operator()(const cutelayout::Swizzle &s) const { return cutelayout::detail::hash_text(s.str()); }
