@@ -649,6 +649,33 @@ static void test_coord_tensors() {
   CHECK_THROWS(cl::CoordTensor(cl::Tuple("(1,_)"), cl::Layout("2:1")), CL_E_TYPE);
 }
 
+/* The nested composed layouts' constructor and sides, and the copy plan. */
+static void test_nested_and_plan() {
+  cl::Swizzle sw(1, 0, 2);
+  cl::ComposedLayout inner("Sw<1,0,2> o 0 o 16:1");
+  cl::ComposedLayout nested = cl::make_composed_nested(sw, 0, inner);
+  CHECK(str(nested) == "Sw<1,0,2> o 0 o Sw<1,0,2> o 0 o 16:1");
+  CHECK(nested == cl::ComposedLayout(str(nested)));
+  for (int64_t i = 0; i < 16; i++) /* i -> outer(0 + inner(i)): the swizzle applied twice is the identity */
+    CHECK(nested(i) == i && inner(i) == sw(i));
+  cl::Sides parts = cl::sides(nested);
+  CHECK(std::holds_alternative<cl::Swizzle>(parts.outer) && std::get<cl::Swizzle>(parts.outer) == sw);
+  CHECK(parts.offset == 0 && std::get<cl::ComposedLayout>(parts.inner) == inner);
+  cl::ComposedLayout plain = cl::make_composed_nested(cl::Layout("16:1"), 2, cl::Layout("(4,4):(4,1)"));
+  CHECK(str(plain) == "16:1 o 2 o (4,4):(4,1)");
+  CHECK(std::get<cl::Layout>(cl::sides(plain).inner) == cl::Layout("(4,4):(4,1)"));
+
+  std::vector<float> a(64 * 64), b(64 * 64);
+  cl::Tensor col(a, cl::Layout("(64,64):(1,64)")), row(b, cl::Layout("(64,64):(64,1)"));
+  cl_copy_plan_t same = cl::copy_plan(row, cl::Tensor(a, cl::Layout("(64,64):(64,1)")));
+  CHECK(same.kernel == CL_COPY_KERNEL_MEMCPY && same.elem_size == 4);
+  cl_copy_plan_t turn = cl::copy_plan(row, col);
+  CHECK(turn.kernel == CL_COPY_KERNEL_TRANSPOSE && turn.rank == 2);
+  CHECK(cl::copy_plan(row, col, CL_COPY_STORES_STREAMING).flags & CL_COPY_PLAN_STREAMING);
+  CHECK_THROWS(cl::copy_plan(row, cl::Tensor(a, cl::Layout("(64,32):(1,64)"))), CL_E_DOMAIN);
+  CHECK_THROWS(cl::copy_plan(row, col, CL_COPY_STORES_AUTO, -1), CL_E_DOMAIN);
+}
+
 int main() {
   test_values();
   test_errors();
@@ -660,6 +687,7 @@ int main() {
   test_tensors();
   test_more_functions();
   test_coord_tensors();
+  test_nested_and_plan();
   if (failures) {
     std::fprintf(stderr, "%d checks failed\n", failures);
     return 1;

@@ -533,6 +533,43 @@ inline ComposedLayout make_composed_layout(const Function &outer, int64_t offset
   return ComposedLayout(outer, offset, inner);
 }
 
+/* A side of a nested composed layout: a Layout, a Swizzle or itself a
+ * ComposedLayout, as CuTe's ComposedLayout<A, O, B> nests. */
+using Side = std::variant<Layout, Swizzle, ComposedLayout>;
+namespace detail {
+inline cl_layout_fn_t side(const Side &s) {
+  if (const ComposedLayout *c = std::get_if<ComposedLayout>(&s))
+    return cl_layout_fn_composed(c->get());
+  if (const Layout *l = std::get_if<Layout>(&s))
+    return cl_layout_fn_of(fn(*l));
+  return cl_layout_fn_of(fn(std::get<Swizzle>(s)));
+}
+inline Side side_of(const cl_layout_fn_t &f) {
+  if (f.composed)
+    return ComposedLayout::adopt(out<cl_composed_t *>(cl_composed_copy, f.composed));
+  if (f.fn.kind == CL_FN_SWIZZLE)
+    return Swizzle(f.fn.swizzle);
+  return Layout::adopt(out<cl_layout_t *>(cl_layout_copy, f.fn.layout));
+}
+} // namespace detail
+/* make_composed_layout(outer, offset, inner) where either side may be a composed layout. */
+inline ComposedLayout make_composed_nested(const Side &outer, int64_t offset, const Side &inner) {
+  return ComposedLayout::adopt(
+      detail::out<cl_composed_t *>(cl_make_composed_nested, detail::side(outer), offset, detail::side(inner)));
+}
+/* The three parts of a composed layout, a nested side as a ComposedLayout (parts() gives CL_FN_COMPOSED there). */
+struct Sides {
+  Side outer;
+  int64_t offset;
+  Side inner;
+};
+inline Sides sides(const ComposedLayout &c) {
+  cl_layout_fn_t outer{}, inner{};
+  int64_t offset = 0;
+  detail::check(cl_composed_sides(c.get(), &outer, &offset, &inner));
+  return {detail::side_of(outer), offset, detail::side_of(inner)};
+}
+
 /* ============================================================ queries */
 
 inline Tuple shape(const Layout &l) { return l.shape(); }
@@ -1132,6 +1169,19 @@ inline void copy(const Tensor &dst, const Tensor &src, cl_copy_stores_t stores, 
   o.stores = stores;
   o.threads = threads;
   detail::check(cl_tensor_copy_ex(dst.get(), src.get(), &o));
+}
+/* The plan copy() would run (tensor.h's cl_copy_plan_t: the kernel, the joint
+ * modes, the flags), after the same checks; nothing is copied. */
+inline cl_copy_plan_t copy_plan(const Tensor &dst, const Tensor &src, cl_copy_stores_t stores = CL_COPY_STORES_AUTO,
+                                int threads = 1) {
+  cl_copy_options_t o{};
+  o.struct_size = sizeof o;
+  o.stores = stores;
+  o.threads = threads;
+  cl_copy_plan_t plan{};
+  plan.struct_size = sizeof plan;
+  detail::check(cl_tensor_copy_plan(dst.get(), src.get(), &o, &plan));
+  return plan;
 }
 /* The plan copy() would use, one line. */
 inline std::string copy_explain(const Tensor &dst, const Tensor &src) {
