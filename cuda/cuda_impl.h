@@ -8,6 +8,8 @@
 
 #include <cutelayout/cuda.h>
 
+#include "joint_modes.h" /* src/: the joint modes the host's copy planner uses too */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -15,11 +17,6 @@ extern "C" {
 /* Joint modes a plan holds at most (each side coalesced first, so real
  * layouts have a handful). */
 #define CL_CUDA_MAX_MODES 32
-
-/* A joint mode: extent n, dst stride d and src stride s, in elements. */
-typedef struct cl_cuda_mode {
-  int64_t n, d, s;
-} cl_cuda_mode;
 
 typedef enum cl_cuda_kernel {
   CL_CUDA_NOTHING = 0,   /* size 0 */
@@ -47,7 +44,7 @@ typedef struct cl_cuda_plan {
   int64_t vec;    /* bytes per access: the element times the vector length */
   int64_t size;   /* elements */
   int r;          /* joint modes m[0..r) (none for the generic kernel) */
-  cl_cuda_mode m[CL_CUDA_MAX_MODES];
+  cl_jmode m[CL_CUDA_MAX_MODES]; /* strides in elements */
   int64_t base_d, base_s;         /* element offsets of the origin after the flips */
   int64_t dst_origin, src_origin; /* bytes from the data pointers to where the kernels add offsets */
   /* VECTOR and GENERIC: item k (of count) moves vec bytes from src +

@@ -73,7 +73,7 @@ static bool refine(cl_cuda_plan *p, const int64_t *dn, const int64_t *dd, int nd
     int64_t g = ra % rb == 0 ? rb : rb % ra == 0 ? ra : 0;
     if (g == 0 || p->r == CL_CUDA_MAX_MODES)
       return false;
-    p->m[p->r++] = (cl_cuda_mode){g, ca, cb};
+    p->m[p->r++] = (cl_jmode){g, ca, cb};
     ra /= g;
     rb /= g;
     /* Within a mode the stride grows to at most its last offset, which
@@ -92,39 +92,6 @@ static bool refine(cl_cuda_plan *p, const int64_t *dn, const int64_t *dd, int nd
     }
   }
   return i == nd && j == ns;
-}
-
-/* Does a mode of extent n and stride d continue into a mode of stride next? */
-static bool continues(int64_t n, int64_t d, int64_t next) { return n * d == next; }
-
-/* Positive dst strides (the origin moves to each flipped mode's last
- * element), sorted by dst stride, merged where contiguous on both sides. */
-static void normalize(cl_cuda_plan *p) {
-  cl_cuda_mode *m = p->m;
-  for (int k = 0; k < p->r; k++)
-    if (m[k].d < 0) {
-      p->base_d += (m[k].n - 1) * m[k].d;
-      p->base_s += (m[k].n - 1) * m[k].s;
-      m[k].d = -m[k].d;
-      m[k].s = -m[k].s;
-    }
-  for (int k = 1; k < p->r; k++) {
-    cl_cuda_mode x = m[k];
-    int j = k;
-    while (j > 0 && m[j - 1].d > x.d) {
-      m[j] = m[j - 1];
-      j--;
-    }
-    m[j] = x;
-  }
-  int w = 0;
-  for (int k = 0; k < p->r; k++) {
-    if (w > 0 && continues(m[w - 1].n, m[w - 1].d, m[k].d) && continues(m[w - 1].n, m[w - 1].s, m[k].s))
-      m[w - 1].n *= m[k].n;
-    else
-      m[w++] = m[k];
-  }
-  p->r = w;
 }
 
 /* ------------------------------------------------------------ compiled layouts */
@@ -160,7 +127,7 @@ static cl_status compile_modes(const int64_t *n, const int64_t *stride, int coun
  * `unit` elements, through the side's swizzle brought to units (the swizzle
  * keeps the low M bits, so downcast by log2(unit) <= M leaves its base at
  * M - log2(unit)). */
-static cl_status compile_side(const cl_cuda_mode *m, int count, bool dst, const cl_cuda_side *side, int64_t origin,
+static cl_status compile_side(const cl_jmode *m, int count, bool dst, const cl_cuda_side *side, int64_t origin,
                               int64_t unit, cl_compiled_layout_t *out) {
   int64_t n[CL_CUDA_MAX_MODES], stride[CL_CUDA_MAX_MODES];
   for (int k = 0; k < count; k++) {
@@ -243,7 +210,7 @@ static cl_status plan_generic(cl_cuda_plan *p, const cl_cuda_side *dst, const cl
 
 /* A run of joint modes, each continuing the last one on one side. */
 typedef struct mode_run {
-  cl_cuda_mode m[CL_CUDA_MAX_MODES];
+  cl_jmode m[CL_CUDA_MAX_MODES];
   int len;
   int64_t steps; /* total extent */
 } mode_run;
@@ -251,7 +218,7 @@ typedef struct mode_run {
 /* Moves the mode of `rest` that continues `run` on one side (dst or src),
  * if any, to the end of the run. */
 static bool extend_run(mode_run *run, mode_run *rest, bool on_dst) {
-  const cl_cuda_mode *last = &run->m[run->len - 1];
+  const cl_jmode *last = &run->m[run->len - 1];
   int64_t next = on_dst ? last->n * last->d : last->n * last->s;
   for (int k = 0; k < rest->len; k++)
     if ((on_dst ? rest->m[k].d : rest->m[k].s) == next) {
@@ -330,7 +297,7 @@ static cl_status plan_transpose(cl_cuda_plan *p, const cl_cuda_side *dst, const 
   p->dst_origin = p->base_d * p->elem;
   p->src_origin = p->base_s * p->elem;
   p->vec = transpose_vector(p, dst, src);
-  const cl_cuda_mode *batch = p->m + p->ni_modes + p->nj_modes;
+  const cl_jmode *batch = p->m + p->ni_modes + p->nj_modes;
   int nb = p->r - p->ni_modes - p->nj_modes;
   p->batch = 1;
   for (int k = 0; k < nb; k++)
@@ -354,7 +321,7 @@ static cl_status plan_vector(cl_cuda_plan *p, const cl_cuda_side *dst, const cl_
   p->kernel = CL_CUDA_VECTOR;
   p->vec = v * p->elem;
   p->count = p->size / v;
-  cl_cuda_mode m[CL_CUDA_MAX_MODES];
+  cl_jmode m[CL_CUDA_MAX_MODES];
   memcpy(m, p->m, (size_t)p->r * sizeof *m);
   if (run) {
     m[0].n /= v; /* the run in vectors: strides 1 vector = v elements */
@@ -391,7 +358,7 @@ cl_status cl_cuda_plan_copy(cl_cuda_plan *p, const cl_cuda_side *dst, const cl_c
     return s;
   if (!refine(p, dn, dd, nd, sn, ss, ns))
     return plan_generic(p, dst, src);
-  normalize(p);
+  p->r = (int)cl_jmodes_normalize(p->m, p->r, &p->base_d, &p->base_s);
   bool plain = dst->sw.bits == 0 && src->sw.bits == 0;
   if (plain && p->r == 1 && p->m[0].d == 1 && p->m[0].s == 1) {
     p->kernel = CL_CUDA_MEMCPY;
@@ -415,11 +382,11 @@ bool cl_cuda_plan_dst_injective(const cl_cuda_plan *p) {
     return true;
   if (p->kernel == CL_CUDA_GENERIC)
     return false;
-  cl_cuda_mode m[CL_CUDA_MAX_MODES]; /* positive dst strides, sorted */
+  cl_jmode m[CL_CUDA_MAX_MODES]; /* positive dst strides, sorted */
   memcpy(m, p->m, (size_t)p->r * sizeof *m);
   for (int k = 1; k < p->r; k++)
     for (int j = k; j > 0 && m[j - 1].d > m[j].d; j--) {
-      cl_cuda_mode t = m[j];
+      cl_jmode t = m[j];
       m[j] = m[j - 1];
       m[j - 1] = t;
     }

@@ -87,36 +87,6 @@ static cl_status refine(cl_copy_job *p, const cl_leaves *fd, const cl_leaves *fs
   return CL_OK;
 }
 
-/* Step 1: flip to positive dst strides, sort by dst stride, merge modes that
- * are contiguous in both layouts. */
-static void normalize(cl_copy_job *p) {
-  cl_jmode *m = p->m;
-  for (int64_t k = 0; k < p->r; k++)
-    if (m[k].d < 0) {
-      p->base_d += (m[k].n - 1) * m[k].d;
-      p->base_s += (m[k].n - 1) * m[k].s;
-      m[k].d = -m[k].d;
-      m[k].s = -m[k].s;
-    }
-  for (int64_t k = 1; k < p->r; k++) {
-    cl_jmode x = m[k];
-    int64_t j = k;
-    while (j > 0 && m[j - 1].d > x.d) {
-      m[j] = m[j - 1];
-      j--;
-    }
-    m[j] = x;
-  }
-  int64_t w = 0;
-  for (int64_t k = 0; k < p->r; k++) {
-    if (w > 0 && cl_continues(m[w - 1].n, m[w - 1].d, m[k].d) && cl_continues(m[w - 1].n, m[w - 1].s, m[k].s))
-      m[w - 1].n *= m[k].n;
-    else
-      m[w++] = m[k];
-  }
-  p->r = w;
-}
-
 /* Moves mode k of m to position at, keeping the order of the others. */
 static void move_mode(cl_jmode *m, int64_t k, int64_t at) {
   cl_jmode x = m[k];
@@ -281,7 +251,7 @@ cl_status cl_copy_job_make(cl_copy_job *p, const cl_tensor_t *dst, const cl_leav
   p->stage_rows = p->stage_run = 0;
   cl_status s = refine(p, fd, fs, p->elem);
   if (s == CL_OK) {
-    normalize(p);
+    p->r = cl_jmodes_normalize(p->m, p->r, &p->base_d, &p->base_s); /* step 1 */
     choose_kernel(p);
     s = transpose_tables(p);
     bool stream = stores == CL_COPY_STORES_STREAMING ||

@@ -25,6 +25,7 @@
 #ifndef CUTELAYOUT_COPY_PLAN_H
 #define CUTELAYOUT_COPY_PLAN_H
 
+#include "joint_modes.h"
 #include "tensor_impl.h"
 
 /* Advances the mixed-radix counter idx (radices shape[0..n), leaf 0 fastest)
@@ -41,12 +42,6 @@ static inline bool cl_odo_step(int64_t n, const int64_t *shape, const int64_t *s
   return false;
 }
 
-/* Does a mode (n, d) continue into a mode of stride next: n * d == next? */
-static inline bool cl_continues(int64_t n, int64_t d, int64_t next) {
-  int64_t end;
-  return !__builtin_mul_overflow(n, d, &end) && end == next;
-}
-
 /* One allocation (or the inline buffer) for the arrays of one call, zeroed. */
 typedef struct cl_scratch {
   int64_t *p;
@@ -55,9 +50,7 @@ typedef struct cl_scratch {
 cl_status cl_scratch_init(cl_scratch *s, int64_t words);
 void cl_scratch_release(cl_scratch *s);
 
-typedef struct cl_jmode {
-  int64_t n, d, s; /* extent, dst byte stride, src byte stride */
-} cl_jmode;
+/* cl_jmode (joint_modes.h): here its strides are in bytes. */
 
 typedef enum cl_copy_kind { CL_COPY_ONE, CL_COPY_STRIDED, CL_COPY_TRANSPOSE } cl_copy_kind;
 
