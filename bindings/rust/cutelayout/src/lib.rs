@@ -39,8 +39,10 @@ use std::str::FromStr;
 pub use cutelayout_sys as sys;
 
 mod composed;
+mod coord;
 mod tensor;
 pub use composed::{AnyLayout, ComposedLayout, Swizzle};
+pub use coord::CoordTensor;
 pub use tensor::{copy, Tensor, TensorMut};
 
 /// A failed library call.
