@@ -6,7 +6,7 @@ use std::os::raw::c_int;
 use std::ptr::{self, NonNull};
 use std::str::FromStr;
 
-use crate::{check, formatted, sys, text_arg, Error, Layout, Result, Tuple};
+use crate::{check, sys, text_arg, Error, Layout, Result, Tuple};
 
 /// CuTe's `Swizzle<B, M, S>`: a bit permutation of offsets, a plain value.
 ///
@@ -55,18 +55,7 @@ impl Hash for Swizzle {
     }
 }
 
-impl fmt::Display for Swizzle {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let text = formatted(|buf, cap| unsafe { sys::cl_swizzle_format(self.0, buf, cap) });
-        f.write_str(&text.map_err(|_| fmt::Error)?)
-    }
-}
-
-impl fmt::Debug for Swizzle {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Swizzle({})", self)
-    }
-}
+text_form!(Swizzle, sys::cl_swizzle_format, s => s.0);
 
 impl FromStr for Swizzle {
     type Err = Error;
@@ -232,24 +221,8 @@ impl PartialEq for ComposedLayout {
 
 impl Eq for ComposedLayout {}
 
-impl Hash for ComposedLayout {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        self.to_string().hash(state)
-    }
-}
-
-impl fmt::Display for ComposedLayout {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let text = formatted(|buf, cap| unsafe { sys::cl_composed_format(self.as_ptr(), buf, cap) });
-        f.write_str(&text.map_err(|_| fmt::Error)?)
-    }
-}
-
-impl fmt::Debug for ComposedLayout {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "ComposedLayout({})", self)
-    }
-}
+hash_by_text!(ComposedLayout);
+text_form!(ComposedLayout, sys::cl_composed_format, c => c.as_ptr());
 
 impl FromStr for ComposedLayout {
     type Err = Error;

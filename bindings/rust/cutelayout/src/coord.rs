@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 //! Coordinate tensors (coord_tensor.h): CuTe's identity tensors, the usual
 //! way to predicate a tile that overhangs its tensor.
-use std::fmt;
-use std::hash::{Hash, Hasher};
 use std::ptr::{self, NonNull};
 
 use crate::{check, formatted, sys, tuple_text, Layout, Result, Tuple};
@@ -148,21 +146,5 @@ impl PartialEq for CoordTensor {
 
 impl Eq for CoordTensor {}
 
-impl Hash for CoordTensor {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        self.to_string().hash(state)
-    }
-}
-
-impl fmt::Display for CoordTensor {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let text = formatted(|buf, cap| unsafe { sys::cl_coord_tensor_format(self.as_ptr(), buf, cap) });
-        f.write_str(&text.map_err(|_| fmt::Error)?)
-    }
-}
-
-impl fmt::Debug for CoordTensor {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "CoordTensor({})", self)
-    }
-}
+hash_by_text!(CoordTensor);
+text_form!(CoordTensor, sys::cl_coord_tensor_format, t => t.as_ptr());

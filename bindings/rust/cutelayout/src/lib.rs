@@ -31,12 +31,42 @@
 //! message (`cl_last_error()`).
 use std::ffi::{CStr, CString};
 use std::fmt;
-use std::hash::{Hash, Hasher};
 use std::os::raw::{c_char, c_int};
 use std::ptr::{self, NonNull};
 use std::str::FromStr;
 
 pub use cutelayout_sys as sys;
+
+/// `Display` as the library's formatter writes the value (`$format` called on
+/// the handle `$get` takes from `$v`), and `Debug` as `Name(text)`.
+macro_rules! text_form {
+    ($ty:ident, $format:path, $v:ident => $get:expr) => {
+        impl std::fmt::Display for $ty {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                let $v = self;
+                let text = crate::formatted(|buf, cap| unsafe { $format($get, buf, cap) });
+                f.write_str(&text.map_err(|_| std::fmt::Error)?)
+            }
+        }
+
+        impl std::fmt::Debug for $ty {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                write!(f, concat!(stringify!($ty), "({})"), self)
+            }
+        }
+    };
+}
+
+/// `Hash` by the canonical text, for types whose equal values print alike.
+macro_rules! hash_by_text {
+    ($ty:ident) => {
+        impl std::hash::Hash for $ty {
+            fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+                self.to_string().hash(state)
+            }
+        }
+    };
+}
 
 mod composed;
 mod coord;
@@ -530,25 +560,9 @@ impl PartialEq for Layout {
 
 impl Eq for Layout {}
 
-/// Equal layouts have equal canonical texts.
-impl Hash for Layout {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        self.to_string().hash(state)
-    }
-}
-
-impl fmt::Display for Layout {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let text = formatted(|buf, cap| unsafe { sys::cl_layout_format(self.as_ptr(), buf, cap) });
-        f.write_str(&text.map_err(|_| fmt::Error)?)
-    }
-}
-
-impl fmt::Debug for Layout {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Layout({})", self)
-    }
-}
+// Equal layouts have equal canonical texts.
+hash_by_text!(Layout);
+text_form!(Layout, sys::cl_layout_format, l => l.as_ptr());
 
 impl FromStr for Layout {
     type Err = Error;
