@@ -498,6 +498,13 @@ template <class F, class... A> AnyLayout either(F f, const A &...args) {
   return ComposedLayout::adopt(composed);
 }
 inline const cl_tuple_t *optional(const Tuple *t) { return t ? t->get() : nullptr; }
+/* f(args..., &handle, &offset): the new object and the offset. */
+template <class Object, class Handle, class F, class... A> std::pair<Object, int64_t> with_offset(F f, const A &...args) {
+  Handle *out = nullptr;
+  int64_t offset = 0;
+  check(f(args..., &out, &offset));
+  return {Object::adopt(out), offset};
+}
 } // namespace detail
 
 /* ============================================================ making */
@@ -597,10 +604,7 @@ inline Layout slice(const Tuple &crd, const Layout &l) { return detail::make(cl_
 inline AnyLayout slice(const Tuple &crd, const ComposedLayout &c) { return detail::either(cl_composed_slice, crd.get(), c.get()); }
 /* slice_and_offset(crd, L): the slice and L(crd) with '_' as 0. */
 inline std::pair<Layout, int64_t> slice_and_offset(const Tuple &crd, const Layout &l) {
-  cl_layout_t *out = nullptr;
-  int64_t offset = 0;
-  detail::check(cl_layout_slice_and_offset(crd.get(), l.get(), &out, &offset));
-  return {Layout::adopt(out), offset};
+  return detail::with_offset<Layout, cl_layout_t>(cl_layout_slice_and_offset, crd.get(), l.get());
 }
 /* The same for any layout: the offset as a value (a coordinate layout's is a tuple). */
 inline std::pair<Layout, Tuple> slice_and_offset_value(const Tuple &crd, const Layout &l) {
@@ -798,16 +802,10 @@ inline Layout greatest_common_domain(const Tuple &a, const Tuple &b) {
 inline Layout domain_distribute(const Tuple &shape, const Tuple &n) { return detail::make(cl_domain_distribute, shape.get(), n.get()); }
 /* domain_offset(crd, L): CuTe's pair, L unchanged and L(crd) ('_' as 0). */
 inline std::pair<Layout, int64_t> domain_offset(const Tuple &crd, const Layout &l) {
-  cl_layout_t *out = nullptr;
-  int64_t offset = 0;
-  detail::check(cl_domain_offset(crd.get(), l.get(), &out, &offset));
-  return {Layout::adopt(out), offset};
+  return detail::with_offset<Layout, cl_layout_t>(cl_domain_offset, crd.get(), l.get());
 }
 inline std::pair<ComposedLayout, int64_t> domain_offset(const Tuple &crd, const ComposedLayout &c) {
-  cl_composed_t *out = nullptr;
-  int64_t offset = 0;
-  detail::check(cl_composed_domain_offset(crd.get(), c.get(), &out, &offset));
-  return {ComposedLayout::adopt(out), offset};
+  return detail::with_offset<ComposedLayout, cl_composed_t>(cl_composed_domain_offset, crd.get(), c.get());
 }
 /* tile_unzip(L, tiler): the rank-2 modes at the tiler's leaves gathered into ((tiles...), (rests...)). */
 inline Layout tile_unzip(const Layout &l, const Tuple &tiler) { return detail::make(cl_tile_unzip, l.get(), tiler.get()); }
