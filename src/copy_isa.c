@@ -41,20 +41,42 @@ const cl_copy_isa cl_copy_isa_scalar = {
     NULL,
 };
 
-/* The sets from the lowest up; a name in CUTELAYOUT_COPY_ISA caps the choice. */
-const cl_copy_isa *cl_copy_isa_select(void) {
-  const char *cap = getenv("CUTELAYOUT_COPY_ISA");
-  bool known_cap = cap != NULL && (strcmp(cap, "scalar") == 0 || strcmp(cap, "sse2") == 0 || strcmp(cap, "avx2") == 0);
-  if (known_cap && strcmp(cap, "scalar") == 0)
-    return &cl_copy_isa_scalar;
+bool cl_copy_staging_pays(void) {
+  const char *force = getenv("CUTELAYOUT_COPY_STAGING");
+  if (force != NULL && (strcmp(force, "0") == 0 || strcmp(force, "1") == 0))
+    return force[0] == '1';
 #ifdef CL_COPY_X86
   __builtin_cpu_init();
-  if (!__builtin_cpu_supports("sse2"))
-    return &cl_copy_isa_scalar;
-  if ((!known_cap || strcmp(cap, "avx2") == 0) && __builtin_cpu_supports("avx2"))
-    return &cl_copy_isa_avx2;
-  return &cl_copy_isa_sse2;
+  return __builtin_cpu_is("amd");
 #else
-  return &cl_copy_isa_scalar;
+  return false;
 #endif
+}
+
+/* The sets from the lowest up, each with the processor features it needs. */
+static const char *const set_names[] = {"scalar", "sse2", "avx2", "avx512"};
+
+/* The index in set_names of the highest set CUTELAYOUT_COPY_ISA allows: all
+ * when it is unset or names none of them. */
+static int set_cap(void) {
+  const char *cap = getenv("CUTELAYOUT_COPY_ISA");
+  int n = (int)(sizeof set_names / sizeof set_names[0]);
+  for (int k = 0; cap != NULL && k < n; k++)
+    if (strcmp(cap, set_names[k]) == 0)
+      return k;
+  return n - 1;
+}
+
+const cl_copy_isa *cl_copy_isa_select(void) {
+  int cap = set_cap();
+#ifdef CL_COPY_X86
+  __builtin_cpu_init();
+  if (cap >= 3 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw"))
+    return &cl_copy_isa_avx512;
+  if (cap >= 2 && __builtin_cpu_supports("avx2"))
+    return &cl_copy_isa_avx2;
+  if (cap >= 1 && __builtin_cpu_supports("sse2"))
+    return &cl_copy_isa_sse2;
+#endif
+  return &cl_copy_isa_scalar;
 }

@@ -3,10 +3,10 @@
  * set, chosen at run time.
  *
  * Each set lives in its own translation unit compiled for its instruction
- * set by function attributes (copy_sse2.c, copy_avx2.c; the library itself is
+ * set by function attributes (copy_sse2.c, copy_avx2.c, copy_avx512.c; the library itself is
  * built for the baseline of its target), and copy_isa.c picks the best one
  * the processor runs: __builtin_cpu_supports, lowered by the environment
- * variable CUTELAYOUT_COPY_ISA ("avx2", "sse2" or "scalar"), which the tests
+ * variable CUTELAYOUT_COPY_ISA ("avx512", "avx2", "sse2" or "scalar"), which the tests
  * set so that every set runs whatever the processor. */
 #ifndef CUTELAYOUT_COPY_KERNELS_H
 #define CUTELAYOUT_COPY_KERNELS_H
@@ -44,8 +44,20 @@ extern const cl_copy_isa cl_copy_isa_scalar;
 #define CL_COPY_X86 1
 extern const cl_copy_isa cl_copy_isa_sse2;
 extern const cl_copy_isa cl_copy_isa_avx2;
+extern const cl_copy_isa cl_copy_isa_avx512;
 void cl_copy_sfence(void);
 #endif
+
+/* Whether a transpose whose destination rows are a multiple of 256 bytes
+ * apart should go through a staging buffer (copy_plan.c) on this processor,
+ * for elements of 2 bytes or more (1-byte elements always are: their line
+ * tiles read 64 source rows at once).  Measured: on AMD Zen 3, streaming a
+ * line into each of many such rows in turn runs at a third of the speed of
+ * streaming runs of 256 bytes, and staging wins; on Intel Sapphire Rapids the
+ * rows stream well and the staging pass costs 10-25% of the copy.  So: AMD
+ * stages, other processors do not; CUTELAYOUT_COPY_STAGING = "1" or "0"
+ * overrides (the tests set it to run both paths everywhere). */
+bool cl_copy_staging_pays(void);
 
 /* The best set for this processor, no higher than CUTELAYOUT_COPY_ISA names
  * (an unknown name is ignored).  Reads the environment on every call. */

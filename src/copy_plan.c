@@ -196,8 +196,9 @@ static bool rows_share_line_offset(const cl_copy_job *p) {
   return true;
 }
 
-/* How a transpose walks memory (measured on a 2-core AMD EPYC, Zen 3, with
- * 4 KiB pages; README "Copy performance" has the figures):
+/* How a transpose walks memory (measured on 2-core AMD EPYC, Zen 3, and
+ * Intel Xeon, Sapphire Rapids, machines with 4 KiB pages; README "Copy
+ * performance" has the figures):
  *   - line tiles: every source line is read whole and every destination line
  *     written whole, by one tile, so no line is fetched twice;
  *   - strips of tiles sweep chunks of j (copy_exec.c), so the src rows of a
@@ -205,7 +206,8 @@ static bool rows_share_line_offset(const cl_copy_job *p) {
  *   - streaming stores, for copies of NONTEMPORAL_BYTES or more whose
  *     destination rows all start at one offset in a cache line (so that
  *     lines can be aligned);
- *   - staged, when the destination rows are a multiple of 256 bytes apart:
+ *   - staged, when the destination rows are a multiple of 256 bytes apart
+ *     and the processor needs it (cl_copy_staging_pays): on Zen 3,
  *     streaming one line into each of many such rows in turn runs at a third
  *     of the speed of streaming 256-byte runs (the rows fall on the same
  *     memory banks), so a block of every dst row is transposed into a
@@ -222,7 +224,8 @@ static void transpose_strategy(cl_copy_job *p, const cl_tensor_t *dst, bool stre
   if (p->stage_run > CL_COPY_STAGE_RUN_MAX)
     p->stage_run = CL_COPY_STAGE_RUN_MAX;
   int64_t row_step = p->jd ? p->jd[1] : p->m[p->ichain].d;
-  p->staged = p->nontemporal && row_step % CL_COPY_STAGE_RUN == 0 && p->in * p->elem >= p->stage_run;
+  p->staged = p->nontemporal && row_step % CL_COPY_STAGE_RUN == 0 && p->in * p->elem >= p->stage_run &&
+              (p->elem == 1 || cl_copy_staging_pays());
   p->prefetch = p->jn * p->elem <= SHORT_ROW_BYTES;
 }
 

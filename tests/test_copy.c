@@ -6,16 +6,18 @@
  * destination's buffer outside its elements changes.
  *
  * Every kernel set runs whatever the processor: each test is repeated with
- * CUTELAYOUT_COPY_ISA capping the choice at "scalar", "sse2" and "avx2" (a
- * cap the processor lacks falls back to the best it has).  Streaming stores
- * and the staged transpose are forced on small copies by
- * CL_COPY_STORES_STREAMING, so every path runs in a second; the parallel
+ * CUTELAYOUT_COPY_ISA capping the choice at "scalar", "sse2", "avx2" and
+ * "avx512" (a cap the processor lacks falls back to the best it has).
+ * Streaming stores and the staged transpose are forced on small copies by
+ * CL_COPY_STORES_STREAMING and CUTELAYOUT_COPY_STAGING=1 (set for the whole
+ * program; test_copy_unstaged runs the same copies with it 0), so every path
+ * runs in a second whatever the processor prefers; the parallel
  * copy is checked with every way it splits the work, and the public plan
  * by running it as tensor.h defines it. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include "test_util.h"
 
-static const char *const isas[] = {"scalar", "sse2", "avx2"};
+static const char *const isas[] = {"scalar", "sse2", "avx2", "avx512"};
 
 /* ------------------------------------------------------------ the check */
 
@@ -295,12 +297,10 @@ static void test_copy_kernels(void **state) {
 /* The streaming paths: a transpose to rows 256 bytes apart is staged, one to
  * rows a line apart streams tile by tile, a contiguous copy streams; each
  * copied correctly by each set, and cached for comparison. */
-static void test_copy_streaming(void **state) {
-  (void)state;
-  static const struct {
-    const char *d, *s;
-    size_t elem;
-  } cases[] = {
+static const struct {
+  const char *d, *s;
+  size_t elem;
+} streaming_cases[] = {
       {"(640,1024):(1,640)", "(640,1024):(1024,1)", 1},         /* staged */
       {"(600,1100):(1,640)", "(600,1100):(1100,1)", 1},         /* staged, ragged */
       {"(320,512):(1,320)", "(320,512):(512,1)", 2},            /* staged */
@@ -312,17 +312,35 @@ static void test_copy_streaming(void **state) {
       {"(300,200):(1,304)", "(300,200):(200,1)", 4},            /* tiles streamed */
       {"(200,300):(1,208)", "(200,300):(300,1)", 1},            /* tiles streamed */
       {"(5000):(1)", "(5000):(1)", 4},                          /* one streamed memcpy */
-  };
+};
+
+static void check_streaming_cases(void) {
   cl_copy_options_t stream = with_stores(CL_COPY_STORES_STREAMING), cached = with_stores(CL_COPY_STORES_CACHED);
-  for (size_t k = 0; k < COUNT_OF(cases); k++) {
+  for (size_t k = 0; k < COUNT_OF(streaming_cases); k++) {
+    const char *d = streaming_cases[k].d, *s = streaming_cases[k].s;
+    size_t elem = streaming_cases[k].elem;
     for (size_t isa = 0; isa < COUNT_OF(isas); isa++) {
       setenv("CUTELAYOUT_COPY_ISA", isas[isa], 1);
-      check_copy(cases[k].d, cases[k].s, cases[k].elem, 0, 0, &stream);
-      check_copy(cases[k].d, cases[k].s, cases[k].elem, 64 - cases[k].elem, 5, &stream);
-      check_copy(cases[k].d, cases[k].s, cases[k].elem, 0, 0, &cached);
+      check_copy(d, s, elem, 0, 0, &stream);
+      check_copy(d, s, elem, 64 - elem, 5, &stream);
+      check_copy(d, s, elem, 0, 0, &cached);
     }
     unsetenv("CUTELAYOUT_COPY_ISA");
   }
+}
+
+static void test_copy_streaming(void **state) {
+  (void)state;
+  check_streaming_cases();
+}
+
+/* Where the processor does not pay for staging (cl_copy_staging_pays), the
+ * transposes that would be staged stream tile by tile: the same copies. */
+static void test_copy_unstaged(void **state) {
+  (void)state;
+  setenv("CUTELAYOUT_COPY_STAGING", "0", 1);
+  check_streaming_cases();
+  setenv("CUTELAYOUT_COPY_STAGING", "1", 1);
 }
 
 /* Large enough for streaming stores by default (16 MiB written), with
@@ -700,6 +718,32 @@ static void test_copy_plan_flags(void **state) {
   p = plan_of(dst, src, NULL); /* 300 KiB: cached by default */
   assert_int_equal(p->flags, 0u);
   free(p);
+  /* Staging only where the processor pays for it, or CUTELAYOUT_COPY_STAGING
+   * says so; an unknown value leaves the choice to the processor. */
+  setenv("CUTELAYOUT_COPY_STAGING", "0", 1);
+  p = plan_of(dst, src, &stream);
+  assert_int_equal(p->flags, CL_COPY_PLAN_STREAMING);
+  free(p);
+  setenv("CUTELAYOUT_COPY_STAGING", "yes", 1);
+  p = plan_of(dst, src, &stream);
+  unsetenv("CUTELAYOUT_COPY_STAGING");
+  cl_copy_plan_t *q = plan_of(dst, src, &stream);
+  assert_int_equal(p->flags, q->flags);
+  assert_true(q->flags == CL_COPY_PLAN_STREAMING || q->flags == (CL_COPY_PLAN_STREAMING | CL_COPY_PLAN_STAGED));
+  free(p);
+  free(q);
+  setenv("CUTELAYOUT_COPY_STAGING", "1", 1);
+  cl_tensor_free(dst);
+  cl_tensor_free(src);
+  /* 1-byte elements are staged whatever the processor: their line tiles
+   * read 64 source rows at once. */
+  setenv("CUTELAYOUT_COPY_STAGING", "0", 1);
+  dst = tensor(b, CL_DTYPE_UINT8, "(256,1024):(1,256)");
+  src = tensor(a, CL_DTYPE_UINT8, "(256,1024):(1024,1)");
+  p = plan_of(dst, src, &stream); /* rows of 1 KiB: prefetched as well */
+  assert_int_equal(p->flags, CL_COPY_PLAN_STREAMING | CL_COPY_PLAN_STAGED | CL_COPY_PLAN_PREFETCH);
+  free(p);
+  setenv("CUTELAYOUT_COPY_STAGING", "1", 1);
   cl_tensor_free(dst);
   cl_tensor_free(src);
   /* Rows 304 floats apart: streamed tile by tile, not staged. */
@@ -750,7 +794,7 @@ static void test_copy_plan_errors(void **state) {
 /* An unknown CUTELAYOUT_COPY_ISA is ignored, not an error. */
 static void test_copy_isa_names(void **state) {
   (void)state;
-  static const char *const names[] = {"avx512", "", "SSE2", "none"};
+  static const char *const names[] = {"avx1024", "", "SSE2", "none"};
   for (size_t k = 0; k < COUNT_OF(names); k++) {
     setenv("CUTELAYOUT_COPY_ISA", names[k], 1);
     check_copy("(64,48):(48,1)", "(64,48):(1,64)", 4, 0, 0, NULL);
@@ -771,6 +815,8 @@ static void test_copy_empty(void **state) {
 }
 
 int main(void) {
+  /* Every staged path runs, whatever this processor prefers. */
+  setenv("CUTELAYOUT_COPY_STAGING", "1", 1);
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_copy_random),       cmocka_unit_test(test_copy_transposes),
       cmocka_unit_test(test_copy_kernels),      cmocka_unit_test(test_copy_streaming),
@@ -779,7 +825,7 @@ int main(void) {
       cmocka_unit_test(test_copy_threads),      cmocka_unit_test(test_copy_isa_names),
       cmocka_unit_test(test_copy_empty),        cmocka_unit_test(test_copy_plan_definition),
       cmocka_unit_test(test_copy_plan_examples), cmocka_unit_test(test_copy_plan_flags),
-      cmocka_unit_test(test_copy_plan_errors),
+      cmocka_unit_test(test_copy_plan_errors),  cmocka_unit_test(test_copy_unstaged),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

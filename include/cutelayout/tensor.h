@@ -216,9 +216,11 @@ CL_API cl_status cl_tensor_recast(const cl_tensor_t *t, size_t new_elem_size, cl
  * failure.  Fast: the two layouts are coalesced jointly (their common
  * refinement, modes merged where contiguous in both), contiguous runs are
  * copied with memcpy, transposes move whole cache lines through tiles
- * transposed in vector registers (SSE2 or AVX2, chosen at run time; the
- * environment variable CUTELAYOUT_COPY_ISA = "sse2" or "scalar" caps the
- * choice), copies of 16 MiB or more use streaming stores, and no path
+ * transposed in vector registers (SSE2, AVX2 or AVX-512, chosen at run time;
+ * the environment variable CUTELAYOUT_COPY_ISA = "avx2", "sse2" or "scalar"
+ * caps the choice), copies of 16 MiB or more use streaming stores (staged
+ * through a buffer on processors where that pays: AMD's; the environment
+ * variable CUTELAYOUT_COPY_STAGING = "1" or "0" overrides), and no path
  * divides per element. */
 CL_API cl_status cl_tensor_copy(const cl_tensor_t *dst, const cl_tensor_t *src);
 /* How cl_tensor_copy_ex stores the destination. */

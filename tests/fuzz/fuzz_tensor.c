@@ -430,8 +430,8 @@ static void op_copy(const side *dst, const side *src, bool explain_only, uint8_t
    * any kernel set (copy_kernels.h), each of which must give the same. */
   cl_status s;
   if (cap_byte & 0x80) {
-    static const char *const isas[] = {"scalar", "sse2", "avx2"};
-    setenv("CUTELAYOUT_COPY_ISA", isas[cap_byte / 9 % 3], 1);
+    static const char *const isas[] = {"scalar", "sse2", "avx2", "avx512"};
+    setenv("CUTELAYOUT_COPY_ISA", isas[cap_byte / 9 % 4], 1);
     s = cl_tensor_copy_ex(dst->t, src->t, &opt);
     unsetenv("CUTELAYOUT_COPY_ISA");
   } else {

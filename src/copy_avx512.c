@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* copy_avx512.c: the copy kernels with 64-byte AVX-512 vectors (copy_simd.h),
+ * used only where the processor has AVX-512F and AVX-512BW (copy_isa.c).
+ * A vector is a whole cache line, so a line tile stores each destination
+ * line with one store, and its four 16-byte lanes come from four source
+ * rows (load_lanes), leaving only the in-lane transpose to shuffles. */
+#include "copy_kernels.h"
+
+#ifdef CL_COPY_X86
+#include <immintrin.h>
+
+#define CL_SIMD_FN __attribute__((target("avx512f,avx512bw")))
+#define CL_SIMD_NAME(x) x##_avx512
+#define VBYTES 64
+typedef __m512i vec;
+#define load(p) _mm512_loadu_si512((const void *)(p))
+#define load16(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
+/* Four rows in the four lanes. */
+#define load_lanes(rows, k, c)                                                                             \
+  _mm512_inserti32x4(                                                                                      \
+      _mm512_inserti32x4(_mm512_inserti32x4(_mm512_castsi128_si512(load16((rows)[0] + (c))),               \
+                                            load16((rows)[k] + (c)), 1),                                   \
+                         load16((rows)[2 * (k)] + (c)), 2),                                                \
+      load16((rows)[3 * (k)] + (c)), 3)
+#define store(p, v) _mm512_storeu_si512((void *)(p), (v))
+#define stream(p, v) _mm512_stream_si512((void *)(p), (v))
+/* L is a loop index: the lane is picked by a constant in each branch. */
+#define store_lane(p, v, L)                                                                           \
+  _mm_storeu_si128((__m128i *)(void *)(p), (L) == 0   ? _mm512_castsi512_si128(v)                     \
+                                           : (L) == 1 ? _mm512_extracti32x4_epi32((v), 1)             \
+                                           : (L) == 2 ? _mm512_extracti32x4_epi32((v), 2)             \
+                                                      : _mm512_extracti32x4_epi32((v), 3))
+#define unpacklo_8 _mm512_unpacklo_epi8
+#define unpackhi_8 _mm512_unpackhi_epi8
+#define unpacklo_16 _mm512_unpacklo_epi16
+#define unpackhi_16 _mm512_unpackhi_epi16
+#define unpacklo_32 _mm512_unpacklo_epi32
+#define unpackhi_32 _mm512_unpackhi_epi32
+#define unpacklo_64 _mm512_unpacklo_epi64
+#define unpackhi_64 _mm512_unpackhi_epi64
+#include "copy_simd.h"
+
+const cl_copy_isa cl_copy_isa_avx512 = {
+    "avx512",
+    {line_tile1_avx512, line_tile2_avx512, line_tile4_avx512, line_tile8_avx512, line_tile16_avx512},
+    {narrow_tile1_avx512, narrow_tile2_avx512},
+    stream_lines_avx512,
+    cl_copy_sfence,
+};
+#else
+typedef int cl_copy_avx512_unused; /* not an x86 target: no AVX-512 kernels */
+#endif
