@@ -185,7 +185,7 @@ static cl_status transpose_tables(cl_copy_job *p) {
  * last-level cache the written data will not be read from cache again soon,
  * and streaming it saves reading each destination line before writing it. */
 #define NONTEMPORAL_BYTES ((int64_t)16 << 20)
-#define SHORT_ROW_BYTES 1024
+#define SHORT_ROW_BYTES 2048
 
 /* Whether every step of the j run (every dst row of a transpose) starts at
  * the same offset within a cache line. */
@@ -212,10 +212,12 @@ static bool rows_share_line_offset(const cl_copy_job *p) {
  *     of the speed of streaming 256-byte runs (the rows fall on the same
  *     memory banks), so a block of every dst row is transposed into a
  *     buffer and written out as runs of 256 bytes or more;
- *   - prefetch of the next strip when the src rows are short (1 KiB or
+ *   - prefetch of the next strip when the src rows are short (2 KiB or
  *     less, as in a permutation whose innermost source mode is short): the
  *     processor does not take them for streams, while on long rows a
- *     software prefetch only competes with its own. */
+ *     software prefetch only competes with its own (on Sapphire Rapids,
+ *     prefetching rows of 2 KiB takes the permutation 256^3 (2,0,1) of
+ *     8-byte elements from 0.72-0.75x memcpy to 0.79-0.81x). */
 static void transpose_strategy(cl_copy_job *p, const cl_tensor_t *dst, bool stream) {
   uintptr_t first = (uintptr_t)(dst->data + p->base_d);
   p->nontemporal = stream && rows_share_line_offset(p) && first % (uintptr_t)p->elem == 0;

@@ -708,7 +708,7 @@ static void test_copy_plan_flags(void **state) {
   (void)state;
   static float a[304 * 300], b[304 * 300];
   cl_copy_options_t stream = with_stores(CL_COPY_STORES_STREAMING), cached = with_stores(CL_COPY_STORES_CACHED);
-  cl_tensor_t *dst = tensor(b, CL_DTYPE_FLOAT32, "(256,300):(1,256)"), *src = tensor(a, CL_DTYPE_FLOAT32, "(256,300):(300,1)");
+  cl_tensor_t *dst = tensor(b, CL_DTYPE_FLOAT32, "(128,600):(1,128)"), *src = tensor(a, CL_DTYPE_FLOAT32, "(128,600):(600,1)");
   cl_copy_plan_t *p = plan_of(dst, src, &stream);
   assert_int_equal(p->flags, CL_COPY_PLAN_STREAMING | CL_COPY_PLAN_STAGED);
   free(p);
@@ -746,9 +746,9 @@ static void test_copy_plan_flags(void **state) {
   setenv("CUTELAYOUT_COPY_STAGING", "1", 1);
   cl_tensor_free(dst);
   cl_tensor_free(src);
-  /* Rows 304 floats apart: streamed tile by tile, not staged. */
-  dst = tensor(b, CL_DTYPE_FLOAT32, "(240,300):(1,304)");
-  src = tensor(a, CL_DTYPE_FLOAT32, "(240,300):(300,1)");
+  /* Rows 144 floats apart: streamed tile by tile, not staged. */
+  dst = tensor(b, CL_DTYPE_FLOAT32, "(128,600):(1,144)");
+  src = tensor(a, CL_DTYPE_FLOAT32, "(128,600):(600,1)");
   p = plan_of(dst, src, &stream);
   assert_int_equal(p->flags, CL_COPY_PLAN_STREAMING);
   free(p);
@@ -762,6 +762,21 @@ static void test_copy_plan_flags(void **state) {
   free(p);
   cl_tensor_free(dst);
   cl_tensor_free(src);
+  /* Rows of 2 KiB are still short; rows of 4 KiB are streams. */
+  static const struct {
+    const char *d, *s;
+    unsigned flags;
+  } rows[] = {{"(160,512):(1,160)", "(160,512):(512,1)", CL_COPY_PLAN_PREFETCH},
+              {"(80,1024):(1,80)", "(80,1024):(1024,1)", 0u}};
+  for (size_t k = 0; k < COUNT_OF(rows); k++) {
+    dst = tensor(b, CL_DTYPE_FLOAT32, rows[k].d);
+    src = tensor(a, CL_DTYPE_FLOAT32, rows[k].s);
+    p = plan_of(dst, src, &cached);
+    assert_int_equal(p->flags, rows[k].flags);
+    free(p);
+    cl_tensor_free(dst);
+    cl_tensor_free(src);
+  }
 }
 
 static void test_copy_plan_errors(void **state) {
