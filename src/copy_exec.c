@@ -180,6 +180,10 @@ static void tiles_direct(const part *w, char *dst, const char *src, int64_t i0, 
   }
 }
 
+/* Steps of j that the strips of a staged block of narrow tiles sweep in
+ * turn: a multiple of the 64 steps of a tile. */
+#define NARROW_STEPS 128
+
 /* Whole tiles over blocks of stage_run bytes of i (from i0, aligned to a dst
  * line, while a block fits before i1) by chunks of stage_rows steps of j:
  * each block is transposed into the staging buffer, then written out with
@@ -195,12 +199,20 @@ static int64_t tiles_staged(const part *w, char *dst, const char *src, int64_t i
   char *stage_row[CL_COPY_STAGE_ROWS];
   for (int64_t k = 0; k < rows; k++)
     stage_row[k] = w->stage + k * run;
+  /* Narrow tiles fill each staged line in 64/(16 E) pieces, from as many
+   * strips: those strips sweep NARROW_STEPS steps of j in turn, so the lines
+   * they share are still in L1 (4096x4096 bytes: 0.44 -> 0.58x memcpy on
+   * Sapphire Rapids); line tiles write whole lines and sweep the chunk. */
+  int64_t sweep = narrow ? NARROW_STEPS : rows;
   int64_t ib = i0;
   for (int64_t jc = j0; jc < j1; jc += rows) {
     int64_t je = j1 - jc < rows ? j1 : jc + rows;
     for (ib = i0; ib + B <= i1; ib += B) {
-      for (int64_t i = ib; i < ib + B; i += h)
-        strip(w, tile, h, stage_row, (size_t)((i - ib) * E), src, i, jc, je, false);
+      for (int64_t js = jc; js < je; js += sweep) {
+        int64_t jt = je - js < sweep ? je : js + sweep;
+        for (int64_t i = ib; i < ib + B; i += h)
+          strip(w, tile, h, stage_row + (js - jc), (size_t)((i - ib) * E), src, i, js, jt, false);
+      }
       for (int64_t j = jc; j < je; j++)
         w->isa->stream_lines(dst + jdst(p, j) + ib * E, stage_row[j - jc], (size_t)run);
     }
