@@ -227,7 +227,7 @@ static void transpose_strategy(cl_copy_job *p, const cl_tensor_t *dst, bool stre
     p->stage_run = CL_COPY_STAGE_RUN_MAX;
   int64_t row_step = p->jd ? p->jd[1] : p->m[p->ichain].d;
   p->staged = p->nontemporal && row_step % CL_COPY_STAGE_RUN == 0 && p->in * p->elem >= p->stage_run &&
-              (p->elem == 1 || cl_copy_staging_pays());
+              cl_copy_staging_pays();
   p->prefetch = p->jn * p->elem <= SHORT_ROW_BYTES;
 }
 
