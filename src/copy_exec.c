@@ -135,14 +135,15 @@ static void elements(const cl_copy_job *p, char *dst, const char *src, int64_t i
 
 static int log2_of(int64_t pow2) { return __builtin_ctzll((unsigned long long)pow2); }
 
-/* A strip: the h src rows from step i, over j steps [j0, j1) (a multiple of
- * S = 64/E apart), each tile into dst rows drow[j - j0] + doff.  With the
- * plan's prefetch, the next strip's lines are fetched meanwhile: rows too
- * short for the processor to see them as streams. */
-static void strip(const part *w, cl_line_tile_fn tile, int64_t h, char *const *drow, size_t doff, const char *src,
-                  int64_t i, int64_t j0, int64_t j1, bool nt) {
+/* A strip: `stack` tiles of `rows` src rows each, stacked along i from step
+ * i, over j steps [j0, j1) (a multiple of S = 64/E apart); at each j, tile t
+ * goes to dst rows drow[j - j0] + doff + t*rows*E.  With the plan's prefetch,
+ * the next strip's lines are fetched meanwhile: rows too short for the
+ * processor to see them as streams. */
+static void strip(const part *w, cl_line_tile_fn tile, int64_t stack, int64_t rows, char *const *drow, size_t doff,
+                  const char *src, int64_t i, int64_t j0, int64_t j1, bool nt) {
   const cl_copy_job *p = w->p;
-  const int64_t E = p->elem, S = CL_COPY_LINE / E;
+  const int64_t E = p->elem, S = CL_COPY_LINE / E, h = stack * rows; /* h <= 64: see tiles_direct */
   const char *srow[CL_COPY_LINE], *next[CL_COPY_LINE];
   bool prefetch = p->prefetch && i + 2 * h <= p->in;
   for (int64_t r = 0; r < h; r++) {
@@ -154,7 +155,8 @@ static void strip(const part *w, cl_line_tile_fn tile, int64_t h, char *const *d
     if (prefetch)
       for (int64_t r = 0; r < h; r++)
         __builtin_prefetch(next[r] + j * E);
-    tile(drow + (j - j0), doff, srow, (size_t)(j * E), nt);
+    for (int64_t t = 0; t < stack; t++)
+      tile(drow + (j - j0), doff + (size_t)(t * rows * E), srow + t * rows, (size_t)(j * E), nt);
   }
 }
 
@@ -164,19 +166,29 @@ static void strip(const part *w, cl_line_tile_fn tile, int64_t h, char *const *d
  * sequential streams. */
 #define CHUNK_STEPS 1024
 
+/* Tiles of at most this many rows are stacked in pairs in a direct strip:
+ * each dst row then takes two lines in a row, which streams better (on
+ * Sapphire Rapids, 4096x4096 float64 0.78 -> 0.91x memcpy, float32 1.10 ->
+ * 1.30x; float16, whose pairs read 64 rows at once, gains on transposes and
+ * loses on short-row permutations, so it is left alone). */
+#define STACKED_TILE_ROWS 16
+
 /* Whole tiles over strips [i0, i1) (multiples of S apart) and j steps
  * [j0, j1) (a multiple of S), written to dst directly. */
 static void tiles_direct(const part *w, char *dst, const char *src, int64_t i0, int64_t i1, int64_t j0, int64_t j1) {
   const cl_copy_job *p = w->p;
-  const int64_t E = p->elem, S = CL_COPY_LINE / E;
+  const int64_t E = p->elem, S = CL_COPY_LINE / E, stack = S <= STACKED_TILE_ROWS ? 2 : 1;
   cl_line_tile_fn tile = w->isa->line_tile[log2_of(E)];
   char *drow[CHUNK_STEPS];
   for (int64_t jc = j0; jc < j1; jc += CHUNK_STEPS) {
     int64_t je = j1 - jc < CHUNK_STEPS ? j1 : jc + CHUNK_STEPS;
     for (int64_t j = jc; j < je; j++)
       drow[j - jc] = dst + jdst(p, j);
-    for (int64_t i = i0; i < i1; i += S)
-      strip(w, tile, S, drow, (size_t)(i * E), src, i, jc, je, p->nontemporal);
+    int64_t i = i0;
+    for (; i + stack * S <= i1; i += stack * S)
+      strip(w, tile, stack, S, drow, (size_t)(i * E), src, i, jc, je, p->nontemporal);
+    for (; i < i1; i += S)
+      strip(w, tile, 1, S, drow, (size_t)(i * E), src, i, jc, je, p->nontemporal);
   }
 }
 
@@ -211,7 +223,7 @@ static int64_t tiles_staged(const part *w, char *dst, const char *src, int64_t i
       for (int64_t js = jc; js < je; js += sweep) {
         int64_t jt = je - js < sweep ? je : js + sweep;
         for (int64_t i = ib; i < ib + B; i += h)
-          strip(w, tile, h, stage_row + (js - jc), (size_t)((i - ib) * E), src, i, js, jt, false);
+          strip(w, tile, 1, h, stage_row + (js - jc), (size_t)((i - ib) * E), src, i, js, jt, false);
       }
       for (int64_t j = jc; j < je; j++)
         w->isa->stream_lines(dst + jdst(p, j) + ib * E, stage_row[j - jc], (size_t)run);
