@@ -3,11 +3,12 @@
  * set, chosen at run time.
  *
  * Each set lives in its own translation unit compiled for its instruction
- * set by function attributes (copy_sse2.c, copy_avx2.c, copy_avx512.c; the library itself is
- * built for the baseline of its target), and copy_isa.c picks the best one
- * the processor runs: __builtin_cpu_supports, lowered by the environment
- * variable CUTELAYOUT_COPY_ISA ("avx512", "avx2", "sse2" or "scalar"), which the tests
- * set so that every set runs whatever the processor. */
+ * set by function attributes (copy_sse2.c, copy_avx2.c, copy_avx512.c; the
+ * library itself is built for the baseline of its target), and copy_isa.c
+ * picks the best one the processor runs: __builtin_cpu_supports, lowered by
+ * the environment variable CUTELAYOUT_COPY_ISA ("avx512", "avx2", "sse2" or
+ * "scalar"), which the tests set so that every set runs whatever the
+ * processor. */
 #ifndef CUTELAYOUT_COPY_KERNELS_H
 #define CUTELAYOUT_COPY_KERNELS_H
 
