@@ -702,83 +702,54 @@ static void test_copy_plan_examples(void **state) {
   cl_tensor_free(src);
 }
 
+/* The flags of the plan for copying src_text over src_mem to dst_text over
+ * dst_mem, elements of type t. */
+static unsigned flags_of(void *dst_mem, void *src_mem, cl_dtype t, const char *dst_text, const char *src_text,
+                         const cl_copy_options_t *opt) {
+  cl_tensor_t *dst = tensor(dst_mem, t, dst_text), *src = tensor(src_mem, t, src_text);
+  cl_copy_plan_t *p = plan_of(dst, src, opt);
+  unsigned flags = p->flags;
+  free(p);
+  cl_tensor_free(dst);
+  cl_tensor_free(src);
+  return flags;
+}
+
 /* How the host copy stores, as the plan says: streaming when asked or at 16
  * MiB, staged for rows 256 bytes apart, prefetched for short rows. */
 static void test_copy_plan_flags(void **state) {
   (void)state;
   static float a[304 * 300], b[304 * 300];
-  cl_copy_options_t stream = with_stores(CL_COPY_STORES_STREAMING), cached = with_stores(CL_COPY_STORES_CACHED);
-  cl_tensor_t *dst = tensor(b, CL_DTYPE_FLOAT32, "(128,600):(1,128)"), *src = tensor(a, CL_DTYPE_FLOAT32, "(128,600):(600,1)");
-  cl_copy_plan_t *p = plan_of(dst, src, &stream);
-  assert_int_equal(p->flags, CL_COPY_PLAN_STREAMING | CL_COPY_PLAN_STAGED);
-  free(p);
-  p = plan_of(dst, src, &cached);
-  assert_int_equal(p->flags, 0u);
-  free(p);
-  p = plan_of(dst, src, NULL); /* 300 KiB: cached by default */
-  assert_int_equal(p->flags, 0u);
-  free(p);
+  const cl_copy_options_t stream = with_stores(CL_COPY_STORES_STREAMING), cached = with_stores(CL_COPY_STORES_CACHED);
+  const unsigned STREAMING = CL_COPY_PLAN_STREAMING, STAGED = CL_COPY_PLAN_STAGED, PREFETCH = CL_COPY_PLAN_PREFETCH;
+  const char *d = "(128,600):(1,128)", *s = "(128,600):(600,1)"; /* dst rows 512 bytes apart */
+  assert_int_equal(flags_of(b, a, CL_DTYPE_FLOAT32, d, s, &stream), STREAMING | STAGED);
+  assert_int_equal(flags_of(b, a, CL_DTYPE_FLOAT32, d, s, &cached), 0u);
+  assert_int_equal(flags_of(b, a, CL_DTYPE_FLOAT32, d, s, NULL), 0u); /* 300 KiB: cached by default */
   /* Staging only where the processor pays for it, or CUTELAYOUT_COPY_STAGING
    * says so; an unknown value leaves the choice to the processor. */
   setenv("CUTELAYOUT_COPY_STAGING", "0", 1);
-  p = plan_of(dst, src, &stream);
-  assert_int_equal(p->flags, CL_COPY_PLAN_STREAMING);
-  free(p);
+  assert_int_equal(flags_of(b, a, CL_DTYPE_FLOAT32, d, s, &stream), STREAMING);
   setenv("CUTELAYOUT_COPY_STAGING", "yes", 1);
-  p = plan_of(dst, src, &stream);
+  unsigned unknown = flags_of(b, a, CL_DTYPE_FLOAT32, d, s, &stream);
   unsetenv("CUTELAYOUT_COPY_STAGING");
-  cl_copy_plan_t *q = plan_of(dst, src, &stream);
-  assert_int_equal(p->flags, q->flags);
-  assert_true(q->flags == CL_COPY_PLAN_STREAMING || q->flags == (CL_COPY_PLAN_STREAMING | CL_COPY_PLAN_STAGED));
-  free(p);
-  free(q);
-  setenv("CUTELAYOUT_COPY_STAGING", "1", 1);
-  cl_tensor_free(dst);
-  cl_tensor_free(src);
+  unsigned chosen = flags_of(b, a, CL_DTYPE_FLOAT32, d, s, &stream);
+  assert_int_equal(unknown, chosen);
+  assert_true(chosen == STREAMING || chosen == (STREAMING | STAGED));
   /* 1-byte elements likewise (rows of 1 KiB: prefetched as well). */
-  dst = tensor(b, CL_DTYPE_UINT8, "(256,1024):(1,256)");
-  src = tensor(a, CL_DTYPE_UINT8, "(256,1024):(1024,1)");
-  p = plan_of(dst, src, &stream);
-  assert_int_equal(p->flags, CL_COPY_PLAN_STREAMING | CL_COPY_PLAN_STAGED | CL_COPY_PLAN_PREFETCH);
-  free(p);
-  setenv("CUTELAYOUT_COPY_STAGING", "0", 1);
-  p = plan_of(dst, src, &stream);
-  assert_int_equal(p->flags, CL_COPY_PLAN_STREAMING | CL_COPY_PLAN_PREFETCH);
-  free(p);
+  const char *d8 = "(256,1024):(1,256)", *s8 = "(256,1024):(1024,1)";
   setenv("CUTELAYOUT_COPY_STAGING", "1", 1);
-  cl_tensor_free(dst);
-  cl_tensor_free(src);
+  assert_int_equal(flags_of(b, a, CL_DTYPE_UINT8, d8, s8, &stream), STREAMING | STAGED | PREFETCH);
+  setenv("CUTELAYOUT_COPY_STAGING", "0", 1);
+  assert_int_equal(flags_of(b, a, CL_DTYPE_UINT8, d8, s8, &stream), STREAMING | PREFETCH);
+  setenv("CUTELAYOUT_COPY_STAGING", "1", 1);
   /* Rows 144 floats apart: streamed tile by tile, not staged. */
-  dst = tensor(b, CL_DTYPE_FLOAT32, "(128,600):(1,144)");
-  src = tensor(a, CL_DTYPE_FLOAT32, "(128,600):(600,1)");
-  p = plan_of(dst, src, &stream);
-  assert_int_equal(p->flags, CL_COPY_PLAN_STREAMING);
-  free(p);
-  cl_tensor_free(dst);
-  cl_tensor_free(src);
-  /* Short source rows (64 floats): prefetched. */
-  dst = tensor(b, CL_DTYPE_FLOAT32, "(1000,64):(1,1000)");
-  src = tensor(a, CL_DTYPE_FLOAT32, "(1000,64):(64,1)");
-  p = plan_of(dst, src, &cached);
-  assert_int_equal(p->flags, CL_COPY_PLAN_PREFETCH);
-  free(p);
-  cl_tensor_free(dst);
-  cl_tensor_free(src);
-  /* Rows of 2 KiB are still short; rows of 4 KiB are streams. */
-  static const struct {
-    const char *d, *s;
-    unsigned flags;
-  } rows[] = {{"(160,512):(1,160)", "(160,512):(512,1)", CL_COPY_PLAN_PREFETCH},
-              {"(80,1024):(1,80)", "(80,1024):(1024,1)", 0u}};
-  for (size_t k = 0; k < COUNT_OF(rows); k++) {
-    dst = tensor(b, CL_DTYPE_FLOAT32, rows[k].d);
-    src = tensor(a, CL_DTYPE_FLOAT32, rows[k].s);
-    p = plan_of(dst, src, &cached);
-    assert_int_equal(p->flags, rows[k].flags);
-    free(p);
-    cl_tensor_free(dst);
-    cl_tensor_free(src);
-  }
+  assert_int_equal(flags_of(b, a, CL_DTYPE_FLOAT32, "(128,600):(1,144)", s, &stream), STREAMING);
+  /* Short source rows (64 floats): prefetched; rows of 2 KiB are still
+   * short; rows of 4 KiB are streams. */
+  assert_int_equal(flags_of(b, a, CL_DTYPE_FLOAT32, "(1000,64):(1,1000)", "(1000,64):(64,1)", &cached), PREFETCH);
+  assert_int_equal(flags_of(b, a, CL_DTYPE_FLOAT32, "(160,512):(1,160)", "(160,512):(512,1)", &cached), PREFETCH);
+  assert_int_equal(flags_of(b, a, CL_DTYPE_FLOAT32, "(80,1024):(1,80)", "(80,1024):(1024,1)", &cached), 0u);
 }
 
 static void test_copy_plan_errors(void **state) {
