@@ -13,8 +13,8 @@ typedef __m256i vec;
 #define load(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
 #define load16(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
 /* Two rows in the two lanes: the lane-crossing step of the transpose. */
-#define load_lanes(rows, k, c) \
-  _mm256_inserti128_si256(_mm256_castsi128_si256(load16((rows)[0] + (c))), load16((rows)[k] + (c)), 1)
+#define load_lanes(ROW, r, k, c) \
+  _mm256_inserti128_si256(_mm256_castsi128_si256(load16(ROW(r) + (c))), load16(ROW((r) + (k)) + (c)), 1)
 #define store(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), (v))
 #define stream(p, v) _mm256_stream_si256((__m256i *)(void *)(p), (v))
 #define store_lane(p, v, L)                                                                     \
@@ -32,6 +32,8 @@ typedef __m256i vec;
 const cl_copy_isa cl_copy_isa_avx2 = {
     "avx2",
     {line_tile1_avx2, line_tile2_avx2, line_tile4_avx2, line_tile8_avx2, line_tile16_avx2},
+    {strided_tile1_avx2, strided_tile2_avx2, strided_tile4_avx2, strided_tile8_avx2, strided_tile16_avx2},
+    {stashed_tile1_avx2, stashed_tile2_avx2},
     {narrow_tile1_avx2, narrow_tile2_avx2},
     stream_lines_avx2,
     cl_copy_sfence,

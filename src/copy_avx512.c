@@ -18,12 +18,11 @@ typedef __m512i vec;
 #define load(p) _mm512_loadu_si512((const void *)(p))
 #define load16(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
 /* Four rows in the four lanes. */
-#define load_lanes(rows, k, c)                                                                             \
-  _mm512_inserti32x4(                                                                                      \
-      _mm512_inserti32x4(_mm512_inserti32x4(_mm512_castsi128_si512(load16((rows)[0] + (c))),               \
-                                            load16((rows)[k] + (c)), 1),                                   \
-                         load16((rows)[2 * (k)] + (c)), 2),                                                \
-      load16((rows)[3 * (k)] + (c)), 3)
+#define load_lanes(ROW, r, k, c)                                                                           \
+  _mm512_inserti32x4(_mm512_inserti32x4(_mm512_inserti32x4(_mm512_castsi128_si512(load16(ROW(r) + (c))),   \
+                                                           load16(ROW((r) + (k)) + (c)), 1),               \
+                                        load16(ROW((r) + 2 * (k)) + (c)), 2),                              \
+                     load16(ROW((r) + 3 * (k)) + (c)), 3)
 #define store(p, v) _mm512_storeu_si512((void *)(p), (v))
 #define stream(p, v) _mm512_stream_si512((void *)(p), (v))
 /* L is a loop index: the lane is picked by a constant in each branch. */
@@ -45,6 +44,8 @@ typedef __m512i vec;
 const cl_copy_isa cl_copy_isa_avx512 = {
     "avx512",
     {line_tile1_avx512, line_tile2_avx512, line_tile4_avx512, line_tile8_avx512, line_tile16_avx512},
+    {strided_tile1_avx512, strided_tile2_avx512, strided_tile4_avx512, strided_tile8_avx512, strided_tile16_avx512},
+    {stashed_tile1_avx512, stashed_tile2_avx512},
     {narrow_tile1_avx512, narrow_tile2_avx512},
     stream_lines_avx512,
     cl_copy_sfence,

@@ -135,13 +135,43 @@ static void elements(const cl_copy_job *p, char *dst, const char *src, int64_t i
 
 static int log2_of(int64_t pow2) { return __builtin_ctzll((unsigned long long)pow2); }
 
+/* Whether steps [k, k + len) of a transpose's run are evenly spaced: the
+ * run is one mode (no table), or they lie within one turn of its first. */
+static bool steps_even(const int64_t *table, const cl_jmode *first, int64_t k, int64_t len) {
+  return table == NULL || k % first->n + len <= first->n;
+}
+
+/* Rows of an L1 set that a tile's source lines may fill before the tile
+ * had better read each line once (the stashed tile): SPR's L1 has 12 ways,
+ * Zen 3's 8. */
+#define CROWDED_SET_ROWS 8
+
+/* The strided tile for source rows ss bytes apart: the stashed one when
+ * the S = 64/E source lines crowd into few L1 sets (64 sets of lines, so
+ * rows a multiple of 64 lines apart all share one). */
+static cl_strided_tile_fn strided_for(const part *w, cl_strided_tile_fn strided, ptrdiff_t ss) {
+  const int64_t E = w->p->elem, S = CL_COPY_LINE / E;
+  if (E > 2 || ss % CL_COPY_LINE != 0)
+    return strided;
+  int64_t lines = (ss < 0 ? -ss : ss) / CL_COPY_LINE, sets = 64;
+  while (lines % 2 == 0 && sets > 1) {
+    lines /= 2;
+    sets /= 2;
+  }
+  return S / sets >= CROWDED_SET_ROWS ? w->isa->stashed_tile[log2_of(E)] : strided;
+}
+
 /* A strip: `stack` tiles of `rows` src rows each, stacked along i from step
  * i, over j steps [j0, j1) (a multiple of S = 64/E apart); at each j, tile t
- * goes to dst rows drow[j - j0] + doff + t*rows*E.  With the plan's prefetch,
- * the next strip's lines are fetched meanwhile: rows too short for the
- * processor to see them as streams. */
-static void strip(const part *w, cl_line_tile_fn tile, int64_t stack, int64_t rows, char *const *drow, size_t doff,
-                  const char *src, int64_t i, int64_t j0, int64_t j1, bool nt) {
+ * goes to dst rows drow[j - j0] + doff + t*rows*E.  A tile whose rows are
+ * evenly spaced on both sides runs as `strided` (when not NULL), taking the
+ * spacings instead of the row pointers; dst rows are even when even_d says
+ * so, else where the plan's j run is.  With the plan's prefetch, the next
+ * strip's lines are fetched meanwhile: rows too short for the processor to
+ * see them as streams. */
+static void strip(const part *w, cl_line_tile_fn tile, cl_strided_tile_fn strided, int64_t stack, int64_t rows,
+                  char *const *drow, bool even_d, size_t doff, const char *src, int64_t i, int64_t j0, int64_t j1,
+                  bool nt) {
   const cl_copy_job *p = w->p;
   const int64_t E = p->elem, S = CL_COPY_LINE / E, h = stack * rows; /* h <= 64: see tiles_direct */
   const char *srow[CL_COPY_LINE], *next[CL_COPY_LINE];
@@ -151,12 +181,29 @@ static void strip(const part *w, cl_line_tile_fn tile, int64_t stack, int64_t ro
     if (prefetch)
       next[r] = src + isrc(p, i + h + r);
   }
+  /* Per stacked tile: the strided tile for its src rows' spacing ss, or NULL
+   * where they are not evenly spaced. */
+  cl_strided_tile_fn even_tile[2];
+  ptrdiff_t ss[2];
+  for (int64_t t = 0; t < stack; t++) {
+    ss[t] = srow[t * rows + 1] - srow[t * rows];
+    even_tile[t] = strided != NULL && steps_even(p->is, &p->m[0], i + t * rows, rows) ? strided_for(w, strided, ss[t])
+                                                                                      : NULL;
+  }
   for (int64_t j = j0; j < j1; j += S) {
     if (prefetch)
       for (int64_t r = 0; r < h; r++)
         __builtin_prefetch(next[r] + j * E);
-    for (int64_t t = 0; t < stack; t++)
-      tile(drow + (j - j0), doff + (size_t)(t * rows * E), srow + t * rows, (size_t)(j * E), nt);
+    char *const *d = drow + (j - j0);
+    bool even = even_d || steps_even(p->jd, &p->m[p->ichain], j, S);
+    for (int64_t t = 0; t < stack; t++) {
+      const char *const *s = srow + t * rows;
+      size_t toff = doff + (size_t)(t * rows * E);
+      if (even && even_tile[t] != NULL)
+        even_tile[t](d[0] + toff, d[1] - d[0], s[0] + j * E, ss[t], nt);
+      else
+        tile(d, toff, s, (size_t)(j * E), nt);
+    }
   }
 }
 
@@ -179,6 +226,7 @@ static void tiles_direct(const part *w, char *dst, const char *src, int64_t i0, 
   const cl_copy_job *p = w->p;
   const int64_t E = p->elem, S = CL_COPY_LINE / E, stack = S <= STACKED_TILE_ROWS ? 2 : 1;
   cl_line_tile_fn tile = w->isa->line_tile[log2_of(E)];
+  cl_strided_tile_fn strided = w->isa->strided_tile[log2_of(E)];
   char *drow[CHUNK_STEPS];
   for (int64_t jc = j0; jc < j1; jc += CHUNK_STEPS) {
     int64_t je = j1 - jc < CHUNK_STEPS ? j1 : jc + CHUNK_STEPS;
@@ -186,9 +234,9 @@ static void tiles_direct(const part *w, char *dst, const char *src, int64_t i0, 
       drow[j - jc] = dst + jdst(p, j);
     int64_t i = i0;
     for (; i + stack * S <= i1; i += stack * S)
-      strip(w, tile, stack, S, drow, (size_t)(i * E), src, i, jc, je, p->nontemporal);
+      strip(w, tile, strided, stack, S, drow, false, (size_t)(i * E), src, i, jc, je, p->nontemporal);
     for (; i < i1; i += S)
-      strip(w, tile, 1, S, drow, (size_t)(i * E), src, i, jc, je, p->nontemporal);
+      strip(w, tile, strided, 1, S, drow, false, (size_t)(i * E), src, i, jc, je, p->nontemporal);
   }
 }
 
@@ -207,6 +255,7 @@ static int64_t tiles_staged(const part *w, char *dst, const char *src, int64_t i
   /* Strips of 16 src rows at most: the streams the processor follows. */
   bool narrow = E < 4;
   cl_line_tile_fn tile = narrow ? w->isa->narrow_tile[log2_of(E)] : w->isa->line_tile[log2_of(E)];
+  cl_strided_tile_fn strided = narrow ? NULL : w->isa->strided_tile[log2_of(E)];
   int64_t h = narrow ? 16 : CL_COPY_LINE / E;
   char *stage_row[CL_COPY_STAGE_ROWS];
   for (int64_t k = 0; k < rows; k++)
@@ -223,7 +272,7 @@ static int64_t tiles_staged(const part *w, char *dst, const char *src, int64_t i
       for (int64_t js = jc; js < je; js += sweep) {
         int64_t jt = je - js < sweep ? je : js + sweep;
         for (int64_t i = ib; i < ib + B; i += h)
-          strip(w, tile, 1, h, stage_row + (js - jc), (size_t)((i - ib) * E), src, i, js, jt, false);
+          strip(w, tile, strided, 1, h, stage_row + (js - jc), true, (size_t)((i - ib) * E), src, i, js, jt, false);
       }
       for (int64_t j = jc; j < je; j++)
         w->isa->stream_lines(dst + jdst(p, j) + ib * E, stage_row[j - jc], (size_t)run);

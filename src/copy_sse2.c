@@ -10,7 +10,7 @@
 #define VBYTES 16
 typedef __m128i vec;
 #define load(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
-#define load_lanes(rows, k, c) load((rows)[0] + (c))
+#define load_lanes(ROW, r, k, c) load(ROW(r) + (c))
 #define store(p, v) _mm_storeu_si128((__m128i *)(void *)(p), (v))
 #define stream(p, v) _mm_stream_si128((__m128i *)(void *)(p), (v))
 #define store_lane(p, v, L) store(p, v)
@@ -30,6 +30,8 @@ CL_SIMD_FN void cl_copy_sfence(void) { _mm_sfence(); }
 const cl_copy_isa cl_copy_isa_sse2 = {
     "sse2",
     {line_tile1_sse2, line_tile2_sse2, line_tile4_sse2, line_tile8_sse2, line_tile16_sse2},
+    {strided_tile1_sse2, strided_tile2_sse2, strided_tile4_sse2, strided_tile8_sse2, strided_tile16_sse2},
+    {stashed_tile1_sse2, stashed_tile2_sse2},
     {narrow_tile1_sse2, narrow_tile2_sse2},
     stream_lines_sse2,
     cl_copy_sfence,
