@@ -207,12 +207,6 @@ static void strip(const part *w, cl_line_tile_fn tile, cl_strided_tile_fn stride
   }
 }
 
-/* Steps of j per chunk: the tiles of one strip of i sweep a chunk, then the
- * next strip does, so a chunk's dst rows are written a line at a time each
- * while its src rows (4 KiB of each, for 4-byte elements) are read as
- * sequential streams. */
-#define CHUNK_STEPS 1024
-
 /* Tiles of at most this many rows are stacked in pairs in a direct strip:
  * each dst row then takes two lines in a row, which streams better (on
  * Sapphire Rapids, 4096x4096 float64 0.78 -> 0.91x memcpy, float32 1.10 ->
@@ -227,9 +221,9 @@ static void tiles_direct(const part *w, char *dst, const char *src, int64_t i0, 
   const int64_t E = p->elem, S = CL_COPY_LINE / E, stack = S <= STACKED_TILE_ROWS ? 2 : 1;
   cl_line_tile_fn tile = w->isa->line_tile[log2_of(E)];
   cl_strided_tile_fn strided = w->isa->strided_tile[log2_of(E)];
-  char *drow[CHUNK_STEPS];
-  for (int64_t jc = j0; jc < j1; jc += CHUNK_STEPS) {
-    int64_t je = j1 - jc < CHUNK_STEPS ? j1 : jc + CHUNK_STEPS;
+  char *drow[CL_COPY_CHUNK_STEPS];
+  for (int64_t jc = j0; jc < j1; jc += CL_COPY_CHUNK_STEPS) {
+    int64_t je = j1 - jc < CL_COPY_CHUNK_STEPS ? j1 : jc + CL_COPY_CHUNK_STEPS;
     for (int64_t j = jc; j < je; j++)
       drow[j - jc] = dst + jdst(p, j);
     int64_t i = i0;

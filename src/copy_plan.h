@@ -99,6 +99,12 @@ int64_t cl_copy_job_inner(const cl_copy_job *p);
  * nothing is written then. */
 cl_status cl_copy_job_run(const cl_copy_job *p, char *dst, const char *src, int threads);
 
+/* Steps of j per chunk of a direct transpose: the tiles of one strip of i
+ * sweep a chunk, then the next strip does, so a chunk's dst rows are
+ * written a line at a time each while its src rows (4 KiB of each, for
+ * 4-byte elements) are read as sequential streams. */
+#define CL_COPY_CHUNK_STEPS 1024
+
 /* A staged transpose's buffer (bytes), its shortest and longest run per
  * dst row, and the most dst rows it holds. */
 #define CL_COPY_STAGE_BYTES ((int64_t)256 << 10)

@@ -737,8 +737,8 @@ static void test_copy_plan_flags(void **state) {
   unsigned chosen = flags_of(b, a, CL_DTYPE_FLOAT32, d, s, &stream);
   assert_int_equal(unknown, chosen);
   assert_true(chosen == STREAMING || chosen == (STREAMING | STAGED));
-  /* 1-byte elements likewise (rows of 1 KiB: prefetched as well). */
-  const char *d8 = "(256,1024):(1,256)", *s8 = "(256,1024):(1024,1)";
+  /* 1-byte elements likewise (rows of 1 KiB with gaps: prefetched as well). */
+  const char *d8 = "(256,1024):(1,256)", *s8 = "(256,1024):(1040,1)";
   setenv("CUTELAYOUT_COPY_STAGING", "1", 1);
   assert_int_equal(flags_of(b, a, CL_DTYPE_UINT8, d8, s8, &stream), STREAMING | STAGED | PREFETCH);
   setenv("CUTELAYOUT_COPY_STAGING", "0", 1);
@@ -751,6 +751,16 @@ static void test_copy_plan_flags(void **state) {
   assert_int_equal(flags_of(b, a, CL_DTYPE_FLOAT32, "(1000,64):(1,1000)", "(1000,64):(64,1)", &cached), PREFETCH);
   assert_int_equal(flags_of(b, a, CL_DTYPE_FLOAT32, "(160,512):(1,160)", "(160,512):(512,1)", &cached), PREFETCH);
   assert_int_equal(flags_of(b, a, CL_DTYPE_FLOAT32, "(80,1024):(1,80)", "(80,1024):(1024,1)", &cached), 0u);
+  /* Short rows of bytes or 2-byte elements back to back are read in
+   * address order: not prefetched, unless a strip reads only part of each
+   * (bytes past a chunk of 1024 steps), or they have gaps, or the i run
+   * crosses modes. */
+  assert_int_equal(flags_of(b, a, CL_DTYPE_UINT8, "(100,1024):(1,100)", "(100,1024):(1024,1)", &cached), 0u);
+  assert_int_equal(flags_of(b, a, CL_DTYPE_FLOAT16, "(100,1024):(1,100)", "(100,1024):(1024,1)", &cached), 0u);
+  assert_int_equal(flags_of(b, a, CL_DTYPE_UINT8, "(100,2048):(1,100)", "(100,2048):(2048,1)", &cached), PREFETCH);
+  assert_int_equal(flags_of(b, a, CL_DTYPE_UINT8, "(100,1024):(1,100)", "(100,1024):(1040,1)", &cached), PREFETCH);
+  assert_int_equal(flags_of(b, a, CL_DTYPE_UINT8, "((8,8),64):((1,8),64)", "((8,8),64):((64,1024),1)", &cached),
+                   PREFETCH);
 }
 
 static void test_copy_plan_errors(void **state) {
