@@ -33,7 +33,7 @@ const cl_copy_isa cl_copy_isa_avx2 = {
     "avx2",
     {line_tile1_avx2, line_tile2_avx2, line_tile4_avx2, line_tile8_avx2, line_tile16_avx2},
     {strided_tile1_avx2, strided_tile2_avx2, strided_tile4_avx2, strided_tile8_avx2, strided_tile16_avx2},
-    {stashed_tile1_avx2, stashed_tile2_avx2},
+    {stashed_strip1_avx2, stashed_strip2_avx2},
     {narrow_tile1_avx2, narrow_tile2_avx2},
     stream_lines_avx2,
     cl_copy_sfence,

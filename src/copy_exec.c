@@ -142,31 +142,31 @@ static bool steps_even(const int64_t *table, const cl_jmode *first, int64_t k, i
 }
 
 /* Rows of an L1 set that a tile's source lines may fill before the tile
- * had better read each line once (the stashed tile): SPR's L1 has 12 ways,
- * Zen 3's 8. */
+ * had better read each line once (stashed tiles): Sapphire Rapids' L1 has
+ * 12 ways, Zen 3's 8. */
 #define CROWDED_SET_ROWS 8
 
-/* The strided tile for source rows ss bytes apart: the stashed one when
- * the S = 64/E source lines crowd into few L1 sets (64 sets of lines, so
- * rows a multiple of 64 lines apart all share one). */
-static cl_strided_tile_fn strided_for(const part *w, cl_strided_tile_fn strided, ptrdiff_t ss) {
-  const int64_t E = w->p->elem, S = CL_COPY_LINE / E;
+/* Whether the S = 64/E source lines of a tile of 1- or 2-byte elements,
+ * rows ss bytes apart, crowd into few L1 sets (64 sets of lines, so rows a
+ * multiple of 64 lines apart all share one): then the stashed tiles. */
+static bool crowded(int64_t E, ptrdiff_t ss) {
   if (E > 2 || ss % CL_COPY_LINE != 0)
-    return strided;
+    return false;
   int64_t lines = (ss < 0 ? -ss : ss) / CL_COPY_LINE, sets = 64;
   while (lines % 2 == 0 && sets > 1) {
     lines /= 2;
     sets /= 2;
   }
-  return S / sets >= CROWDED_SET_ROWS ? w->isa->stashed_tile[log2_of(E)] : strided;
+  return CL_COPY_LINE / E / sets >= CROWDED_SET_ROWS;
 }
 
 /* A strip: `stack` tiles of `rows` src rows each, stacked along i from step
  * i, over j steps [j0, j1) (a multiple of S = 64/E apart); at each j, tile t
  * goes to dst rows drow[j - j0] + doff + t*rows*E.  A tile whose rows are
  * evenly spaced on both sides runs as `strided` (when not NULL), taking the
- * spacings instead of the row pointers; dst rows are even when even_d says
- * so, else where the plan's j run is.  With the plan's prefetch, the next
+ * spacings instead of the row pointers, or stashed where its src rows
+ * crowd; dst rows are even when even_d says so, else where the plan's j
+ * run is.  With the plan's prefetch, the next
  * strip's lines are fetched meanwhile: rows too short for the processor to
  * see them as streams. */
 static void strip(const part *w, cl_line_tile_fn tile, cl_strided_tile_fn strided, int64_t stack, int64_t rows,
@@ -182,13 +182,24 @@ static void strip(const part *w, cl_line_tile_fn tile, cl_strided_tile_fn stride
       next[r] = src + isrc(p, i + h + r);
   }
   /* Per stacked tile: the strided tile for its src rows' spacing ss, or NULL
-   * where they are not evenly spaced. */
+   * where they are not evenly spaced; stashed strips where they crowd. */
   cl_strided_tile_fn even_tile[2];
   ptrdiff_t ss[2];
+  cl_stashed_strip_fn stashed = NULL;
   for (int64_t t = 0; t < stack; t++) {
-    ss[t] = srow[t * rows + 1] - srow[t * rows];
-    even_tile[t] = strided != NULL && steps_even(p->is, &p->m[0], i + t * rows, rows) ? strided_for(w, strided, ss[t])
-                                                                                      : NULL;
+    ss[t] = isrc(p, i + t * rows + 1) - isrc(p, i + t * rows);
+    even_tile[t] = NULL;
+    if (strided != NULL && steps_even(p->is, &p->m[0], i + t * rows, rows)) {
+      even_tile[t] = strided;
+      if (stack == 1 && crowded(E, ss[t]))
+        stashed = w->isa->stashed_strip[log2_of(E)];
+    }
+  }
+  /* Stashed tiles run as one pipelined strip where nothing comes between
+   * them: no prefetch, dst rows evenly spaced throughout. */
+  if (stashed != NULL && !prefetch && (even_d || p->jd == NULL) && j1 > j0) {
+    stashed(drow[0] + doff, drow[1] - drow[0], srow[0] + j0 * E, ss[0], (j1 - j0) / S, nt);
+    return;
   }
   for (int64_t j = j0; j < j1; j += S) {
     if (prefetch)
@@ -199,7 +210,9 @@ static void strip(const part *w, cl_line_tile_fn tile, cl_strided_tile_fn stride
     for (int64_t t = 0; t < stack; t++) {
       const char *const *s = srow + t * rows;
       size_t toff = doff + (size_t)(t * rows * E);
-      if (even && even_tile[t] != NULL)
+      if (even && stashed != NULL)
+        stashed(d[0] + toff, d[1] - d[0], s[0] + j * E, ss[t], 1, nt);
+      else if (even && even_tile[t] != NULL)
         even_tile[t](d[0] + toff, d[1] - d[0], s[0] + j * E, ss[t], nt);
       else
         tile(d, toff, s, (size_t)(j * E), nt);

@@ -43,7 +43,7 @@ const cl_copy_isa cl_copy_isa_scalar = {
     "scalar",
     {line_tile1_scalar, line_tile2_scalar, line_tile4_scalar, line_tile8_scalar, line_tile16_scalar},
     {strided_tile1_scalar, strided_tile2_scalar, strided_tile4_scalar, strided_tile8_scalar, strided_tile16_scalar},
-    {strided_tile1_scalar, strided_tile2_scalar},
+    {NULL, NULL},
     {narrow_tile1_scalar, narrow_tile2_scalar},
     NULL,
     NULL,

@@ -28,16 +28,19 @@ typedef void (*cl_line_tile_fn)(char *const *d, size_t doff, const char *const *
 /* The same tile with evenly spaced rows: source row r at s + r*ss,
  * destination row c at d + c*ds. */
 typedef void (*cl_strided_tile_fn)(char *d, ptrdiff_t ds, const char *s, ptrdiff_t ss, bool nt);
+typedef void (*cl_stashed_strip_fn)(char *d, ptrdiff_t ds, const char *s, ptrdiff_t ss, int64_t tiles, bool nt);
 
 typedef struct cl_copy_isa {
   const char *name;
   /* line_tile[k] for elements of 2^k bytes, k = 0..4 (1 to 16 bytes). */
   cl_line_tile_fn line_tile[5];
   cl_strided_tile_fn strided_tile[5];
-  /* stashed_tile[k], k = 0, 1: strided_tile for 1- and 2-byte elements,
-   * reading each source line once, whole (copy_simd.h): for source rows
-   * that crowd into few L1 sets. */
-  cl_strided_tile_fn stashed_tile[2];
+  /* stashed_strip[k], k = 0, 1: `tiles` strided tiles of 1- and 2-byte
+   * elements side by side along the source rows (tile t from s + 64 t to
+   * d + t (64 / E) ds), reading each source line once, whole, through a
+   * stash (copy_simd.h): for source rows that crowd into few L1 sets.  NULL
+   * in a set without. */
+  cl_stashed_strip_fn stashed_strip[2];
   /* narrow_tile[k] for elements of 2^k bytes, k = 0, 1: 16 source rows of
    * one line each to 64 / E destination rows of 16 * E bytes (for r < 16,
    * c < 64 / E: s[r] + soff + c*E to d[c] + doff + r*E); never streams. */

@@ -92,36 +92,59 @@ CL_SIMD_FN static inline void CL_SIMD_NAME(put)(char *p, vec v, bool nt) {
     }                                                                                                    \
   }
 
-/* A line tile the other way round, for 1- and 2-byte elements: each group
- * of n source rows is loaded as whole lines and transposed in-lane into a
- * stash of S lines on the stack, whose row q + k then holds, in its 16 bytes
- * at c, destination row c/E + k's elements from source rows q .. q + n - 1;
- * load_lanes from the stash put those pieces side by side.  The line tile
- * above reads each source line in 64/16 pieces at different times instead,
- * and with S >= 32 rows that share an L1 set (rows a multiple of 4 KiB
- * apart, 12 ways) every piece comes from L2 again. */
+/* Stashed tiles: line tiles the other way round, for 1- and 2-byte
+ * elements with evenly spaced rows, run in strips (stashed_strip).  Each group of n source rows is loaded
+ * as whole lines and transposed in-lane into a stash of S lines on the
+ * stack, whose row q + k then holds, in its 16 bytes at c, destination row
+ * c/E + k's elements from source rows q .. q + n - 1; load_lanes from the
+ * stash put those pieces side by side.  The line tile above reads each
+ * source line in 64/16 pieces at different times instead, and with
+ * S >= 32 rows that share an L1 set (rows a multiple of 4 KiB apart, 12
+ * ways) every piece comes from L2 again. */
 #define CL_STASH_ROW(r) (stash + (r) * CL_LINE)
-#define CL_DEFINE_STASHED_TILE(NAME, E)                                                                  \
-  CL_SIMD_FN static void CL_SIMD_NAME(NAME##E)(TILE_PARAMS, bool nt) {                                   \
-    enum { n = 16 / (E), groups = CL_LINE / VBYTES, rows = VBYTES / (E), S = CL_LINE / (E) };            \
-    _Alignas(CL_LINE) char lines[S * CL_LINE];                                                           \
-    _Pragma("GCC unroll 4") for (int q = 0; q < S; q += n)                                               \
-      _Pragma("GCC unroll 4") for (int h = 0; h < CL_LINE; h += VBYTES) {                                \
-        vec v[n];                                                                                        \
-        _Pragma("GCC unroll 16") for (int k = 0; k < n; k++) v[k] = load(TILE_SRC(q + k) + h);           \
-        CL_SIMD_NAME(lane_transpose##E)(v);                                                              \
-        _Pragma("GCC unroll 16") for (int k = 0; k < n; k++) store(lines + (q + k) * CL_LINE + h, v[k]); \
-      }                                                                                                  \
-    /* Hidden from the compiler, which would keep the stash in registers and                            \
-     * move its pieces with lane extracts: shuffles, the cost it saves. */                              \
-    const char *stash = lines;                                                                           \
-    __asm__("" : "+r"(stash) : : "memory");                                                              \
-    _Pragma("GCC unroll 4") for (int c = 0; c < CL_LINE; c += 16) {                                      \
-      vec v[groups][n];                                                                                  \
+#define CL_DEFINE_STASHED(E)                                                                             \
+  /* Source rows q .. q + n - 1 into the same rows of the stash. */                                     \
+  CL_SIMD_FN static inline void CL_SIMD_NAME(stash_rows##E)(char *stash, const char *s, ptrdiff_t ss, int q) { \
+    enum { n = 16 / (E) };                                                                               \
+    _Pragma("GCC unroll 4") for (int h = 0; h < CL_LINE; h += VBYTES) {                                  \
+      vec v[n];                                                                                          \
+      _Pragma("GCC unroll 16") for (int k = 0; k < n; k++) v[k] = load(s + (q + k) * ss + h);            \
+      CL_SIMD_NAME(lane_transpose##E)(v);                                                                \
+      _Pragma("GCC unroll 16") for (int k = 0; k < n; k++) store(stash + (q + k) * CL_LINE + h, v[k]);   \
+    }                                                                                                    \
+  }                                                                                                      \
+  /* Destination rows c/E .. c/E + n - 1 (d + row * ds), from the stash. */                              \
+  CL_SIMD_FN static inline void CL_SIMD_NAME(unstash_rows##E)(char *d, ptrdiff_t ds, const char *stash, int c, \
+                                                              bool nt) {                                 \
+    enum { n = 16 / (E), groups = CL_LINE / VBYTES, rows = VBYTES / (E) };                               \
+    vec v[groups][n];                                                                                    \
+    _Pragma("GCC unroll 4") for (int g = 0; g < groups; g++)                                             \
+      _Pragma("GCC unroll 16") for (int k = 0; k < n; k++)                                               \
+        v[g][k] = load_lanes(CL_STASH_ROW, g * rows + k, n, c);                                          \
+    _Pragma("GCC unroll 16") for (int k = 0; k < n; k++)                                                 \
       _Pragma("GCC unroll 4") for (int g = 0; g < groups; g++)                                           \
-        _Pragma("GCC unroll 16") for (int k = 0; k < n; k++)                                             \
-          v[g][k] = load_lanes(CL_STASH_ROW, g * rows + k, n, c);                                        \
-      CL_TILE_PUT(E)                                                                                     \
+        CL_SIMD_NAME(put)(d + (c / (E) + k) * ds + g * VBYTES, v[g][k], nt);                             \
+  }                                                                                                      \
+  /* `tiles` stashed tiles side by side along the source rows (tile t from                              \
+   * s + 64 t to d + S t ds), software-pipelined: the next tile's groups                                \
+   * are stashed between this one's groups of stores, so loads and stores                              \
+   * stay interleaved as in a plain copy instead of coming in bursts.  The                              \
+   * stashes are hidden from the compiler, which would keep them in                                     \
+   * registers and move their pieces with lane extracts: shuffles, the                                  \
+   * cost they save. */                                                                                 \
+  CL_SIMD_FN static void CL_SIMD_NAME(stashed_strip##E)(char *d, ptrdiff_t ds, const char *s, ptrdiff_t ss, \
+                                                        int64_t tiles, bool nt) {                        \
+    enum { n = 16 / (E), S = CL_LINE / (E) };                                                            \
+    _Alignas(CL_LINE) char lines[2][S * CL_LINE];                                                        \
+    _Pragma("GCC unroll 4") for (int q = 0; q < S; q += n) CL_SIMD_NAME(stash_rows##E)(lines[0], s, ss, q); \
+    for (int64_t t = 0; t < tiles; t++) {                                                                \
+      char *stash = lines[t % 2], *next = lines[(t + 1) % 2];                                            \
+      __asm__("" : "+r"(stash), "+r"(next) : : "memory");                                                \
+      _Pragma("GCC unroll 4") for (int p = 0; p < S / n; p++) {                                          \
+        if (t + 1 < tiles)                                                                               \
+          CL_SIMD_NAME(stash_rows##E)(next, s + (t + 1) * CL_LINE, ss, p * n);                           \
+        CL_SIMD_NAME(unstash_rows##E)(d + t * S * ds, ds, stash, p * 16, nt);                            \
+      }                                                                                                  \
     }                                                                                                    \
   }
 
@@ -144,11 +167,12 @@ CL_DEFINE_LINE_TILES(line_tile)
 #define TILE_SRC(r) (s + (r) * ss)
 #define TILE_DST(c) (d + (c) * ds)
 CL_DEFINE_LINE_TILES(strided_tile)
-CL_DEFINE_STASHED_TILE(stashed_tile, 1)
-CL_DEFINE_STASHED_TILE(stashed_tile, 2)
 #undef TILE_PARAMS
 #undef TILE_SRC
 #undef TILE_DST
+
+CL_DEFINE_STASHED(1)
+CL_DEFINE_STASHED(2)
 
 /* A narrow tile, for 1- and 2-byte elements going to a staging buffer: 16
  * source rows (one line of each) in, 64/E destination rows of 16*E bytes
@@ -188,6 +212,6 @@ CL_SIMD_FN static void CL_SIMD_NAME(stream_lines)(char *d, const char *s, size_t
 #undef CL_TILE_PUT
 #undef CL_DEFINE_LINE_TILE
 #undef CL_STASH_ROW
-#undef CL_DEFINE_STASHED_TILE
+#undef CL_DEFINE_STASHED
 #undef CL_DEFINE_LINE_TILES
 #undef CL_DEFINE_NARROW_TILE

@@ -31,7 +31,7 @@ const cl_copy_isa cl_copy_isa_sse2 = {
     "sse2",
     {line_tile1_sse2, line_tile2_sse2, line_tile4_sse2, line_tile8_sse2, line_tile16_sse2},
     {strided_tile1_sse2, strided_tile2_sse2, strided_tile4_sse2, strided_tile8_sse2, strided_tile16_sse2},
-    {stashed_tile1_sse2, stashed_tile2_sse2},
+    {stashed_strip1_sse2, stashed_strip2_sse2},
     {narrow_tile1_sse2, narrow_tile2_sse2},
     stream_lines_sse2,
     cl_copy_sfence,
