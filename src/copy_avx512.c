@@ -39,6 +39,7 @@ typedef __m512i vec;
 #define unpackhi_32 _mm512_unpackhi_epi32
 #define unpacklo_64 _mm512_unpacklo_epi64
 #define unpackhi_64 _mm512_unpackhi_epi64
+#define CL_SIMD_STRIDED 1
 #include "copy_simd.h"
 
 const cl_copy_isa cl_copy_isa_avx512 = {

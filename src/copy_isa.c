@@ -14,12 +14,6 @@
     for (int c = 0; c < CL_COPY_LINE / (E); c++)                                                   \
       for (int r = 0; r < CL_COPY_LINE / (E); r++)                                                 \
         memcpy(d[c] + doff + (size_t)r * (E), s[r] + soff + (size_t)c * (E), (E));                 \
-  }                                                                                                \
-  static void strided_tile##E##_scalar(char *d, ptrdiff_t ds, const char *s, ptrdiff_t ss, bool nt) { \
-    (void)nt;                                                                                      \
-    for (int c = 0; c < CL_COPY_LINE / (E); c++)                                                   \
-      for (int r = 0; r < CL_COPY_LINE / (E); r++)                                                 \
-        memcpy(d + c * ds + r * (E), s + r * ss + c * (E), (E));                                   \
   }
 CL_DEFINE_SCALAR_TILE(1)
 CL_DEFINE_SCALAR_TILE(2)
@@ -42,7 +36,7 @@ CL_DEFINE_SCALAR_NARROW(2)
 const cl_copy_isa cl_copy_isa_scalar = {
     "scalar",
     {line_tile1_scalar, line_tile2_scalar, line_tile4_scalar, line_tile8_scalar, line_tile16_scalar},
-    {strided_tile1_scalar, strided_tile2_scalar, strided_tile4_scalar, strided_tile8_scalar, strided_tile16_scalar},
+    {NULL, NULL, NULL, NULL, NULL},
     {NULL, NULL},
     {narrow_tile1_scalar, narrow_tile2_scalar},
     NULL,

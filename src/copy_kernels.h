@@ -34,6 +34,8 @@ typedef struct cl_copy_isa {
   const char *name;
   /* line_tile[k] for elements of 2^k bytes, k = 0..4 (1 to 16 bytes). */
   cl_line_tile_fn line_tile[5];
+  /* strided_tile[k]: line_tile[k] for evenly spaced rows; NULL in a set
+   * without (then line_tile). */
   cl_strided_tile_fn strided_tile[5];
   /* stashed_strip[k], k = 0, 1: `tiles` strided tiles of 1- and 2-byte
    * elements side by side along the source rows (tile t from s + 64 t to

@@ -163,6 +163,12 @@ CL_DEFINE_LINE_TILES(line_tile)
 #undef TILE_SRC
 #undef TILE_DST
 
+/* The strided and stashed tiles only where CL_SIMD_STRIDED asks for them:
+ * with 16 or 32 registers of each kind, the compiler spills the row
+ * addresses of a strided tile, and in AVX2 and SSE2 that made it slower
+ * than reading them from the strip's tables (on Sapphire Rapids, the
+ * 4096 x 4096 byte transpose 0.91-0.97x). */
+#ifdef CL_SIMD_STRIDED
 #define TILE_PARAMS char *d, ptrdiff_t ds, const char *s, ptrdiff_t ss
 #define TILE_SRC(r) (s + (r) * ss)
 #define TILE_DST(c) (d + (c) * ds)
@@ -173,6 +179,7 @@ CL_DEFINE_LINE_TILES(strided_tile)
 
 CL_DEFINE_STASHED(1)
 CL_DEFINE_STASHED(2)
+#endif
 
 /* A narrow tile, for 1- and 2-byte elements going to a staging buffer: 16
  * source rows (one line of each) in, 64/E destination rows of 16*E bytes
