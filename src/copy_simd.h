@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* copy_simd.h: the copy kernels written once for any vector width, included
- * by each instruction set's translation unit (copy_sse2.c, copy_avx2.c) after
- * it defines:
+ * by each instruction set's translation unit (copy_sse2.c, copy_avx2.c,
+ * copy_avx512.c) after it defines:
  *
  *   CL_SIMD_FN        the function attributes of the unit (its target)
  *   CL_SIMD_NAME(x)   the unit's name for kernel x (e.g. x##_avx2)
- *   vec               the vector type, VBYTES bytes (16 or 32)
+ *   vec               the vector type, VBYTES bytes (16, 32 or 64)
  *   load_lanes(ROW, r, k, c)  a vector whose 16-byte lane L is the 16 bytes
  *                     at ROW(r + L * k) + c, ROW a macro giving a row's
  *                     address (so lanes can come from different rows)
@@ -14,6 +14,7 @@
  *   store_lane(p, v, L)  unaligned store of v's 16-byte lane L
  *   unpacklo_N(a, b), unpackhi_N(a, b)   interleave the N-byte elements of the
  *                     low (high) halves of each 16-byte lane of a and b
+ *   CL_SIMD_STRIDED   (optional) also define the strided and stashed tiles
  *
  * The tile transpose.  A line tile is S x S elements, S = 64 / E for E-byte
  * elements: S source rows of one 64-byte line each in, S destination lines
