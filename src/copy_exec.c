@@ -166,9 +166,8 @@ static bool crowded(int64_t E, ptrdiff_t ss) {
  * evenly spaced on both sides runs as `strided` (when not NULL), taking the
  * spacings instead of the row pointers, or stashed where its src rows
  * crowd; dst rows are even when even_d says so, else where the plan's j
- * run is.  With the plan's prefetch, the next
- * strip's lines are fetched meanwhile: rows too short for the processor to
- * see them as streams. */
+ * run is.  With the plan's prefetch, the next strip's lines are fetched
+ * meanwhile: rows too short for the processor to see them as streams. */
 static void strip(const part *w, cl_line_tile_fn tile, cl_strided_tile_fn strided, int64_t stack, int64_t rows,
                   char *const *drow, bool even_d, size_t doff, const char *src, int64_t i, int64_t j0, int64_t j1,
                   bool nt) {
