@@ -279,6 +279,8 @@ static void test_copy_kernels(void **state) {
       {"((8,8),(8,8)):((512,64),(8,1))", "((8,8),(8,8)):((1,8),(64,512))"},       /* hier-ldiv's tiles, row-major */
       {"(96,70):(512,1)", "(96,70):(1,512)"},                                /* both sides' rows 2^9 elements apart */
       {"(64,80):(1,64)", "(64,80):(1024,1)"},                                /* src rows in few L1 sets: stashed tiles */
+      {"(64,80):(1,64)", "(64,80):(-1024,1)"},                               /* the same, rows in reverse */
+      {"(200,80):(1,200)", "(200,80):(1024,1)"},                             /* the same, prefetched: tile by tile */
       {"(15,17,9):(-153,9,1)", "(15,17,9):(1,-15,255)"},                     /* odd 3-D permute, reversed modes */
   };
   static const size_t elems[] = {1, 2, 4, 8, 16, 6, 32};
