@@ -141,7 +141,7 @@ CL_SIMD_FN static inline void CL_SIMD_NAME(put)(char *p, vec v, bool nt) {
     for (int64_t t = 0; t < tiles; t++) {                                                                \
       char *stash = lines[t % 2], *next = lines[(t + 1) % 2];                                            \
       __asm__("" : "+r"(stash), "+r"(next) : : "memory");                                                \
-      _Pragma("GCC unroll 4") for (int p = 0; p < S / n; p++) {                                          \
+      for (int p = 0; p < S / n; p++) {                                                                  \
         if (t + 1 < tiles)                                                                               \
           CL_SIMD_NAME(stash_rows##E)(next, s + (t + 1) * CL_LINE, ss, p * n);                           \
         CL_SIMD_NAME(unstash_rows##E)(d + t * S * ds, ds, stash, p * 16, nt);                            \
