@@ -180,19 +180,16 @@ static void strip(const part *w, cl_line_tile_fn tile, cl_strided_tile_fn stride
     if (prefetch)
       next[r] = src + isrc(p, i + h + r);
   }
-  /* Per stacked tile: the strided tile for its src rows' spacing ss, or NULL
-   * where they are not evenly spaced; stashed strips where they crowd. */
-  cl_strided_tile_fn even_tile[2];
+  /* Per stacked tile: whether its src rows are evenly spaced (for the
+   * strided tile), ss apart; stashed strips where they crowd. */
+  bool even_s[2];
   ptrdiff_t ss[2];
   cl_stashed_strip_fn stashed = NULL;
   for (int64_t t = 0; t < stack; t++) {
     ss[t] = isrc(p, i + t * rows + 1) - isrc(p, i + t * rows);
-    even_tile[t] = NULL;
-    if (strided != NULL && steps_even(p->is, &p->m[0], i + t * rows, rows)) {
-      even_tile[t] = strided;
-      if (stack == 1 && crowded(E, ss[t]))
-        stashed = w->isa->stashed_strip[log2_of(E)];
-    }
+    even_s[t] = strided != NULL && steps_even(p->is, &p->m[0], i + t * rows, rows);
+    if (even_s[t] && stack == 1 && crowded(E, ss[t]))
+      stashed = w->isa->stashed_strip[log2_of(E)];
   }
   /* Stashed tiles run as one pipelined strip where nothing comes between
    * them: no prefetch, dst rows evenly spaced throughout. */
@@ -211,8 +208,8 @@ static void strip(const part *w, cl_line_tile_fn tile, cl_strided_tile_fn stride
       size_t toff = doff + (size_t)(t * rows * E);
       if (even && stashed != NULL)
         stashed(d[0] + toff, d[1] - d[0], s[0] + j * E, ss[t], 1, nt);
-      else if (even && even_tile[t] != NULL)
-        even_tile[t](d[0] + toff, d[1] - d[0], s[0] + j * E, ss[t], nt);
+      else if (even && even_s[t])
+        strided(d[0] + toff, d[1] - d[0], s[0] + j * E, ss[t], nt);
       else
         tile(d, toff, s, (size_t)(j * E), nt);
     }

@@ -94,11 +94,11 @@ CL_SIMD_FN static inline void CL_SIMD_NAME(put)(char *p, vec v, bool nt) {
   }
 
 /* Stashed tiles: line tiles the other way round, for 1- and 2-byte
- * elements with evenly spaced rows, run in strips (stashed_strip).  Each group of n source rows is loaded
- * as whole lines and transposed in-lane into a stash of S lines on the
- * stack, whose row q + k then holds, in its 16 bytes at c, destination row
- * c/E + k's elements from source rows q .. q + n - 1; load_lanes from the
- * stash put those pieces side by side.  The line tile above reads each
+ * elements with evenly spaced rows, run in strips (stashed_strip).  Each
+ * group of n source rows is loaded as whole lines and transposed in-lane
+ * into a stash of S lines on the stack, whose row q + k then holds, in its
+ * 16 bytes at c, destination row c/E + k's elements from source rows q ..
+ * q + n - 1; load_lanes from the stash put those pieces side by side.  The line tile above reads each
  * source line in 64/16 pieces at different times instead, and with
  * S >= 32 rows that share an L1 set (rows a multiple of 4 KiB apart, 12
  * ways) every piece comes from L2 again. */
@@ -114,7 +114,7 @@ CL_SIMD_FN static inline void CL_SIMD_NAME(put)(char *p, vec v, bool nt) {
       _Pragma("GCC unroll 16") for (int k = 0; k < n; k++) store(stash + (q + k) * CL_LINE + h, v[k]);   \
     }                                                                                                    \
   }                                                                                                      \
-  /* Destination rows c/E .. c/E + n - 1 (d + row * ds), from the stash. */                              \
+  /* Destination rows c/E .. c/E + n - 1 (TILE_DST), from the stash. */                                 \
   CL_SIMD_FN static inline void CL_SIMD_NAME(unstash_rows##E)(char *d, ptrdiff_t ds, const char *stash, int c, \
                                                               bool nt) {                                 \
     enum { n = 16 / (E), groups = CL_LINE / VBYTES, rows = VBYTES / (E) };                               \
@@ -122,9 +122,7 @@ CL_SIMD_FN static inline void CL_SIMD_NAME(put)(char *p, vec v, bool nt) {
     _Pragma("GCC unroll 4") for (int g = 0; g < groups; g++)                                             \
       _Pragma("GCC unroll 16") for (int k = 0; k < n; k++)                                               \
         v[g][k] = load_lanes(CL_STASH_ROW, g * rows + k, n, c);                                          \
-    _Pragma("GCC unroll 16") for (int k = 0; k < n; k++)                                                 \
-      _Pragma("GCC unroll 4") for (int g = 0; g < groups; g++)                                           \
-        CL_SIMD_NAME(put)(d + (c / (E) + k) * ds + g * VBYTES, v[g][k], nt);                             \
+    CL_TILE_PUT(E)                                                                                       \
   }                                                                                                      \
   /* `tiles` stashed tiles side by side along the source rows (tile t from                              \
    * s + 64 t to d + S t ds), software-pipelined: the next tile's groups                                \
@@ -165,21 +163,19 @@ CL_DEFINE_LINE_TILES(line_tile)
 #undef TILE_DST
 
 /* The strided and stashed tiles only where CL_SIMD_STRIDED asks for them:
- * with 16 or 32 registers of each kind, the compiler spills the row
- * addresses of a strided tile, and in AVX2 and SSE2 that made it slower
- * than reading them from the strip's tables (on Sapphire Rapids, the
- * 4096 x 4096 byte transpose 0.91-0.97x). */
+ * the compiler spills a strided tile's row addresses, and in AVX2 and SSE2
+ * that made it slower than reading them from the strip's tables (on
+ * Sapphire Rapids, the 4096 x 4096 byte transpose 0.91-0.97x). */
 #ifdef CL_SIMD_STRIDED
 #define TILE_PARAMS char *d, ptrdiff_t ds, const char *s, ptrdiff_t ss
 #define TILE_SRC(r) (s + (r) * ss)
 #define TILE_DST(c) (d + (c) * ds)
 CL_DEFINE_LINE_TILES(strided_tile)
+CL_DEFINE_STASHED(1)
+CL_DEFINE_STASHED(2)
 #undef TILE_PARAMS
 #undef TILE_SRC
 #undef TILE_DST
-
-CL_DEFINE_STASHED(1)
-CL_DEFINE_STASHED(2)
 #endif
 
 /* A narrow tile, for 1- and 2-byte elements going to a staging buffer: 16
