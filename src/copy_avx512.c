@@ -19,12 +19,16 @@
 typedef __m512i vec;
 #define load(p) _mm512_loadu_si512((const void *)(p))
 #define load16(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
-/* Four rows in the four lanes. */
+/* Four rows in the four lanes: lane 0 loaded, lanes 1-3 broadcast from
+ * memory under a mask.  A masked broadcast is a load and a blend that may
+ * run on port 0, where an insert would be a shuffle on port 5, which the
+ * in-lane transposes already keep busy. */
 #define load_lanes(ROW, r, k, c)                                                                           \
-  _mm512_inserti32x4(_mm512_inserti32x4(_mm512_inserti32x4(_mm512_castsi128_si512(load16(ROW(r) + (c))),   \
-                                                           load16(ROW((r) + (k)) + (c)), 1),               \
-                                        load16(ROW((r) + 2 * (k)) + (c)), 2),                              \
-                     load16(ROW((r) + 3 * (k)) + (c)), 3)
+  _mm512_mask_broadcast_i32x4(                                                                             \
+      _mm512_mask_broadcast_i32x4(_mm512_mask_broadcast_i32x4(_mm512_castsi128_si512(load16(ROW(r) + (c))), \
+                                                              0x00F0, load16(ROW((r) + (k)) + (c))),       \
+                                  0x0F00, load16(ROW((r) + 2 * (k)) + (c))),                               \
+      0xF000, load16(ROW((r) + 3 * (k)) + (c)))
 #define store(p, v) _mm512_storeu_si512((void *)(p), (v))
 #define stream(p, v) _mm512_stream_si512((void *)(p), (v))
 /* L is a loop index: the lane is picked by a constant in each branch. */
