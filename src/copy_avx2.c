@@ -34,6 +34,7 @@ const cl_copy_isa cl_copy_isa_avx2 = {
     {line_tile1_avx2, line_tile2_avx2, line_tile4_avx2, line_tile8_avx2, line_tile16_avx2},
     {NULL, NULL, NULL, NULL, NULL}, /* pointer tiles only: see copy_simd.h */
     {NULL, NULL},
+    {NULL, NULL},
     {narrow_tile1_avx2, narrow_tile2_avx2},
     stream_lines_avx2,
     cl_copy_sfence,

@@ -53,6 +53,7 @@ const cl_copy_isa cl_copy_isa_avx512 = {
     {line_tile1_avx512, line_tile2_avx512, line_tile4_avx512, line_tile8_avx512, line_tile16_avx512},
     {strided_tile1_avx512, strided_tile2_avx512, strided_tile4_avx512, strided_tile8_avx512, strided_tile16_avx512},
     {stashed_strip1_avx512, stashed_strip2_avx512},
+    {stashed_pair1_avx512, stashed_pair2_avx512},
     {narrow_tile1_avx512, narrow_tile2_avx512},
     stream_lines_avx512,
     cl_copy_sfence,

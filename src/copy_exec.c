@@ -160,6 +160,15 @@ static bool crowded(int64_t E, ptrdiff_t ss) {
   return CL_COPY_LINE / E / sets >= CROWDED_SET_ROWS;
 }
 
+/* Whether two tiles of 1- or 2-byte elements stacked from step i (2 S
+ * steps, within the run) go as a stashed pair (cl_copy_isa's stashed_pair):
+ * the set has one and their src rows are evenly spaced. */
+static bool stash_pair(const part *w, int64_t i) {
+  const cl_copy_job *p = w->p;
+  const int64_t E = p->elem;
+  return E <= 2 && w->isa->stashed_pair[log2_of(E)] != NULL && steps_even(p->is, &p->m[0], i, 2 * CL_COPY_LINE / E);
+}
+
 /* A strip: `stack` tiles of `rows` src rows each, stacked along i from step
  * i, over j steps [j0, j1) (a multiple of S = 64/E apart); at each j, tile t
  * goes to dst rows drow[j - j0] + doff + t*rows*E.  A tile whose rows are
@@ -172,8 +181,8 @@ static void strip(const part *w, cl_line_tile_fn tile, cl_strided_tile_fn stride
                   char *const *drow, bool even_d, size_t doff, const char *src, int64_t i, int64_t j0, int64_t j1,
                   bool nt) {
   const cl_copy_job *p = w->p;
-  const int64_t E = p->elem, S = CL_COPY_LINE / E, h = stack * rows; /* h <= 64: see tiles_direct */
-  const char *srow[CL_COPY_LINE], *next[CL_COPY_LINE];
+  const int64_t E = p->elem, S = CL_COPY_LINE / E, h = stack * rows; /* h <= 128: see tiles_direct */
+  const char *srow[2 * CL_COPY_LINE], *next[2 * CL_COPY_LINE];
   bool prefetch = p->prefetch && i + 2 * h <= p->in;
   for (int64_t r = 0; r < h; r++) {
     srow[r] = src + isrc(p, i + r);
@@ -181,7 +190,9 @@ static void strip(const part *w, cl_line_tile_fn tile, cl_strided_tile_fn stride
       next[r] = src + isrc(p, i + h + r);
   }
   /* Per stacked tile: whether its src rows are evenly spaced (for the
-   * strided tile), ss apart; stashed strips where they crowd. */
+   * strided tile), ss apart; stashed strips where they crowd, stashed
+   * pairs for a stack of two (tiles_direct stacks 1- and 2-byte tiles only
+   * as pairs), which then takes both tiles at once. */
   bool even_s[2];
   ptrdiff_t ss[2];
   cl_stashed_strip_fn stashed = NULL;
@@ -190,6 +201,11 @@ static void strip(const part *w, cl_line_tile_fn tile, cl_strided_tile_fn stride
     even_s[t] = strided != NULL && steps_even(p->is, &p->m[0], i + t * rows, rows);
     if (even_s[t] && stack == 1 && crowded(E, ss[t]))
       stashed = w->isa->stashed_strip[log2_of(E)];
+  }
+  int64_t stashes = 1;
+  if (stack == 2 && stash_pair(w, i)) {
+    stashed = w->isa->stashed_pair[log2_of(E)];
+    stashes = 2;
   }
   /* Stashed tiles run as one pipelined strip where nothing comes between
    * them: no prefetch, dst rows evenly spaced throughout. */
@@ -203,15 +219,19 @@ static void strip(const part *w, cl_line_tile_fn tile, cl_strided_tile_fn stride
         __builtin_prefetch(next[r] + j * E);
     char *const *d = drow + (j - j0);
     bool even = even_d || steps_even(p->jd, &p->m[p->ichain], j, S);
-    for (int64_t t = 0; t < stack; t++) {
+    for (int64_t t = 0; t < stack;) {
       const char *const *s = srow + t * rows;
       size_t toff = doff + (size_t)(t * rows * E);
-      if (even && stashed != NULL)
+      if (even && stashed != NULL) {
         stashed(d[0] + toff, d[1] - d[0], s[0] + j * E, ss[t], 1, nt);
-      else if (even && even_s[t])
+        t += stashes;
+        continue;
+      }
+      if (even && even_s[t])
         strided(d[0] + toff, d[1] - d[0], s[0] + j * E, ss[t], nt);
       else
         tile(d, toff, s, (size_t)(j * E), nt);
+      t++;
     }
   }
 }
@@ -219,12 +239,17 @@ static void strip(const part *w, cl_line_tile_fn tile, cl_strided_tile_fn stride
 /* Tiles of at most this many rows are stacked in pairs in a direct strip:
  * each dst row then takes two lines in a row, which streams better (on
  * Sapphire Rapids, 4096x4096 float64 0.78 -> 0.91x memcpy, float32 1.10 ->
- * 1.30x; float16, whose pairs read 64 rows at once, gains on transposes and
- * loses on short-row permutations, so it is left alone). */
+ * 1.30x).  Taller tiles, of 1- and 2-byte elements, are stacked only as
+ * stashed pairs (stash_pair), which read each src line once, whole: as
+ * line tiles, float16 pairs lost on short-row permutations.  Writing one
+ * line into each of many rows in turn is what costs: on Sapphire Rapids,
+ * streaming 16 MiB that way takes 1.6 times as long as in runs of two
+ * lines, which stream as fast as a plain copy. */
 #define STACKED_TILE_ROWS 16
 
 /* Whole tiles over strips [i0, i1) (multiples of S apart) and j steps
- * [j0, j1) (a multiple of S), written to dst directly. */
+ * [j0, j1) (a multiple of S), written to dst directly, stacked in pairs
+ * where they can be (STACKED_TILE_ROWS). */
 static void tiles_direct(const part *w, char *dst, const char *src, int64_t i0, int64_t i1, int64_t j0, int64_t j1) {
   const cl_copy_job *p = w->p;
   const int64_t E = p->elem, S = CL_COPY_LINE / E, stack = S <= STACKED_TILE_ROWS ? 2 : 1;
@@ -235,11 +260,13 @@ static void tiles_direct(const part *w, char *dst, const char *src, int64_t i0, 
     int64_t je = j1 - jc < CL_COPY_CHUNK_STEPS ? j1 : jc + CL_COPY_CHUNK_STEPS;
     for (int64_t j = jc; j < je; j++)
       drow[j - jc] = dst + jdst(p, j);
-    int64_t i = i0;
-    for (; i + stack * S <= i1; i += stack * S)
-      strip(w, tile, strided, stack, S, drow, false, (size_t)(i * E), src, i, jc, je, p->nontemporal);
-    for (; i < i1; i += S)
-      strip(w, tile, strided, 1, S, drow, false, (size_t)(i * E), src, i, jc, je, p->nontemporal);
+    for (int64_t i = i0; i + S <= i1;) {
+      int64_t st = stack == 2 || (i + 2 * S <= i1 && stash_pair(w, i)) ? 2 : 1;
+      if (i + st * S > i1)
+        st = 1;
+      strip(w, tile, strided, st, S, drow, false, (size_t)(i * E), src, i, jc, je, p->nontemporal);
+      i += st * S;
+    }
   }
 }
 

@@ -38,6 +38,7 @@ const cl_copy_isa cl_copy_isa_scalar = {
     {line_tile1_scalar, line_tile2_scalar, line_tile4_scalar, line_tile8_scalar, line_tile16_scalar},
     {NULL, NULL, NULL, NULL, NULL},
     {NULL, NULL},
+    {NULL, NULL},
     {narrow_tile1_scalar, narrow_tile2_scalar},
     NULL,
     NULL,

@@ -43,6 +43,11 @@ typedef struct cl_copy_isa {
    * stash (copy_simd.h): for source rows that crowd into few L1 sets.  NULL
    * in a set without. */
   cl_stashed_strip_fn stashed_strip[2];
+  /* stashed_pair[k]: the same with two tiles stacked along the destination
+   * rows (2 * 64 / E source rows from s, the second tile's from s + 64 / E
+   * ss on), each destination row getting its two lines one after the
+   * other: 128-byte runs.  NULL in a set without. */
+  cl_stashed_strip_fn stashed_pair[2];
   /* narrow_tile[k] for elements of 2^k bytes, k = 0, 1: 16 source rows of
    * one line each to 64 / E destination rows of 16 * E bytes (for r < 16,
    * c < 64 / E: s[r] + soff + c*E to d[c] + doff + r*E); never streams. */

@@ -109,42 +109,70 @@ CL_SIMD_FN static inline void CL_SIMD_NAME(put)(char *p, vec v, bool nt) {
     enum { n = 16 / (E) };                                                                               \
     _Pragma("GCC unroll 4") for (int h = 0; h < CL_LINE; h += VBYTES) {                                  \
       vec v[n];                                                                                          \
-      _Pragma("GCC unroll 16") for (int k = 0; k < n; k++) v[k] = load(s + (q + k) * ss + h);            \
+      /* One pointer walks the rows (hidden from the compiler, which would                              \
+       * otherwise keep n row addresses per group and spill them). */                                   \
+      const char *row = s + q * ss + h;                                                                  \
+      _Pragma("GCC unroll 16") for (int k = 0; k < n; k++) {                                             \
+        v[k] = load(row);                                                                                \
+        row += ss;                                                                                       \
+        __asm__("" : "+r"(row));                                                                         \
+      }                                                                                                  \
       CL_SIMD_NAME(lane_transpose##E)(v);                                                                \
       _Pragma("GCC unroll 16") for (int k = 0; k < n; k++) store(stash + (q + k) * CL_LINE + h, v[k]);   \
     }                                                                                                    \
   }                                                                                                      \
-  /* Destination rows c/E .. c/E + n - 1 (TILE_DST), from the stash. */                                 \
-  CL_SIMD_FN static inline void CL_SIMD_NAME(unstash_rows##E)(char *d, ptrdiff_t ds, const char *stash, int c, \
-                                                              bool nt) {                                 \
-    enum { n = 16 / (E), groups = CL_LINE / VBYTES, rows = VBYTES / (E) };                               \
-    vec v[groups][n];                                                                                    \
-    _Pragma("GCC unroll 4") for (int g = 0; g < groups; g++)                                             \
-      _Pragma("GCC unroll 16") for (int k = 0; k < n; k++)                                               \
-        v[g][k] = load_lanes(CL_STASH_ROW, g * rows + k, n, c);                                          \
-    CL_TILE_PUT(E)                                                                                       \
+  /* Destination rows c/E .. c/E + n - 1 (TILE_DST) from K stashes, those   \
+   * of K tiles stacked along the destination rows: each row's K lines are   \
+   * stored one after the other. */                                         \
+  CL_SIMD_FN static inline void CL_SIMD_NAME(unstash_rows##E)(char *d, ptrdiff_t ds, const char *stashes, int K, \
+                                                              int c, bool nt) {                          \
+    enum { n = 16 / (E), groups = CL_LINE / VBYTES, rows = VBYTES / (E), S = CL_LINE / (E) };           \
+    _Pragma("GCC unroll 16") for (int k = 0; k < n; k++)                                                 \
+      _Pragma("GCC unroll 2") for (int u = 0; u < K; u++) {                                              \
+        const char *stash = stashes + u * S * CL_LINE;                                                   \
+        vec v[groups];                                                                                   \
+        _Pragma("GCC unroll 4") for (int g = 0; g < groups; g++)                                         \
+          v[g] = load_lanes(CL_STASH_ROW, g * rows + k, n, c);                                           \
+        _Pragma("GCC unroll 4") for (int g = 0; g < groups; g++)                                         \
+          CL_SIMD_NAME(put)(TILE_DST(c / (E) + k) + u * CL_LINE + g * VBYTES, v[g], nt);                 \
+      }                                                                                                  \
   }                                                                                                      \
-  /* `tiles` stashed tiles side by side along the source rows (tile t from                              \
-   * s + 64 t to d + S t ds), software-pipelined: the next tile's groups                                \
-   * are stashed between this one's groups of stores, so loads and stores                              \
+  /* `tiles` columns of K stacked stashed tiles side by side along the                                  \
+   * source rows (column t from s + 64 t, its tile u from source row u S on,                            \
+   * to d + S t ds + 64 u), software-pipelined: the next column's groups                                \
+   * are stashed between this one's groups of stores, so loads and stores                               \
    * stay interleaved as in a plain copy instead of coming in bursts.  The                              \
    * stashes are hidden from the compiler, which would keep them in                                     \
    * registers and move their pieces with lane extracts: shuffles, the                                  \
    * cost they save. */                                                                                 \
-  CL_SIMD_FN static void CL_SIMD_NAME(stashed_strip##E)(char *d, ptrdiff_t ds, const char *s, ptrdiff_t ss, \
-                                                        int64_t tiles, bool nt) {                        \
+  CL_SIMD_FN static inline void CL_SIMD_NAME(stashed_tiles##E)(char *d, ptrdiff_t ds, const char *s, ptrdiff_t ss, \
+                                                               int64_t tiles, int K, bool nt) {          \
     enum { n = 16 / (E), S = CL_LINE / (E) };                                                            \
-    _Alignas(CL_LINE) char lines[2][S * CL_LINE];                                                        \
-    _Pragma("GCC unroll 4") for (int q = 0; q < S; q += n) CL_SIMD_NAME(stash_rows##E)(lines[0], s, ss, q); \
+    _Alignas(CL_LINE) char lines[2][2 * S * CL_LINE]; /* this column's stashes, the next one's: K <= 2 */ \
+    for (int u = 0; u < K; u++)                                                                          \
+      _Pragma("GCC unroll 4") for (int q = 0; q < S; q += n)                                             \
+        CL_SIMD_NAME(stash_rows##E)(lines[0] + u * S * CL_LINE, s + u * S * ss, ss, q);                  \
     for (int64_t t = 0; t < tiles; t++) {                                                                \
       char *stash = lines[t % 2], *next = lines[(t + 1) % 2];                                            \
       __asm__("" : "+r"(stash), "+r"(next) : : "memory");                                                \
-      for (int p = 0; p < S / n; p++) {                                                                  \
-        if (t + 1 < tiles)                                                                               \
-          CL_SIMD_NAME(stash_rows##E)(next, s + (t + 1) * CL_LINE, ss, p * n);                           \
-        CL_SIMD_NAME(unstash_rows##E)(d + t * S * ds, ds, stash, p * 16, nt);                            \
-      }                                                                                                  \
+      if (t + 1 < tiles)                                                                                 \
+        for (int p = 0; p < S / n; p++) {                                                                \
+          for (int u = 0; u < K; u++)                                                                    \
+            CL_SIMD_NAME(stash_rows##E)(next + u * S * CL_LINE, s + u * S * ss + (t + 1) * CL_LINE, ss, p * n); \
+          CL_SIMD_NAME(unstash_rows##E)(d + t * S * ds, ds, stash, K, p * 16, nt);                       \
+        }                                                                                                \
+      else                                                                                               \
+        for (int p = 0; p < S / n; p++)                                                                  \
+          CL_SIMD_NAME(unstash_rows##E)(d + t * S * ds, ds, stash, K, p * 16, nt);                       \
     }                                                                                                    \
+  }                                                                                                      \
+  CL_SIMD_FN static void CL_SIMD_NAME(stashed_strip##E)(char *d, ptrdiff_t ds, const char *s, ptrdiff_t ss, \
+                                                        int64_t tiles, bool nt) {                        \
+    CL_SIMD_NAME(stashed_tiles##E)(d, ds, s, ss, tiles, 1, nt);                                          \
+  }                                                                                                      \
+  CL_SIMD_FN static void CL_SIMD_NAME(stashed_pair##E)(char *d, ptrdiff_t ds, const char *s, ptrdiff_t ss, \
+                                                       int64_t tiles, bool nt) {                         \
+    CL_SIMD_NAME(stashed_tiles##E)(d, ds, s, ss, tiles, 2, nt);                                          \
   }
 
 #define CL_DEFINE_LINE_TILES(NAME)                                                                       \

@@ -32,6 +32,7 @@ const cl_copy_isa cl_copy_isa_sse2 = {
     {line_tile1_sse2, line_tile2_sse2, line_tile4_sse2, line_tile8_sse2, line_tile16_sse2},
     {NULL, NULL, NULL, NULL, NULL}, /* pointer tiles only: see copy_simd.h */
     {NULL, NULL},
+    {NULL, NULL},
     {narrow_tile1_sse2, narrow_tile2_sse2},
     stream_lines_sse2,
     cl_copy_sfence,
