@@ -177,11 +177,9 @@ static bool stash_pair(const part *w, int64_t i) {
  * crowd; dst rows are even when even_d says so, else where the plan's j
  * run is.  With the plan's prefetch, the next strip's lines are fetched
  * meanwhile: rows too short for the processor to see them as streams.
- * They are fetched into L2 only (prefetcht1):
- * fetched into L1 too (prefetcht0), the permutations of 4- and 8-byte
- * elements ran 4-11% slower on Sapphire Rapids, as if the L1's fill
- * buffers, held for each line until it came, were short for the streaming
- * stores. */
+ * They are fetched into L2 only (prefetcht1): fetched into L1 as well
+ * (prefetcht0), the permutations of 4- and 8-byte elements ran 4-11%
+ * slower on Sapphire Rapids. */
 static void strip(const part *w, cl_line_tile_fn tile, cl_strided_tile_fn strided, int64_t stack, int64_t rows,
                   char *const *drow, bool even_d, size_t doff, const char *src, int64_t i, int64_t j0, int64_t j1,
                   bool nt) {

@@ -94,14 +94,17 @@ CL_SIMD_FN static inline void CL_SIMD_NAME(put)(char *p, vec v, bool nt) {
   }
 
 /* Stashed tiles: line tiles the other way round, for 1- and 2-byte
- * elements with evenly spaced rows, run in strips (stashed_strip).  Each
- * group of n source rows is loaded as whole lines and transposed in-lane
- * into a stash of S lines on the stack, whose row q + k then holds, in its
- * 16 bytes at c, destination row c/E + k's elements from source rows q ..
- * q + n - 1; load_lanes from the stash put those pieces side by side.  The line tile above reads each
+ * elements with evenly spaced rows, run in strips, one tile high
+ * (stashed_strip) or two (stashed_pair).  Each group of n source rows is
+ * loaded as whole lines and transposed in-lane into a stash of S lines on
+ * the stack, whose row q + k then holds, in its 16 bytes at c, destination
+ * row c/E + k's elements from source rows q .. q + n - 1; load_lanes from
+ * the stash put those pieces side by side.  The line tile above reads each
  * source line in 64/16 pieces at different times instead, and with
  * S >= 32 rows that share an L1 set (rows a multiple of 4 KiB apart, 12
- * ways) every piece comes from L2 again. */
+ * ways) every piece comes from L2 again; and a pair of line tiles would
+ * store each destination row's two lines 64 stores apart, where streaming
+ * stores want them together. */
 #define CL_STASH_ROW(r) (stash + (r) * CL_LINE)
 #define CL_DEFINE_STASHED(E)                                                                             \
   /* Source rows q .. q + n - 1 into the same rows of the stash. */                                     \
