@@ -45,6 +45,28 @@ typedef __m512i vec;
 #define unpackhi_32 _mm512_unpackhi_epi32
 #define unpacklo_64 _mm512_unpacklo_epi64
 #define unpackhi_64 _mm512_unpackhi_epi64
+/* v[c] = column c of the 8 x 8 elements of 8 bytes in rows v[0..8): pairs
+ * of rows interleaved, then 32-byte halves and 16-byte lanes gathered
+ * across rows two and four apart (24 shuffles).  Writing an element's
+ * place as the bits (row, column), each stage swaps a row bit with a
+ * column bit. */
+CL_SIMD_FN static inline void lines_transpose8(vec *v) {
+  vec t[8], u[8];
+  for (int k = 0; k < 8; k += 2) {
+    t[k] = _mm512_unpacklo_epi64(v[k], v[k + 1]); /* rows k, k+1 at columns 0, 2, 4, 6 */
+    t[k + 1] = _mm512_unpackhi_epi64(v[k], v[k + 1]); /* ... at columns 1, 3, 5, 7 */
+  }
+  for (int k = 0; k < 8; k += 4)
+    for (int h = 0; h < 2; h++) {
+      u[k + h] = _mm512_shuffle_i64x2(t[k + h], t[k + h + 2], 0x88);     /* lanes 0, 2 of each */
+      u[k + h + 2] = _mm512_shuffle_i64x2(t[k + h], t[k + h + 2], 0xDD); /* lanes 1, 3 of each */
+    }
+  for (int c = 0; c < 4; c++) {
+    v[c] = _mm512_shuffle_i64x2(u[c], u[c + 4], 0x88);
+    v[c + 4] = _mm512_shuffle_i64x2(u[c], u[c + 4], 0xDD);
+  }
+}
+#define CL_SIMD_LINES8 1
 #define CL_SIMD_STRIDED 1
 #include "copy_simd.h"
 

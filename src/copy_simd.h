@@ -15,6 +15,8 @@
  *   unpacklo_N(a, b), unpackhi_N(a, b)   interleave the N-byte elements of the
  *                     low (high) halves of each 16-byte lane of a and b
  *   CL_SIMD_STRIDED   (optional) also define the strided and stashed tiles
+ *   CL_SIMD_LINES8    (optional, VBYTES 64) lines_transpose8(v) transposes
+ *                     the 8 x 8 elements of 8 bytes in vectors v[0..8)
  *
  * The tile transpose.  A line tile is S x S elements, S = 64 / E for E-byte
  * elements: S source rows of one 64-byte line each in, S destination lines
@@ -178,11 +180,30 @@ CL_SIMD_FN static inline void CL_SIMD_NAME(put)(char *p, vec v, bool nt) {
     CL_SIMD_NAME(stashed_tiles##E)(d, ds, s, ss, tiles, 2, nt);                                          \
   }
 
+/* Where a vector is a whole line and the set transposes 8 of them as 8 x 8
+ * elements of 8 bytes (lines_transpose8), a tile of 8-byte elements loads
+ * each source line whole, once, transposes in registers and stores whole
+ * lines; the line tile reads each source line in four 16-byte pieces (on
+ * Sapphire Rapids, in six processes each, the float64 permutation 256^3
+ * ran 1.00-1.03x faster this way, the 4096 x 4096 float64 transpose
+ * 1.02-1.04x). */
+#ifdef CL_SIMD_LINES8
+#define CL_DEFINE_TILE8(NAME)                                                                            \
+  CL_SIMD_FN static void CL_SIMD_NAME(NAME##8)(TILE_PARAMS, bool nt) {                                   \
+    vec v[8];                                                                                            \
+    _Pragma("GCC unroll 8") for (int r = 0; r < 8; r++) v[r] = load(TILE_SRC(r));                       \
+    lines_transpose8(v);                                                                                 \
+    _Pragma("GCC unroll 8") for (int c = 0; c < 8; c++) CL_SIMD_NAME(put)(TILE_DST(c), v[c], nt);        \
+  }
+#else
+#define CL_DEFINE_TILE8(NAME) CL_DEFINE_LINE_TILE(NAME, 8)
+#endif
+
 #define CL_DEFINE_LINE_TILES(NAME)                                                                       \
   CL_DEFINE_LINE_TILE(NAME, 1)                                                                           \
   CL_DEFINE_LINE_TILE(NAME, 2)                                                                           \
   CL_DEFINE_LINE_TILE(NAME, 4)                                                                           \
-  CL_DEFINE_LINE_TILE(NAME, 8)                                                                           \
+  CL_DEFINE_TILE8(NAME)                                                                                  \
   CL_DEFINE_LINE_TILE(NAME, 16)
 
 #define TILE_PARAMS char *const *d, size_t doff, const char *const *s, size_t soff
@@ -248,5 +269,6 @@ CL_SIMD_FN static void CL_SIMD_NAME(stream_lines)(char *d, const char *s, size_t
 #undef CL_DEFINE_LINE_TILE
 #undef CL_STASH_ROW
 #undef CL_DEFINE_STASHED
+#undef CL_DEFINE_TILE8
 #undef CL_DEFINE_LINE_TILES
 #undef CL_DEFINE_NARROW_TILE
