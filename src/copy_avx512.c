@@ -46,10 +46,9 @@ typedef __m512i vec;
 #define unpacklo_64 _mm512_unpacklo_epi64
 #define unpackhi_64 _mm512_unpackhi_epi64
 /* v[c] = column c of the 8 x 8 elements of 8 bytes in rows v[0..8): pairs
- * of rows interleaved, then 32-byte halves and 16-byte lanes gathered
- * across rows two and four apart (24 shuffles).  Writing an element's
- * place as the bits (row, column), each stage swaps a row bit with a
- * column bit. */
+ * of rows interleaved, then 16-byte lanes gathered from rows two apart,
+ * then from rows four apart (24 shuffles).  Writing an element's place as
+ * the bits (row, column), each stage swaps a row bit with a column bit. */
 CL_SIMD_FN static inline void lines_transpose8(vec *v) {
   vec t[8], u[8];
   for (int k = 0; k < 8; k += 2) {
