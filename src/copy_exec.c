@@ -210,10 +210,15 @@ static void strip(const part *w, cl_line_tile_fn tile, cl_strided_tile_fn stride
     stashed = w->isa->stashed_pair[log2_of(E)];
     stashes = 2;
   }
-  /* Stashed tiles run as one pipelined strip where nothing comes between
-   * them: no prefetch, dst rows evenly spaced throughout. */
-  if (stashed != NULL && !prefetch && (even_d || p->jd == NULL) && j1 > j0) {
-    stashed(drow[0] + doff, drow[1] - drow[0], srow[0] + j0 * E, ss[0], (j1 - j0) / S, nt);
+  /* Stashed tiles run as one pipelined strip where dst rows are evenly
+   * spaced throughout, and fetch the next strip's lines themselves where
+   * its rows continue this one's spacing (whether or not the plan
+   * prefetches: on Sapphire Rapids the 4096 x 4096 byte transpose, whose
+   * long rows the plan leaves to the processor, ran 1.09-1.10x faster,
+   * the byte permutation 1.04x, 2-byte elements the same). */
+  bool fetch = i + 2 * h <= p->in && steps_even(p->is, &p->m[0], i, 2 * h);
+  if (stashed != NULL && (!prefetch || fetch) && (even_d || p->jd == NULL) && j1 > j0) {
+    stashed(drow[0] + doff, drow[1] - drow[0], srow[0] + j0 * E, ss[0], (j1 - j0) / S, fetch, nt);
     return;
   }
   for (int64_t j = j0; j < j1; j += S) {
@@ -226,7 +231,7 @@ static void strip(const part *w, cl_line_tile_fn tile, cl_strided_tile_fn stride
       const char *const *s = srow + t * rows;
       size_t toff = doff + (size_t)(t * rows * E);
       if (even && stashed != NULL) {
-        stashed(d[0] + toff, d[1] - d[0], s[0] + j * E, ss[t], 1, nt);
+        stashed(d[0] + toff, d[1] - d[0], s[0] + j * E, ss[t], 1, false, nt);
         t += stashes;
         continue;
       }

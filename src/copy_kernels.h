@@ -28,7 +28,8 @@ typedef void (*cl_line_tile_fn)(char *const *d, size_t doff, const char *const *
 /* The same tile with evenly spaced rows: source row r at s + r*ss,
  * destination row c at d + c*ds. */
 typedef void (*cl_strided_tile_fn)(char *d, ptrdiff_t ds, const char *s, ptrdiff_t ss, bool nt);
-typedef void (*cl_stashed_strip_fn)(char *d, ptrdiff_t ds, const char *s, ptrdiff_t ss, int64_t tiles, bool nt);
+typedef void (*cl_stashed_strip_fn)(char *d, ptrdiff_t ds, const char *s, ptrdiff_t ss, int64_t tiles, bool fetch,
+                                    bool nt);
 
 typedef struct cl_copy_isa {
   const char *name;
@@ -40,8 +41,10 @@ typedef struct cl_copy_isa {
   /* stashed_strip[k], k = 0, 1: `tiles` strided tiles of 1- and 2-byte
    * elements side by side along the source rows (tile t from s + 64 t to
    * d + t (64 / E) ds), reading each source line once, whole, through a
-   * stash (copy_simd.h): for source rows that crowd into few L1 sets.  NULL
-   * in a set without. */
+   * stash (copy_simd.h): for source rows that crowd into few L1 sets.
+   * fetch: as many rows again follow at the same spacing (the next strip's),
+   * and each tile's lines of them are prefetched into L2 meanwhile.  NULL in
+   * a set without. */
   cl_stashed_strip_fn stashed_strip[2];
   /* stashed_pair[k]: the same with two tiles stacked along the destination
    * rows (2 * 64 / E source rows from s, the second tile's from s + 64 / E

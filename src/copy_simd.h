@@ -107,6 +107,13 @@ CL_SIMD_FN static inline void CL_SIMD_NAME(put)(char *p, vec v, bool nt) {
  * ways) every piece comes from L2 again; and a pair of line tiles would
  * store each destination row's two lines 64 stores apart, where streaming
  * stores want them together. */
+/* Prefetches into L2 the line at s of n rows ss apart, in each of K
+ * blocks of rows `block` apart. */
+CL_SIMD_FN static inline void CL_SIMD_NAME(fetch_rows)(const char *s, ptrdiff_t ss, int K, ptrdiff_t block, int n) {
+  for (int u = 0; u < K; u++)
+    for (int k = 0; k < n; k++)
+      __builtin_prefetch(s + u * block + k * ss, 0, 2);
+}
 #define CL_STASH_ROW(r) (stash + (r) * CL_LINE)
 #define CL_DEFINE_STASHED(E)                                                                             \
   /* Source rows q .. q + n - 1 into the same rows of the stash. */                                     \
@@ -149,9 +156,10 @@ CL_SIMD_FN static inline void CL_SIMD_NAME(put)(char *p, vec v, bool nt) {
    * stay interleaved as in a plain copy instead of coming in bursts.  The                              \
    * stashes are hidden from the compiler, which would keep them in                                     \
    * registers and move their pieces with lane extracts: shuffles, the                                  \
-   * cost they save. */                                                                                 \
+   * cost they save.  With fetch, the K S rows after these get their lines                              \
+   * of the next column prefetched into L2 beside each group. */                                        \
   CL_SIMD_FN static inline void CL_SIMD_NAME(stashed_tiles##E)(char *d, ptrdiff_t ds, const char *s, ptrdiff_t ss, \
-                                                               int64_t tiles, int K, bool nt) {          \
+                                                               int64_t tiles, int K, bool fetch, bool nt) { \
     enum { n = 16 / (E), S = CL_LINE / (E) };                                                            \
     _Alignas(CL_LINE) char lines[2][2 * S * CL_LINE]; /* this column's stashes, the next one's: K <= 2 */ \
     for (int u = 0; u < K; u++)                                                                          \
@@ -164,6 +172,8 @@ CL_SIMD_FN static inline void CL_SIMD_NAME(put)(char *p, vec v, bool nt) {
         for (int p = 0; p < S / n; p++) {                                                                \
           for (int u = 0; u < K; u++)                                                                    \
             CL_SIMD_NAME(stash_rows##E)(next + u * S * CL_LINE, s + u * S * ss + (t + 1) * CL_LINE, ss, p * n); \
+          if (fetch)                                                                                     \
+            CL_SIMD_NAME(fetch_rows)(s + (K * S + p * n) * ss + t * CL_LINE, ss, K, S * ss, n);          \
           CL_SIMD_NAME(unstash_rows##E)(d + t * S * ds, ds, stash, K, p * 16, nt);                       \
         }                                                                                                \
       else                                                                                               \
@@ -172,12 +182,12 @@ CL_SIMD_FN static inline void CL_SIMD_NAME(put)(char *p, vec v, bool nt) {
     }                                                                                                    \
   }                                                                                                      \
   CL_SIMD_FN static void CL_SIMD_NAME(stashed_strip##E)(char *d, ptrdiff_t ds, const char *s, ptrdiff_t ss, \
-                                                        int64_t tiles, bool nt) {                        \
-    CL_SIMD_NAME(stashed_tiles##E)(d, ds, s, ss, tiles, 1, nt);                                          \
+                                                        int64_t tiles, bool fetch, bool nt) {            \
+    CL_SIMD_NAME(stashed_tiles##E)(d, ds, s, ss, tiles, 1, fetch, nt);                                   \
   }                                                                                                      \
   CL_SIMD_FN static void CL_SIMD_NAME(stashed_pair##E)(char *d, ptrdiff_t ds, const char *s, ptrdiff_t ss, \
-                                                       int64_t tiles, bool nt) {                         \
-    CL_SIMD_NAME(stashed_tiles##E)(d, ds, s, ss, tiles, 2, nt);                                          \
+                                                       int64_t tiles, bool fetch, bool nt) {             \
+    CL_SIMD_NAME(stashed_tiles##E)(d, ds, s, ss, tiles, 2, fetch, nt);                                   \
   }
 
 /* Where a vector is a whole line and the set transposes 8 of them as 8 x 8

@@ -280,10 +280,10 @@ static void test_copy_kernels(void **state) {
       {"(96,70):(512,1)", "(96,70):(1,512)"},                                /* both sides' rows 2^9 elements apart */
       {"(64,80):(1,64)", "(64,80):(1024,1)"},                                /* src rows in few L1 sets: stashed tiles */
       {"(64,80):(1,64)", "(64,80):(-1024,1)"},                               /* the same, rows in reverse */
-      {"(200,80):(1,200)", "(200,80):(1024,1)"},                             /* the same, prefetched: tile by tile */
-      {"(400,80):(1,400)", "(400,80):(1024,1)"},                             /* stashed pairs of bytes, prefetched */
+      {"(200,80):(1,200)", "(200,80):(1024,1)"},                             /* the same, pairs and one tile high */
+      {"(400,80):(1,400)", "(400,80):(1024,1)"},                             /* pairs fetching the next strip's rows */
       {"(256,(40,3)):(1,(256,20000))", "(256,(40,3)):(120,(1,40))"},         /* pairs, dst rows uneven at turns */
-      {"((100,3),80):((1,100),300)", "((100,3),80):((96,10000),1)"},         /* a pair would cross a turn of src rows */
+      {"((100,3),80):((1,100),300)", "((100,3),80):((96,10000),1)"},         /* pairs tile by tile, or none at a turn */
       {"(15,17,9):(-153,9,1)", "(15,17,9):(1,-15,255)"},                     /* odd 3-D permute, reversed modes */
   };
   static const size_t elems[] = {1, 2, 4, 8, 16, 6, 32};
