@@ -214,8 +214,8 @@ static void strip(const part *w, cl_line_tile_fn tile, cl_strided_tile_fn stride
    * spaced throughout, and fetch the next strip's lines themselves where
    * its rows continue this one's spacing (whether or not the plan
    * prefetches: on Sapphire Rapids the 4096 x 4096 byte transpose, whose
-   * long rows the plan leaves to the processor, ran 1.09-1.10x faster,
-   * the byte permutation 1.04x, 2-byte elements the same). */
+   * long rows the plan leaves to the processor, ran 1.09-1.14x faster,
+   * the byte permutation 1.04-1.13x, 2-byte elements about the same). */
   bool fetch = i + 2 * h <= p->in && steps_even(p->is, &p->m[0], i, 2 * h);
   if (stashed != NULL && (!prefetch || fetch) && (even_d || p->jd == NULL) && j1 > j0) {
     stashed(drow[0] + doff, drow[1] - drow[0], srow[0] + j0 * E, ss[0], (j1 - j0) / S, fetch, nt);
