@@ -95,6 +95,14 @@ CL_SIMD_FN static inline void CL_SIMD_NAME(put)(char *p, vec v, bool nt) {
     }                                                                                                    \
   }
 
+/* Prefetches into L2 the line at s of n rows ss apart, in each of K
+ * blocks of rows `block` apart. */
+CL_SIMD_FN static inline void CL_SIMD_NAME(fetch_rows)(const char *s, ptrdiff_t ss, int K, ptrdiff_t block, int n) {
+  for (int u = 0; u < K; u++)
+    for (int k = 0; k < n; k++)
+      __builtin_prefetch(s + u * block + k * ss, 0, 2);
+}
+
 /* Stashed tiles: line tiles the other way round, for 1- and 2-byte
  * elements with evenly spaced rows, run in strips, one tile high
  * (stashed_strip) or two (stashed_pair).  Each group of n source rows is
@@ -107,13 +115,6 @@ CL_SIMD_FN static inline void CL_SIMD_NAME(put)(char *p, vec v, bool nt) {
  * ways) every piece comes from L2 again; and a pair of line tiles would
  * store each destination row's two lines 64 stores apart, where streaming
  * stores want them together. */
-/* Prefetches into L2 the line at s of n rows ss apart, in each of K
- * blocks of rows `block` apart. */
-CL_SIMD_FN static inline void CL_SIMD_NAME(fetch_rows)(const char *s, ptrdiff_t ss, int K, ptrdiff_t block, int n) {
-  for (int u = 0; u < K; u++)
-    for (int k = 0; k < n; k++)
-      __builtin_prefetch(s + u * block + k * ss, 0, 2);
-}
 #define CL_STASH_ROW(r) (stash + (r) * CL_LINE)
 #define CL_DEFINE_STASHED(E)                                                                             \
   /* Source rows q .. q + n - 1 into the same rows of the stash. */                                     \
@@ -168,17 +169,15 @@ CL_SIMD_FN static inline void CL_SIMD_NAME(fetch_rows)(const char *s, ptrdiff_t 
     for (int64_t t = 0; t < tiles; t++) {                                                                \
       char *stash = lines[t % 2], *next = lines[(t + 1) % 2];                                            \
       __asm__("" : "+r"(stash), "+r"(next) : : "memory");                                                \
-      if (t + 1 < tiles)                                                                                 \
-        for (int p = 0; p < S / n; p++) {                                                                \
+      for (int p = 0; p < S / n; p++) {                                                                  \
+        if (t + 1 < tiles) {                                                                             \
           for (int u = 0; u < K; u++)                                                                    \
             CL_SIMD_NAME(stash_rows##E)(next + u * S * CL_LINE, s + u * S * ss + (t + 1) * CL_LINE, ss, p * n); \
           if (fetch)                                                                                     \
             CL_SIMD_NAME(fetch_rows)(s + (K * S + p * n) * ss + t * CL_LINE, ss, K, S * ss, n);          \
-          CL_SIMD_NAME(unstash_rows##E)(d + t * S * ds, ds, stash, K, p * 16, nt);                       \
         }                                                                                                \
-      else                                                                                               \
-        for (int p = 0; p < S / n; p++)                                                                  \
-          CL_SIMD_NAME(unstash_rows##E)(d + t * S * ds, ds, stash, K, p * 16, nt);                       \
+        CL_SIMD_NAME(unstash_rows##E)(d + t * S * ds, ds, stash, K, p * 16, nt);                         \
+      }                                                                                                  \
     }                                                                                                    \
   }                                                                                                      \
   CL_SIMD_FN static void CL_SIMD_NAME(stashed_strip##E)(char *d, ptrdiff_t ds, const char *s, ptrdiff_t ss, \
