@@ -7,6 +7,13 @@ UndefinedBehaviorSanitizer (which also find a handle the header leaks), and
 runs it.
 
     python3 cxx_test.py --include DIR --lib-dir DIR --work DIR [--compiler CXX]...
+                        [--library-sanitize SANITIZERS]
+
+A library built with sanitizers (Meson's b_sanitize, passed as
+--library-sanitize) needs its sanitizer runtime in the program that loads it:
+the program is then built with those sanitizers, by the compiler named (the
+one of the library's own compiler family, whose runtime the library was built
+against), and no other.
 
 Exit 77 (skipped) when no compiler is found, unless
 CUTE_LAYOUT_REQUIRE_BINDINGS=1 (CI), where every compiler named must be there.
@@ -30,13 +37,22 @@ def build(cxx, args, out, extra):
     return subprocess.call(cmd) == 0
 
 
+def sanitizer_flags(b_sanitize):
+    """The compiler flags of Meson's b_sanitize value (e.g. 'address,undefined')."""
+    flags = ['-fsanitize=' + b_sanitize, '-fno-omit-frame-pointer']
+    if 'undefined' in b_sanitize.split(','):
+        flags.append('-fno-sanitize-recover=all')
+    return flags
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     ap.add_argument('--include', required=True)
     ap.add_argument('--lib-dir', required=True)
     ap.add_argument('--work', required=True)
     ap.add_argument('--compiler', action='append', default=None)
-    ap.add_argument('--no-sanitizers', action='store_true', help='for a library built with sanitizers already')
+    ap.add_argument('--library-sanitize', default='none',
+                    help="the library's b_sanitize: the program is built with the same sanitizers")
     args = ap.parse_args()
     required = os.environ.get('CUTE_LAYOUT_REQUIRE_BINDINGS') == '1'
     os.makedirs(args.work, exist_ok=True)
@@ -48,11 +64,15 @@ def main():
                 failed.append(cxx)
             continue
         exe = os.path.join(args.work, 'test_cutelayout_' + os.path.basename(cxx).replace('+', 'x'))
-        extra = [] if args.no_sanitizers else SANITIZERS
-        if extra and not build(cxx, args, exe, extra):
-            print('%s cannot build with the sanitizers; building without them' % cxx, flush=True)
-            extra = []
-        if not extra and not build(cxx, args, exe, []):
+        if args.library_sanitize != 'none':
+            # Not optional here: without the runtime the program cannot load the library.
+            built = build(cxx, args, exe, sanitizer_flags(args.library_sanitize))
+        else:
+            built = build(cxx, args, exe, SANITIZERS)
+            if not built:
+                print('%s cannot build with the sanitizers; building without them' % cxx, flush=True)
+                built = build(cxx, args, exe, [])
+        if not built:
             failed.append(cxx)
             continue
         env = dict(os.environ, ASAN_OPTIONS='detect_leaks=1', UBSAN_OPTIONS='print_stacktrace=1')
