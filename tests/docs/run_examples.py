@@ -15,7 +15,9 @@ The convention (docs/index.md, "Examples are tested"):
   - a ```c, ```cpp or ```python block is a complete program, compiled against
     the build tree's headers and library and run; when the very next block is
     a ```text block, that is its exact standard output, otherwise the program
-    only has to exit with status 0.
+    only has to exit with status 0.  A Python example that fails importing a
+    module other than cutelayout (numpy) is skipped, and says so, unless
+    CUTE_LAYOUT_REQUIRE_BINDINGS=1 (CI) makes it a failure.
   - a block immediately preceded by the line `<!-- not run: REASON -->` is
     skipped, and listed with its reason.
   - ```text blocks and blocks without a language are pictures of output, and
@@ -46,6 +48,14 @@ NOT_RUN = re.compile(r'^<!--\s*not run:\s*(\S.*?)\s*-->\s*$')
 PROGRAM_LANGS = ('c', 'cpp', 'python')
 DISPLAY_LANGS = ('text', '', 'ini', 'meson')
 TIMEOUT = 120
+# An example that imports an optional module (numpy) is skipped where that
+# module is missing, except where every binding's tools must be there (CI).
+MISSING_MODULE = re.compile(r"ModuleNotFoundError: No module named '([\w.]+)'")
+REQUIRE_MODULES = os.environ.get('CUTE_LAYOUT_REQUIRE_BINDINGS') == '1'
+
+
+class Skip(Exception):
+    """An example that cannot run here, and why."""
 
 
 class Block:
@@ -182,6 +192,10 @@ class Runner:
                 command = [exe]
             r = subprocess.run(command, env=env, cwd=work, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                stdin=subprocess.DEVNULL, universal_newlines=True, timeout=TIMEOUT, check=False)
+            missing = MISSING_MODULE.search(r.stderr) if block.lang == 'python' else None
+            if r.returncode != 0 and missing and missing.group(1) != 'cutelayout' and not REQUIRE_MODULES:
+                raise Skip(f'needs the Python module {missing.group(1)}, which is not installed '
+                           '(CUTE_LAYOUT_REQUIRE_BINDINGS=1 makes that a failure)')
             if r.returncode != 0 or (expected is not None and r.stdout != expected):
                 return [mismatch(block.where(), f'the {block.lang} program', expected, r.stdout, r.stderr,
                                  str(r.returncode))]
@@ -275,11 +289,17 @@ def main():
             if kind == 'console':
                 return runner.run_console(block)
             return runner.run_program(block, expected)
+        except Skip as e:
+            block.not_run = str(e)
+            return None
         except (ValueError, subprocess.TimeoutExpired) as e:
             return [f'{block.where()}: {e}']
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         results = list(pool.map(run, jobs))
+    skipped += [block for (_, block, _), r in zip(jobs, results) if r is None]
+    jobs, results = zip(*[(job, r) for job, r in zip(jobs, results) if r is not None]) if any(
+        r is not None for r in results) else ((), ())
     failures = mistakes + [f for r in results for f in r]
     for (_, block, _), r in zip(jobs, results):
         print(f'{"FAIL" if r else "ok  "} {block.where()} {block.lang}')
