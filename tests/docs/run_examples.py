@@ -20,11 +20,12 @@ The convention (docs/index.md, "Examples are tested"):
     CUTE_LAYOUT_REQUIRE_BINDINGS=1 (CI) makes it a failure.
   - a block immediately preceded by the line `<!-- not run: REASON -->` is
     skipped, and listed with its reason.
-  - ```text blocks and blocks without a language are pictures of output, and
-    ```ini and ```meson blocks are file contents: none is run.  Any other
-    language (sh, rust, julia, cuda, ...) needs the not-run marker, and a block
-    without a language must not hold `$ ` commands (label it console): either
-    mistake fails the test, so that no example is left out silently.
+  - ```text blocks and blocks without a language are pictures of output (a
+    synopsis, a table) and are not run.  Any other language (sh, rust, julia,
+    cuda, a file's contents in ini or meson, ...) needs the not-run marker,
+    and a block without a language must not hold `$ ` commands (label it
+    console): either mistake fails the test, so that no example is left out
+    silently.
 
     run_examples.py --tool PATH --python PATH --pythonpath DIR --library FILE
                     --include DIR --cc 'CC' [--cxx 'CXX'] (FILE.md | DIR)...
@@ -46,7 +47,7 @@ import tempfile
 FENCE = re.compile(r'^```(\S*)\s*$')
 NOT_RUN = re.compile(r'^<!--\s*not run:\s*(\S.*?)\s*-->\s*$')
 PROGRAM_LANGS = ('c', 'cpp', 'python')
-DISPLAY_LANGS = ('text', '', 'ini', 'meson')
+DISPLAY_LANGS = ('text', '')
 TIMEOUT = 120
 # An example that imports an optional module (numpy) is skipped where that
 # module is missing, except where every binding's tools must be there (CI).
