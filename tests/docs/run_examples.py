@@ -298,17 +298,16 @@ def main():
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         results = list(pool.map(run, jobs))
+    ran = [(block, r) for (_, block, _), r in zip(jobs, results) if r is not None]
     skipped += [block for (_, block, _), r in zip(jobs, results) if r is None]
-    jobs, results = zip(*[(job, r) for job, r in zip(jobs, results) if r is not None]) if any(
-        r is not None for r in results) else ((), ())
-    failures = mistakes + [f for r in results for f in r]
-    for (_, block, _), r in zip(jobs, results):
+    failures = mistakes + [f for _, r in ran for f in r]
+    for block, r in ran:
         print(f'{"FAIL" if r else "ok  "} {block.where()} {block.lang}')
     for block in skipped:
         print(f'skip {block.where()} {block.lang or "(no language)"}: {block.not_run}')
     for f in failures:
         print('\n' + f)
-    print(f'\n{len(jobs)} examples run, {sum(1 for r in results if r)} failed, {len(skipped)} not run, '
+    print(f'\n{len(ran)} examples run, {sum(1 for _, r in ran if r)} failed, {len(skipped)} not run, '
           f'{len(mistakes)} blocks break the convention')
     return 1 if failures else 0
 
