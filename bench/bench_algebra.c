@@ -11,7 +11,7 @@
  * means "as much as three handle copies".
  *
  * bench/pycute_algebra.py times the same workloads with pycute (the Python
- * reference), for README's performance table. */
+ * reference), for the algebra table of docs/performance.md. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -8,7 +8,7 @@
 # Symbols already in the file keep the version they have there; new ones get
 # VERSION (default: the project version in meson.build), the first upstream
 # version that has them.  A symbol the library no longer exports is dropped,
-# and reported: that is an ABI break (README, "ABI policy").  Needs dpkg-dev
+# and reported: that is an ABI break (docs/abi-and-packaging.md, "ABI policy").  Needs dpkg-dev
 # (dpkg-gensymbols).  Review the diff and commit it.
 set -eu
 

@@ -456,7 +456,7 @@ fi
 
 # ---------------------------------------------------------------- near INT64_MAX
 # Answers that just fit are exact; one step further is an overflow error, never
-# a wrapped value (README "Limits").
+# a wrapped value (docs/c-api.md, "Limits").
 expect_output "near INT64_MAX" 1 "9223372030926249001
 error: size: integer overflow in 3037000500 * 3037000500
 error: size: integer overflow in 4294967296 * 4294967296

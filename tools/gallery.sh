@@ -24,7 +24,7 @@ cat > "$md" <<'HEAD'
 # Gallery
 
 Pictures drawn by `cute-layout draw` (regenerate them all with
-`tools/gallery.sh`; the playground page, README "Playground", draws the same
+`tools/gallery.sh`; the playground page, [pictures.md](pictures.md#the-playground), draws the same
 ones as you type).  Each cell shows the index the layout maps its
 coordinate to; by default colour runs from dark (smallest index) to light
 (largest) on a perceptually even ramp, and `--colour bank` colours each cell
@@ -41,7 +41,7 @@ picture() {
   "$tool" draw "$expr" "$@" -o "$out/$name.svg"
   {
     printf '\n## %s\n\n' "$caption"
-    printf '```sh\ncute-layout draw %s%s%s' "'" "$expr" "'"
+    printf '```console\n$ cute-layout draw %s%s%s' "'" "$expr" "'"
     local arg
     for arg in "$@"; do  # expressions among the options are quoted too
       if [[ $arg =~ ^[-A-Za-z0-9_.,=/]+$ ]]; then printf ' %s' "$arg"; else printf " '%s'" "$arg"; fi

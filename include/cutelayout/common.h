@@ -27,7 +27,7 @@ extern "C" {
 
 /* Functions a program calls once per element (cl_layout_eval) are called
  * through the GOT, not a PLT stub: one indirect call instead of a call and a
- * jump (README, "Evaluation").  GCC's noplt; nothing where the compiler
+ * jump (docs/performance.md, "Evaluation").  GCC's noplt; nothing where the compiler
  * lacks it, or where the program defines CL_NOPLT itself (-DCL_NOPLT=). */
 #ifndef CL_NOPLT
 #if defined(__has_attribute)

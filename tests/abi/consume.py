@@ -162,7 +162,7 @@ def main():
         sanitize = [] if args.sanitize in ('', 'none') else ['-fsanitize=' + args.sanitize]
         run_env = dict(os.environ, LD_LIBRARY_PATH='' if args.installed else libdir)
 
-        # Each header on its own, in each language the README promises.
+        # Each header on its own, in each language docs/abi-and-packaging.md promises.
         languages = [('c', args.cc, ['-std=c99'], 'c99'), ('c', args.cc, ['-std=c11'], 'c11')]
         if args.cxx:
             languages.append(('c++', args.cxx, ['-std=c++17'], 'c++17'))

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 """The man page keeps up with the tool: every command that `cute-layout --help`
-lists under "commands:" is described in doc/cute-layout.1.
+lists under "commands:" is described in docs/cute-layout.1.
 
     manpage.py TOOL MANPAGE
 """

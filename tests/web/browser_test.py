@@ -337,7 +337,7 @@ def run_checks(page, tool, out):
                  expr + ': the address holds the expression')
         c.same_as_tool(expr, [expr], [expr])
 
-    # The screenshot of the tiled layout the README names.
+    # The screenshot of the tiled layout docs/pictures.md draws first.
     page.type_into('expr', 'logical_divide(make_layout((8,8)),(2,4))')
     shot = page.screenshot(os.path.join(out, 'playground.png'))
     ok, colours, share = not_blank(shot)

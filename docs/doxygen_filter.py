@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""Doxygen input filter for the public headers (doc/Doxyfile.in): the headers
+"""Doxygen input filter for the public headers (docs/Doxyfile.in): the headers
 are commented in plain C (`/* ... */`, STYLE.md), which Doxygen ignores, so
 this turns them into Doxygen comments on the fly without touching the files:
 
