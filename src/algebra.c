@@ -662,6 +662,13 @@ static cl_status unordered_basis(const char *op, const cl_flat *f) {
 cl_status cl_complement_flat(const cl_flat *filtered, const cl_node *cotarget, cl_flat *out) {
   out->n = 0;
   CL_TRY(unordered_basis("complement", filtered));
+  /* The complement's strides are positive and increasing (CuTe's docs): a
+   * negative stride has no place in that order, and CuTe's fold over one
+   * makes negative extents, which mean nothing. */
+  for (int64_t k = 0; k < filtered->n; k++)
+    if (filtered->m[k].stride < 0)
+      return cl_fail(CL_E_DOMAIN, "complement: the layout has the negative stride %lld; complement needs strides >= 0",
+                     (long long)filtered->m[k].stride);
   /* coalesce() of a shape with no integers in it does not compile. */
   if (cl_tree_leaf_count(cotarget) == 0)
     return cl_fail(CL_E_DOMAIN, "complement: the cotarget has no integers (an empty tuple)");
@@ -782,6 +789,12 @@ static cl_status left_inverse_flat(cl_lview v, cl_flat *out) {
   int64_t size = 1, prev_prefix = 0; /* result strides lag result shapes by one */
   for (int64_t k = 0; s == CL_OK && k < sl.modes.n; k++) {
     int64_t i = sl.by_stride.at[k], stride = sl.modes.m[i].stride, remainder, shape;
+    if (stride < 0) {
+      /* CuTe's left_inverse is right_inverse(make_layout(L, complement(L))). */
+      s = cl_fail(CL_E_DOMAIN, "left_inverse: the layout has the negative stride %lld; its complement needs strides >= 0",
+                  (long long)stride);
+      break;
+    }
     if (stride == 0)
       continue;
     if ((s = cl_al_mod(stride, size, &remainder)) != CL_OK)
@@ -910,6 +923,7 @@ cl_status cl_composition_tiler(const cl_layout_t *a, const cl_tuple_t *tiler, cl
 }
 
 static cl_status complement_public(const cl_layout_t *layout, const cl_node *cotarget, cl_layout_t **out) {
+  CL_TRY(cl_require_shape(cotarget, "complement's cotarget"));
   cl_flat result;
   cl_flat_init(&result);
   cl_status s = cl_complement_view(cl_view_of(layout), cotarget, &result);
@@ -932,7 +946,6 @@ cl_status cl_complement_shape(const cl_layout_t *layout, const cl_tuple_t *cotar
   CHECK_OUT(out);
   CHECK_NULL(layout);
   CHECK_NULL(cotarget);
-  CL_TRY(cl_require_int_tuple(cl_troot(cotarget), "complement's cotarget"));
   return complement_public(layout, cl_troot(cotarget), out);
 }
 
@@ -1210,7 +1223,7 @@ cl_status cl_domain_distribute(const cl_tuple_t *shape, const cl_tuple_t *count,
   CHECK_OUT(out);
   CHECK_NULL(shape);
   CHECK_NULL(count);
-  CL_TRY(cl_require_int_tuple(cl_troot(shape), "domain_distribute: the shape"));
+  CL_TRY(cl_require_shape(cl_troot(shape), "domain_distribute: the shape"));
   const cl_node *b = cl_troot(count);
   if (!cl_is_int(b))
     return cl_fail(CL_E_TYPE, "domain_distribute: the count must be an integer (CuTe: static_assert is_integral)");

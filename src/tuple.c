@@ -128,6 +128,8 @@ void cl_b_copy_children(cl_builder *b, const cl_node *n) {
 
 static cl_status finish(cl_builder *b, struct cl_tuple **out) {
   *out = NULL;
+  if (b->status == CL_OK)
+    cl_b_set_error(b, cl_require_layout_shapes(cl_b_root(b)));
   if (b->status != CL_OK) {
     cl_status s = b->status;
     cl_b_release(b);
@@ -219,6 +221,7 @@ cl_status cl_tuple_from_tree(const cl_node *root, cl_tuple_t **out) {
  * nodes (compiled by the first evaluation, eval_plan.c). */
 cl_status cl_layout_from_trees(const cl_node *shape, const cl_node *stride, cl_layout_t **out) {
   *out = NULL;
+  CL_TRY(cl_require_shape(shape, "a layout's shape"));
   int64_t count = 1 + (int64_t)shape->span + stride->span;
   if (count > INT32_MAX / 2)
     return cl_fail(CL_E_LIMIT, "the value is too large: more than %d integers and tuples", INT32_MAX / 2);
@@ -263,6 +266,28 @@ bool cl_tree_stride_leaves(const cl_node *n) {
 
 cl_status cl_require_int_tuple(const cl_node *n, const char *what) {
   return cl_tree_all_int(n) ? CL_OK : cl_fail(CL_E_TYPE, "%s must be an int tuple (no '_' or layouts)", what);
+}
+
+/* A shape counts elements along each mode: an extent is an integer >= 0 (0
+ * is an empty mode, which CuTe allows: make_layout(Int<0>{}) is _0:_1).  A
+ * negative extent or a non-integer means nothing to CuTe, so the library
+ * refuses it wherever a shape enters, rather than compute with it. */
+cl_status cl_require_shape(const cl_node *n, const char *what) {
+  CL_TRY(cl_require_int_tuple(n, what));
+  for (int32_t i = 0; i < n->span; i++)
+    if (n[i].kind == CL_KIND_INT && n[i].value < 0)
+      return cl_fail(CL_E_DOMAIN, "%s has the negative extent %lld; a shape's extents are integers >= 0", what,
+                     (long long)n[i].value);
+  return CL_OK;
+}
+
+cl_status cl_require_layout_shapes(const cl_node *root) {
+  if (root == NULL)
+    return CL_OK;
+  for (int32_t i = 0; i < root->span; i++)
+    if (root[i].kind == CL_KIND_LAYOUT)
+      CL_TRY(cl_require_shape(cl_lshape(&root[i]), "a layout's shape"));
+  return CL_OK;
 }
 
 bool cl_tree_congruent(const cl_node *a, const cl_node *b) {
@@ -1108,7 +1133,7 @@ cl_status cl_evenly_divides(const cl_tuple_t *shape, const cl_tuple_t *tiler, in
   CHECK_NULL(shape);
   CHECK_NULL(tiler);
   CHECK_NULL(out);
-  CL_TRY(cl_require_int_tuple(cl_troot(shape), "evenly_divides: the shape"));
+  CL_TRY(cl_require_shape(cl_troot(shape), "evenly_divides: the shape"));
   bool even;
   CL_TRY(evenly_divides_tree(cl_troot(shape), cl_troot(tiler), &even));
   *out = even;
