@@ -170,6 +170,9 @@ usage_status "unknown command" "unknown command 'frobnicate'" -- frobnicate
 grep -q "did you mean" "$work/usage.err" && fail "frobnicate: a command was suggested: $(head -1 "$work/usage.err")"
 usage_status "misspelt command" "unknown command 'evl'; did you mean 'eval'?" -- evl
 usage_status "misspelt command 2" "unknown command 'drwa'; did you mean 'draw'?" -- drwa
+usage_status "misspelt command 3" "unknown command 'dwar'; did you mean 'draw'?" -- dwar
+# A swap of two letters, neighbours or not, is one slip (issue 23).
+expect_output "swapped letters" 1 "error: column 1: unknown function 'sezi'; did you mean 'size'?" -- eval 'sezi(8:1)'
 usage_status "unknown tool option" "unknown option '--bogus'" -- --bogus eval 8
 usage_status "unknown eval option" "eval: unknown option '-x'" -- eval -x 8
 usage_status "eval --help with a value" "eval: option '--help' takes no value" -- eval --help=yes
