@@ -1090,56 +1090,6 @@ cl_status cl_tuple_filter_zeros(const cl_tuple_t *a, const cl_tuple_t *b, cl_tup
   return cl_b_finish_tuple(&bld, out);
 }
 
-/* ------------------------------------------------- evenly_divides */
-
-static cl_status evenly_divides_tree(const cl_node *shape, const cl_node *tiler, bool *out) {
-  if (cl_is_tuple(tiler)) {
-    if (tiler->rank > cl_rank_of(shape)) {
-      *out = false;
-      return CL_OK;
-    }
-    /* The first rank(tiler) modes of shape, each evenly divided. */
-    *out = true;
-    const cl_node *s = cl_is_tuple(shape) ? cl_first(shape) : shape;
-    CL_FOR_EACH_CHILD(t, tiler) {
-      bool mode;
-      CL_TRY(evenly_divides_tree(s, t, &mode));
-      *out = *out && mode;
-      s = cl_next(s);
-    }
-    return CL_OK;
-  }
-  if (tiler->kind == CL_KIND_UNDERSCORE)
-    return cl_fail(CL_E_DOMAIN, "evenly_divides: division by zero: '_' in the tiler is CuTe's Int<0>");
-  if (tiler->kind != CL_KIND_INT)
-    return cl_fail(CL_E_TYPE, "evenly_divides: the tiler must hold integers and '_' (CuTe reads a layout tiler as the tuple (shape,stride))");
-  /* size(shape) == tiler * size(ceil_div(shape, tiler)) */
-  int64_t size, rest_size, covered;
-  CL_TRY(cl_tree_product(shape, &size));
-  cl_builder rest;
-  cl_b_init(&rest);
-  cl_b_ceil_div(&rest, shape, tiler);
-  cl_status s = rest.status;
-  if (s == CL_OK)
-    s = cl_tree_product(rest.nodes, &rest_size);
-  cl_b_release(&rest);
-  CL_TRY(s);
-  CL_TRY(cl_mul(tiler->value, rest_size, &covered));
-  *out = size == covered;
-  return CL_OK;
-}
-
-cl_status cl_evenly_divides(const cl_tuple_t *shape, const cl_tuple_t *tiler, int *out) {
-  CHECK_NULL(shape);
-  CHECK_NULL(tiler);
-  CHECK_NULL(out);
-  CL_TRY(cl_require_shape(cl_troot(shape), "evenly_divides: the shape"));
-  bool even;
-  CL_TRY(evenly_divides_tree(cl_troot(shape), cl_troot(tiler), &even));
-  *out = even;
-  return CL_OK;
-}
-
 /* ------------------------------------------------- comparisons */
 
 /* CuTe's lex_less and colex_less (int_tuple.hpp), next to elem_less above:

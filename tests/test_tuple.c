@@ -1518,7 +1518,18 @@ static void test_evenly_divides(void **state) {
   assert_false(evenly("((2,4),6)", "(3,3)", CL_OK));
   assert_true(evenly("0", "3", CL_OK));
   evenly("6", "0", CL_E_DOMAIN);
-  evenly("(6,2)", "(2:1,2)", CL_E_TYPE);
+  /* A layout in the tiler divides as CuTe's ceil_div(shape, L) =
+   * shape(complement(L, shape)) (issue 23; these are CuTe's answers). */
+  assert_true(evenly("(6,2)", "(2:1,2)", CL_OK));
+  assert_true(evenly("(8,6)", "(2,3:2)", CL_OK));
+  assert_false(evenly("(8,6)", "(2,4:1)", CL_OK));
+  assert_true(evenly("(8,6)", "((2,2):(1,4),6)", CL_OK));
+  assert_false(evenly("(8,6)", "(3:5,4:5)", CL_OK));
+  assert_true(evenly("(8,(2,3))", "(2,3:2)", CL_OK));
+  assert_true(evenly("(8,6)", "4:1", CL_OK)); /* a layout tiler is a leaf, not the tuple (4,1) */
+  assert_false(evenly("8", "3:2", CL_OK));
+  evenly("(8,6)", "(2:-1,1)", CL_E_DOMAIN);          /* complement's preconditions */
+  evenly("(8,6)", "((2,2):(1,1),1)", CL_E_NOT_INJECTIVE);
   evenly("(6,_)", "2", CL_E_TYPE);
   /* For a flat shape and an integer tiler n, evenly_divides says that the
    * tile of n elements takes whole leaves, then one leaf part that n/rest
