@@ -170,6 +170,16 @@ static void test_errors() {
   CHECK_THROWS(cl::Layout(cl::Tuple("(2,-3)")), CL_E_DOMAIN);
   CHECK_THROWS(cl::Layout(cl::Tuple("(2,-3)"), cl::Tuple("(1,2)")), CL_E_DOMAIN);
   CHECK(str(cl::Layout(cl::Tuple(int64_t(0)))) == "0:1"); // an empty mode, as in CuTe
+
+  // Issue 23: tilers mixing integers, layouts and _ , with CuTe's answers.
+  cl::Layout L("(8,6,4):(1,8,48)");
+  cl::Tuple mixed = cl::make_tuple(2, cl::Layout("3:2"), cl::underscore());
+  CHECK(str(mixed) == "(2,3:2,_)");
+  CHECK(str(cl::logical_divide(L, mixed)) == "((2,4),(3,2),4):((1,2),(16,8),48)");
+  CHECK(str(cl::composition(L, mixed)) == "(2,3,4):(1,16,48)");
+  CHECK(str(cl::zipped_divide(L, cl::make_tuple(2, cl::Layout("3:2")))) == "((2,3),(4,2,4)):((1,16),(2,8,48))");
+  CHECK(cl::evenly_divides(cl::Tuple("(8,6)"), cl::make_tuple(2, cl::Layout("3:2"))));
+  CHECK(!cl::evenly_divides(cl::Tuple("(8,6)"), cl::make_tuple(2, cl::Layout("4:1"))));
 }
 
 static void test_evaluation() {
