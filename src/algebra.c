@@ -662,6 +662,13 @@ static cl_status unordered_basis(const char *op, const cl_flat *f) {
 cl_status cl_complement_flat(const cl_flat *filtered, const cl_node *cotarget, cl_flat *out) {
   out->n = 0;
   CL_TRY(unordered_basis("complement", filtered));
+  /* The complement's strides are positive and increasing (CuTe's docs): a
+   * negative stride has no place in that order, and CuTe's fold over one
+   * makes negative extents, which mean nothing. */
+  for (int64_t k = 0; k < filtered->n; k++)
+    if (filtered->m[k].stride < 0)
+      return cl_fail(CL_E_DOMAIN, "complement: the layout has the negative stride %lld; complement needs strides >= 0",
+                     (long long)filtered->m[k].stride);
   /* coalesce() of a shape with no integers in it does not compile. */
   if (cl_tree_leaf_count(cotarget) == 0)
     return cl_fail(CL_E_DOMAIN, "complement: the cotarget has no integers (an empty tuple)");
@@ -782,6 +789,12 @@ static cl_status left_inverse_flat(cl_lview v, cl_flat *out) {
   int64_t size = 1, prev_prefix = 0; /* result strides lag result shapes by one */
   for (int64_t k = 0; s == CL_OK && k < sl.modes.n; k++) {
     int64_t i = sl.by_stride.at[k], stride = sl.modes.m[i].stride, remainder, shape;
+    if (stride < 0) {
+      /* CuTe's left_inverse is right_inverse(make_layout(L, complement(L))). */
+      s = cl_fail(CL_E_DOMAIN, "left_inverse: the layout has the negative stride %lld; its complement needs strides >= 0",
+                  (long long)stride);
+      break;
+    }
     if (stride == 0)
       continue;
     if ((s = cl_al_mod(stride, size, &remainder)) != CL_OK)
@@ -910,6 +923,7 @@ cl_status cl_composition_tiler(const cl_layout_t *a, const cl_tuple_t *tiler, cl
 }
 
 static cl_status complement_public(const cl_layout_t *layout, const cl_node *cotarget, cl_layout_t **out) {
+  CL_TRY(cl_require_shape(cotarget, "complement's cotarget"));
   cl_flat result;
   cl_flat_init(&result);
   cl_status s = cl_complement_view(cl_view_of(layout), cotarget, &result);
@@ -932,7 +946,6 @@ cl_status cl_complement_shape(const cl_layout_t *layout, const cl_tuple_t *cotar
   CHECK_OUT(out);
   CHECK_NULL(layout);
   CHECK_NULL(cotarget);
-  CL_TRY(cl_require_int_tuple(cl_troot(cotarget), "complement's cotarget"));
   return complement_public(layout, cl_troot(cotarget), out);
 }
 
@@ -1210,7 +1223,7 @@ cl_status cl_domain_distribute(const cl_tuple_t *shape, const cl_tuple_t *count,
   CHECK_OUT(out);
   CHECK_NULL(shape);
   CHECK_NULL(count);
-  CL_TRY(cl_require_int_tuple(cl_troot(shape), "domain_distribute: the shape"));
+  CL_TRY(cl_require_shape(cl_troot(shape), "domain_distribute: the shape"));
   const cl_node *b = cl_troot(count);
   if (!cl_is_int(b))
     return cl_fail(CL_E_TYPE, "domain_distribute: the count must be an integer (CuTe: static_assert is_integral)");
@@ -1255,4 +1268,72 @@ cl_status cl_domain_distribute(const cl_tuple_t *shape, const cl_tuple_t *count,
   cl_flat_release(&taken);
   cl_flat_release(&coalesced);
   return cl_lb_result(&lb, s, out);
+}
+
+/* ============================================================ evenly_divides */
+
+/* CuTe's evenly_divides(shape, tiler) (int_tuple.hpp): a tuple tiler mode by
+ * mode; a leaf n: size(shape) == size(n) * size(ceil_div(shape, n)).  A
+ * layout leaf is no tuple to CuTe (is_tuple<Layout> is false): its ceil_div
+ * is CuTe's ceil_div(target, Layout) = shape(complement(tiler,
+ * shape(target))), the rest mode of logical_divide, so it lives here with
+ * the algebra rather than in tuple.c. */
+static cl_status evenly_divides_tree(const cl_node *shape, const cl_node *tiler, bool *out) {
+  if (cl_is_tuple(tiler)) {
+    if (tiler->rank > cl_rank_of(shape)) {
+      *out = false;
+      return CL_OK;
+    }
+    /* The first rank(tiler) modes of shape, each evenly divided. */
+    *out = true;
+    const cl_node *s = cl_is_tuple(shape) ? cl_first(shape) : shape;
+    CL_FOR_EACH_CHILD(t, tiler) {
+      bool mode;
+      CL_TRY(evenly_divides_tree(s, t, &mode));
+      *out = *out && mode;
+      s = cl_next(s);
+    }
+    return CL_OK;
+  }
+  if (tiler->kind == CL_KIND_UNDERSCORE)
+    return cl_fail(CL_E_DOMAIN, "evenly_divides: division by zero: '_' in the tiler is CuTe's Int<0>");
+  int64_t size, tile_size, rest_size, covered;
+  CL_TRY(cl_tree_product(shape, &size));
+  if (tiler->kind == CL_KIND_LAYOUT) {
+    CL_TRY(cl_tree_product(cl_lshape(tiler), &tile_size));
+    cl_flat rest;
+    cl_flat_init(&rest);
+    cl_status s = cl_complement_view(cl_view_of_node(tiler), shape, &rest);
+    rest_size = 1;
+    for (int64_t k = 0; s == CL_OK && k < rest.n; k++)
+      s = cl_mul(rest_size, rest.m[k].shape, &rest_size);
+    cl_flat_release(&rest);
+    CL_TRY(s); /* complement's own message: a layout CuTe cannot divide by */
+  } else if (tiler->kind != CL_KIND_INT) {
+    return cl_fail(CL_E_TYPE, "evenly_divides: the tiler must hold integers, layouts and '_'");
+  } else {
+    tile_size = tiler->value;
+    cl_builder rest;
+    cl_b_init(&rest);
+    cl_b_ceil_div(&rest, shape, tiler);
+    cl_status s = rest.status;
+    if (s == CL_OK)
+      s = cl_tree_product(rest.nodes, &rest_size);
+    cl_b_release(&rest);
+    CL_TRY(s);
+  }
+  CL_TRY(cl_mul(tile_size, rest_size, &covered));
+  *out = size == covered;
+  return CL_OK;
+}
+
+cl_status cl_evenly_divides(const cl_tuple_t *shape, const cl_tuple_t *tiler, int *out) {
+  CHECK_NULL(shape);
+  CHECK_NULL(tiler);
+  CHECK_NULL(out);
+  CL_TRY(cl_require_shape(cl_troot(shape), "evenly_divides: the shape"));
+  bool even;
+  CL_TRY(evenly_divides_tree(cl_troot(shape), cl_troot(tiler), &even));
+  *out = even;
+  return CL_OK;
 }

@@ -361,7 +361,7 @@ cl_status cl_tile_to_shape(const cl_layout_t *block, const cl_tuple_t *shape, co
   CHECK_OUT(out);
   CHECK_NULL(block);
   CHECK_NULL(shape);
-  CL_TRY(cl_require_int_tuple(cl_troot(shape), "tile_to_shape's target shape"));
+  CL_TRY(cl_require_shape(cl_troot(shape), "tile_to_shape's target shape"));
   if (order != NULL)
     CL_TRY(cl_require_int_tuple(cl_troot(order), "tile_to_shape's order"));
   cl_lbuilder lb;

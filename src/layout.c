@@ -8,7 +8,7 @@
 /* ------------------------------------------------------------ making */
 
 static cl_status check_layout_trees(const cl_node *shape, const cl_node *stride) {
-  CL_TRY(cl_require_int_tuple(shape, "a layout's shape"));
+  CL_TRY(cl_require_shape(shape, "a layout's shape"));
   if (!cl_tree_stride_leaves(stride))
     return cl_fail(CL_E_TYPE, "a layout's stride must hold integers and scaled bases only (no '_' or layouts)");
   if (!cl_tree_congruent(shape, stride))
@@ -28,7 +28,7 @@ cl_status cl_layout_make(const cl_tuple_t *shape, const cl_tuple_t *stride, cl_l
 static cl_status make_compact(const cl_tuple_t *shape, bool row_major, cl_layout_t **out) {
   CHECK_OUT(out);
   CHECK_NULL(shape);
-  CL_TRY(cl_require_int_tuple(cl_troot(shape), "a layout's shape"));
+  CL_TRY(cl_require_shape(cl_troot(shape), "a layout's shape"));
   cl_lbuilder lb;
   cl_lb_init(&lb);
   cl_b_copy(&lb.shape, cl_troot(shape));
@@ -43,7 +43,7 @@ cl_status cl_layout_make_ordered(const cl_tuple_t *shape, const cl_tuple_t *orde
   CHECK_OUT(out);
   CHECK_NULL(shape);
   CHECK_NULL(order);
-  CL_TRY(cl_require_int_tuple(cl_troot(shape), "a layout's shape"));
+  CL_TRY(cl_require_shape(cl_troot(shape), "a layout's shape"));
   cl_lbuilder lb;
   cl_lb_init(&lb);
   cl_b_copy(&lb.shape, cl_troot(shape));
@@ -80,7 +80,7 @@ static void basis_like(cl_builder *b, const cl_node *shape, int64_t *path, int64
 cl_status cl_make_identity_layout(const cl_tuple_t *shape, cl_layout_t **out) {
   CHECK_OUT(out);
   CHECK_NULL(shape);
-  CL_TRY(cl_require_int_tuple(cl_troot(shape), "a layout's shape"));
+  CL_TRY(cl_require_shape(cl_troot(shape), "a layout's shape"));
   int64_t path[CL_MAX_DEPTH];
   cl_lbuilder lb;
   cl_lb_init(&lb);

@@ -451,7 +451,9 @@ static int64_t compact(cl_builder *b, const cl_node *shape, bool row_major, int6
 }
 
 void cl_b_compact_major(cl_builder *b, const cl_node *shape, bool row_major, int64_t current) {
-  compact(b, shape, row_major, current);
+  cl_b_set_error(b, cl_require_shape(shape, "the shape"));
+  if (b->status == CL_OK)
+    compact(b, shape, row_major, current);
 }
 
 /* compact_order(shape, order): a leaf (or subtree) of order o starts at the
@@ -503,10 +505,13 @@ static void shape_at_order_leaves(const cl_node *shape, const cl_node *order, co
 }
 
 void cl_b_compact_order(cl_builder *b, const cl_node *shape, const cl_node *order) {
-  if (!cl_tree_all_int(order) || !cl_tree_all_int(shape)) {
-    cl_b_set_error(b, cl_fail(CL_E_TYPE, "compact_order: shape and order must be int tuples"));
+  if (!cl_tree_all_int(order)) {
+    cl_b_set_error(b, cl_fail(CL_E_TYPE, "compact_order: the order must be an int tuple"));
     return;
   }
+  cl_b_set_error(b, cl_require_shape(shape, "compact_order: the shape"));
+  if (b->status != CL_OK)
+    return;
   /* CuTe pairs each leaf of order with a subtree of shape (product_like). */
   if (!cl_tree_weakly_congruent(order, shape)) {
     cl_b_set_error(b, cl_fail(CL_E_RANK, "compact_order: the order must be weakly congruent with the shape"));
@@ -597,7 +602,7 @@ cl_status cl_crd2idx(const cl_tuple_t *crd, const cl_tuple_t *shape, const cl_tu
   CHECK_NULL(shape);
   CHECK_NULL(stride);
   CHECK_NULL(out);
-  CL_TRY(cl_require_int_tuple(cl_troot(shape), "crd2idx shape"));
+  CL_TRY(cl_require_shape(cl_troot(shape), "crd2idx: the shape"));
   CL_TRY(cl_require_int_tuple(cl_troot(stride), "crd2idx stride"));
   return cl_tree_crd2idx(cl_troot(crd), cl_troot(shape), cl_troot(stride), out);
 }
@@ -606,7 +611,7 @@ cl_status cl_crd2idx_shape(const cl_tuple_t *crd, const cl_tuple_t *shape, int64
   CHECK_NULL(crd);
   CHECK_NULL(shape);
   CHECK_NULL(out);
-  CL_TRY(cl_require_int_tuple(cl_troot(shape), "crd2idx shape"));
+  CL_TRY(cl_require_shape(cl_troot(shape), "crd2idx: the shape"));
   CL_TRY(cl_require_int_tuple(cl_troot(crd), "crd2idx coordinate"));
   return cl_tree_crd2idx_shape(cl_troot(crd), cl_troot(shape), out);
 }
@@ -615,7 +620,7 @@ cl_status cl_idx2crd(const cl_tuple_t *idx, const cl_tuple_t *shape, cl_tuple_t 
   CHECK_OUT(out);
   CHECK_NULL(idx);
   CHECK_NULL(shape);
-  CL_TRY(cl_require_int_tuple(cl_troot(shape), "idx2crd shape"));
+  CL_TRY(cl_require_shape(cl_troot(shape), "idx2crd: the shape"));
   cl_builder b;
   cl_b_init(&b);
   cl_b_idx2crd(&b, cl_troot(idx), cl_troot(shape));
@@ -627,7 +632,7 @@ cl_status cl_idx2crd_strided(const cl_tuple_t *idx, const cl_tuple_t *shape, con
   CHECK_NULL(idx);
   CHECK_NULL(shape);
   CHECK_NULL(stride);
-  CL_TRY(cl_require_int_tuple(cl_troot(shape), "idx2crd shape"));
+  CL_TRY(cl_require_shape(cl_troot(shape), "idx2crd: the shape"));
   CL_TRY(cl_require_int_tuple(cl_troot(stride), "idx2crd stride"));
   cl_builder b;
   cl_b_init(&b);
@@ -667,8 +672,8 @@ cl_status cl_crd2crd(const cl_tuple_t *crd, const cl_tuple_t *from_shape, const 
   CHECK_NULL(from_shape);
   CHECK_NULL(to_shape);
   CL_TRY(cl_require_int_tuple(cl_troot(crd), "crd2crd coordinate"));
-  CL_TRY(cl_require_int_tuple(cl_troot(from_shape), "crd2crd shape"));
-  CL_TRY(cl_require_int_tuple(cl_troot(to_shape), "crd2crd shape"));
+  CL_TRY(cl_require_shape(cl_troot(from_shape), "crd2crd: the source shape"));
+  CL_TRY(cl_require_shape(cl_troot(to_shape), "crd2crd: the target shape"));
   cl_builder b;
   cl_b_init(&b);
   crd2crd_rec(&b, cl_troot(crd), cl_troot(from_shape), cl_troot(to_shape));

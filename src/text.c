@@ -186,6 +186,13 @@ static bool parse_value(parser *p) {
     cl_b_set_error(p->b, cl_fail(CL_E_PARSE, "column %zu: a layout's shape holds integers only, its stride integers and scaled bases", start + 1));
     return false;
   }
+  cl_status shape_ok = cl_require_shape(cl_lshape(l), "a layout's shape");
+  if (shape_ok != CL_OK) {
+    char why[256]; /* cl_fail writes where cl_last_error() reads */
+    snprintf(why, sizeof why, "%s", cl_last_error());
+    cl_b_set_error(p->b, cl_fail(shape_ok, "column %zu: %s", start + 1, why));
+    return false;
+  }
   if (!cl_tree_congruent(cl_lshape(l), cl_lstride(l))) {
     cl_b_set_error(p->b, cl_fail(CL_E_PARSE, "column %zu: the stride is not congruent with the shape", stride_col + 1));
     return false;

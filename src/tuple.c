@@ -128,6 +128,8 @@ void cl_b_copy_children(cl_builder *b, const cl_node *n) {
 
 static cl_status finish(cl_builder *b, struct cl_tuple **out) {
   *out = NULL;
+  if (b->status == CL_OK)
+    cl_b_set_error(b, cl_require_layout_shapes(cl_b_root(b)));
   if (b->status != CL_OK) {
     cl_status s = b->status;
     cl_b_release(b);
@@ -219,6 +221,7 @@ cl_status cl_tuple_from_tree(const cl_node *root, cl_tuple_t **out) {
  * nodes (compiled by the first evaluation, eval_plan.c). */
 cl_status cl_layout_from_trees(const cl_node *shape, const cl_node *stride, cl_layout_t **out) {
   *out = NULL;
+  CL_TRY(cl_require_shape(shape, "a layout's shape"));
   int64_t count = 1 + (int64_t)shape->span + stride->span;
   if (count > INT32_MAX / 2)
     return cl_fail(CL_E_LIMIT, "the value is too large: more than %d integers and tuples", INT32_MAX / 2);
@@ -263,6 +266,28 @@ bool cl_tree_stride_leaves(const cl_node *n) {
 
 cl_status cl_require_int_tuple(const cl_node *n, const char *what) {
   return cl_tree_all_int(n) ? CL_OK : cl_fail(CL_E_TYPE, "%s must be an int tuple (no '_' or layouts)", what);
+}
+
+/* A shape counts elements along each mode: an extent is an integer >= 0 (0
+ * is an empty mode, which CuTe allows: make_layout(Int<0>{}) is _0:_1).  A
+ * negative extent or a non-integer means nothing to CuTe, so the library
+ * refuses it wherever a shape enters, rather than compute with it. */
+cl_status cl_require_shape(const cl_node *n, const char *what) {
+  CL_TRY(cl_require_int_tuple(n, what));
+  for (int32_t i = 0; i < n->span; i++)
+    if (n[i].kind == CL_KIND_INT && n[i].value < 0)
+      return cl_fail(CL_E_DOMAIN, "%s has the negative extent %lld; a shape's extents are integers >= 0", what,
+                     (long long)n[i].value);
+  return CL_OK;
+}
+
+cl_status cl_require_layout_shapes(const cl_node *root) {
+  if (root == NULL)
+    return CL_OK;
+  for (int32_t i = 0; i < root->span; i++)
+    if (root[i].kind == CL_KIND_LAYOUT)
+      CL_TRY(cl_require_shape(cl_lshape(&root[i]), "a layout's shape"));
+  return CL_OK;
 }
 
 bool cl_tree_congruent(const cl_node *a, const cl_node *b) {
@@ -1063,56 +1088,6 @@ cl_status cl_tuple_filter_zeros(const cl_tuple_t *a, const cl_tuple_t *b, cl_tup
   cl_b_init(&bld);
   filter_zeros_tree(&bld, cl_troot(a), cl_troot(b));
   return cl_b_finish_tuple(&bld, out);
-}
-
-/* ------------------------------------------------- evenly_divides */
-
-static cl_status evenly_divides_tree(const cl_node *shape, const cl_node *tiler, bool *out) {
-  if (cl_is_tuple(tiler)) {
-    if (tiler->rank > cl_rank_of(shape)) {
-      *out = false;
-      return CL_OK;
-    }
-    /* The first rank(tiler) modes of shape, each evenly divided. */
-    *out = true;
-    const cl_node *s = cl_is_tuple(shape) ? cl_first(shape) : shape;
-    CL_FOR_EACH_CHILD(t, tiler) {
-      bool mode;
-      CL_TRY(evenly_divides_tree(s, t, &mode));
-      *out = *out && mode;
-      s = cl_next(s);
-    }
-    return CL_OK;
-  }
-  if (tiler->kind == CL_KIND_UNDERSCORE)
-    return cl_fail(CL_E_DOMAIN, "evenly_divides: division by zero: '_' in the tiler is CuTe's Int<0>");
-  if (tiler->kind != CL_KIND_INT)
-    return cl_fail(CL_E_TYPE, "evenly_divides: the tiler must hold integers and '_' (CuTe reads a layout tiler as the tuple (shape,stride))");
-  /* size(shape) == tiler * size(ceil_div(shape, tiler)) */
-  int64_t size, rest_size, covered;
-  CL_TRY(cl_tree_product(shape, &size));
-  cl_builder rest;
-  cl_b_init(&rest);
-  cl_b_ceil_div(&rest, shape, tiler);
-  cl_status s = rest.status;
-  if (s == CL_OK)
-    s = cl_tree_product(rest.nodes, &rest_size);
-  cl_b_release(&rest);
-  CL_TRY(s);
-  CL_TRY(cl_mul(tiler->value, rest_size, &covered));
-  *out = size == covered;
-  return CL_OK;
-}
-
-cl_status cl_evenly_divides(const cl_tuple_t *shape, const cl_tuple_t *tiler, int *out) {
-  CHECK_NULL(shape);
-  CHECK_NULL(tiler);
-  CHECK_NULL(out);
-  CL_TRY(cl_require_int_tuple(cl_troot(shape), "evenly_divides: the shape"));
-  bool even;
-  CL_TRY(evenly_divides_tree(cl_troot(shape), cl_troot(tiler), &even));
-  *out = even;
-  return CL_OK;
 }
 
 /* ------------------------------------------------- comparisons */

@@ -186,6 +186,13 @@ bool cl_tree_congruent(const cl_node *a, const cl_node *b);
 bool cl_tree_weakly_congruent(const cl_node *a, const cl_node *b);
 /* Requires an int tuple: CL_E_TYPE naming `what` otherwise. */
 cl_status cl_require_int_tuple(const cl_node *n, const char *what);
+/* Requires a shape, an int tuple of extents >= 0: CL_E_TYPE naming `what`
+ * for a non-integer leaf, CL_E_DOMAIN for a negative extent. */
+cl_status cl_require_shape(const cl_node *n, const char *what);
+/* Requires cl_require_shape of the shape of every layout in the tree (a
+ * layout, or a tuple holding layouts such as a tiler).  Every handle is
+ * checked so when it is made, whatever made it. */
+cl_status cl_require_layout_shapes(const cl_node *root);
 cl_status cl_tree_product(const cl_node *n, int64_t *out);
 /* CuTe's depth; CL_E_DOMAIN when the tree holds an empty tuple. */
 cl_status cl_tree_depth(const cl_node *n, int64_t *out);

@@ -127,6 +127,20 @@ exec {from_tool}<&-
 expect_output "huge picture" 1 "error: print1D: the layout has 1 x 100000000000 entries, more than the 1048576 a picture shows" \
   -- eval 'print1D(100000000000:1)'
 
+# Issue 23: a negative extent means nothing to CuTe; every way a shape comes
+# in refuses it (0 is an empty mode, which CuTe allows).
+expect_output "negative extents" 1 "error: make_layout: a layout's shape has the negative extent -4; a shape's extents are integers >= 0
+error: column 1: a layout's shape has the negative extent -4; a shape's extents are integers >= 0
+error: column 6: a layout's shape has the negative extent -3; a shape's extents are integers >= 0
+error: compact_col_major: the shape has the negative extent -2; a shape's extents are integers >= 0
+error: idx2crd: the shape has the negative extent -4; a shape's extents are integers >= 0
+error: tile_to_shape: tile_to_shape's target shape has the negative extent -4; a shape's extents are integers >= 0
+error: logical_divide: a layout's shape has the negative extent -2; a shape's extents are integers >= 0
+error: complement: the layout has the negative stride -1; complement needs strides >= 0
+error: make_layout: a layout's shape must be an int tuple (no '_' or layouts)
+0:1" -- eval 'make_layout(-4)' '-4:1' 'size((2,(-3,4)):(1,(2,6)))' 'compact_col_major((-2,3))' 'idx2crd(5,(-4,2))' \
+  'tile_to_shape(2:1,(-4,2))' 'logical_divide(8:1,-2)' 'complement(4:-1,8)' 'make_layout((2,_))' 'make_layout(0)'
+
 # ---------------------------------------------------------------- exit statuses
 expect_output "one failure among successes" 1 "8
 error: column 1: unknown name 'x'
@@ -156,6 +170,9 @@ usage_status "unknown command" "unknown command 'frobnicate'" -- frobnicate
 grep -q "did you mean" "$work/usage.err" && fail "frobnicate: a command was suggested: $(head -1 "$work/usage.err")"
 usage_status "misspelt command" "unknown command 'evl'; did you mean 'eval'?" -- evl
 usage_status "misspelt command 2" "unknown command 'drwa'; did you mean 'draw'?" -- drwa
+usage_status "misspelt command 3" "unknown command 'dwar'; did you mean 'draw'?" -- dwar
+# A swap of two letters, neighbours or not, is one slip (issue 23).
+expect_output "swapped letters" 1 "error: column 1: unknown function 'sezi'; did you mean 'size'?" -- eval 'sezi(8:1)'
 usage_status "unknown tool option" "unknown option '--bogus'" -- --bogus eval 8
 usage_status "unknown eval option" "eval: unknown option '-x'" -- eval -x 8
 usage_status "eval --help with a value" "eval: option '--help' takes no value" -- eval --help=yes

@@ -196,14 +196,14 @@ static const golden goldens[] = {
   {"composition", "(4,8):(1,4)", "12", NULL, "12:1", 0},
   {"composition", "(4,8):(1,4)", "64", NULL, "64:1", 0},
   {"composition", "(4,8):(1,4)", "(8,8)", NULL, "(8,8):(1,4)", 0},
-  {"complement", "4:-1", "8", NULL, "(-1,0):(1,-4)", 0},
-  {"complement", "4:-1", NULL, NULL, "(-1,0):(1,-4)", 0},
-  {"complement", "(2,2):(-1,2)", "8", NULL, "(-1,-1,2):(1,-2,4)", 0},
-  {"complement", "(2,2):(2,-1)", "16", NULL, "(-1,-1,4):(1,-2,4)", 0},
+  {"complement", "4:-1", "8", NULL, NULL, CL_E_DOMAIN}, /* CuTe: (-1,0):(1,-4) */
+  {"complement", "4:-1", NULL, NULL, NULL, CL_E_DOMAIN},
+  {"complement", "(2,2):(-1,2)", "8", NULL, NULL, CL_E_DOMAIN}, /* CuTe: (-1,-1,2):(1,-2,4) */
+  {"complement", "(2,2):(2,-1)", "16", NULL, NULL, CL_E_DOMAIN},
   {"complement", "4:1", "0", NULL, "0:4", 0},
   {"complement", "4:1", "1", NULL, "1:0", 0},
   {"complement", "4:1", "3", NULL, "1:0", 0},
-  {"complement", "4:1", "-8", NULL, "-1:4", 0},
+  {"complement", "4:1", "-8", NULL, NULL, CL_E_DOMAIN}, /* CuTe: -1:4 */
   {"complement", "4:2", "(3,8)", NULL, "(2,3):(1,8)", 0},
   {"complement", "4:2", "((2,2),8)", NULL, "(2,4):(1,8)", 0},
   {"complement", "4:2", "((),8)", NULL, "2:1", 0},
@@ -235,14 +235,14 @@ static const golden goldens[] = {
   {"right_inverse", "(2,4):(1,3)", NULL, NULL, "2:1", 0},
   {"right_inverse", "(0,2):(1,0)", NULL, NULL, "0:1", 0},
   {"right_inverse", "0:1", NULL, NULL, "0:1", 0},
-  {"left_inverse", "4:-1", NULL, NULL, "(-1,4):(0,1)", 0},
+  {"left_inverse", "4:-1", NULL, NULL, NULL, CL_E_DOMAIN}, /* CuTe: (-1,4):(0,1) */
   {"left_inverse", "(2,2):(1,1)", NULL, NULL, "2:2", 0},
   {"left_inverse", "(4,2):(1,8)", NULL, NULL, "(8,2):(1,4)", 0},
   {"left_inverse", "(2,3):(3,1)", NULL, NULL, "(3,2):(2,1)", 0},
   {"left_inverse", "4:0", NULL, NULL, "4:0", 0},
   {"left_inverse", "1:0", NULL, NULL, "1:0", 0},
   {"left_inverse", "(2,2):(0,0)", NULL, NULL, "4:0", 0},
-  {"left_inverse", "(2,4):(-1,2)", NULL, NULL, "(-1,-2,4):(0,1,2)", 0},
+  {"left_inverse", "(2,4):(-1,2)", NULL, NULL, NULL, CL_E_DOMAIN},
   {"left_inverse", "(3,2):(2,1)", NULL, NULL, "(2,3):(3,1)", 0},
   {"left_inverse", "(0,2):(1,4)", NULL, NULL, "(4,2):(1,0)", 0},
   {"left_inverse", "(2,0):(1,4)", NULL, NULL, "(4,0):(1,2)", 0},
@@ -250,9 +250,6 @@ static const golden goldens[] = {
   {"coalesce", "4:-1", NULL, NULL, "4:-1", 0},
   {"coalesce", "(2,2):(-1,-2)", NULL, NULL, "4:-1", 0},
   {"coalesce", "(2,2):(-2,-1)", NULL, NULL, "(2,2):(-2,-1)", 0},
-  {"coalesce", "(2,-2):(1,2)", NULL, NULL, "-4:1", 0},
-  {"coalesce", "(-1,-1):(1,-1)", NULL, NULL, "1:0", 0},
-  {"coalesce", "(-1,-1,4):(1,-1,3)", NULL, NULL, "(1,4):(1,3)", 0},
   {"coalesce", "(1,1):(0,0)", NULL, NULL, "1:0", 0},
   {"coalesce", "(1,(1,1)):(4,(5,6))", NULL, NULL, "1:0", 0},
   {"coalesce", "1:7", NULL, NULL, "1:0", 0},
@@ -288,7 +285,7 @@ static const golden goldens[] = {
   {"logical_divide", "(4,8):(1,4)", "()", NULL, "(4,8):(1,4)", 0},
   {"logical_divide", "8:1", "3", NULL, "(3,3):(1,3)", 0},
   {"logical_divide", "8:1", "16", NULL, "(16,1):(1,0)", 0},
-  {"logical_divide", "8:1", "2:-1", NULL, "(2,(-1,-2)):(-1,(1,-2))", 0},
+  {"logical_divide", "8:1", "2:-1", NULL, NULL, CL_E_DOMAIN}, /* CuTe: (2,(-1,-2)):(-1,(1,-2)) */
   {"logical_divide", "8:-1", "2:1", NULL, "(2,4):(-1,-2)", 0},
   {"logical_divide", "8:2", "4:1", NULL, "(4,2):(2,8)", 0},
   {"logical_divide", "(4,8):(1,4)", "(2,(2,2))", NULL, NULL, 0},
@@ -334,7 +331,7 @@ static const golden goldens[] = {
   {"logical_product", "8:1", "()", NULL, "(8):(1)", 0},
   {"logical_product", "8:1", "3", NULL, "(8,3):(1,8)", 0},
   {"logical_product", "8:1", "2:-1", NULL, "(8,2):(1,-8)", 0},
-  {"logical_product", "8:-1", "2:1", NULL, "(8,(-1,-2)):(-1,(1,-8))", 0},
+  {"logical_product", "8:-1", "2:1", NULL, NULL, CL_E_DOMAIN}, /* CuTe: (8,(-1,-2)):(-1,(1,-8)) */
   {"logical_product", "(4,8):(1,4)", "(2,_)", NULL, "((4,2),8):((1,4),4)", 0},
   {"logical_product", "(4,8):(1,4)", "(2,(2,2))", NULL, NULL, 0},
   {"logical_product", "(4,(2,2)):(1,(4,8))", "(2,(2,2))", NULL, "((4,2),((2,2),(2,2))):((1,4),((4,1),(8,1)))", 0},
@@ -441,7 +438,7 @@ static const golden goldens[] = {
   {"upcast", "():()", "2", NULL, NULL, 0},
   {"downcast", "4:-1", "2", NULL, NULL, 0},
   {"downcast", "4:1", "0", NULL, "0:1", 0},
-  {"downcast", "4:1", "-2", NULL, "-8:1", 0},
+  {"downcast", "4:1", "-2", NULL, NULL, CL_E_DOMAIN}, /* CuTe: -8:1 */
   {"downcast", "(4,(2,2)):(1,(0,8))", "4", NULL, "(16,(2,2)):(1,(0,32))", 0},
   {"downcast", "(4):(1)", "2", NULL, "(8):(1)", 0},
   {"downcast", "((4)):((1))", "2", NULL, "((8)):((1))", 0},
@@ -841,7 +838,13 @@ static void test_inverses(void **state) {
     cl_layout_free(r);
     cl_status s = cl_left_inverse(l, &li);
     if (s != CL_OK) {
-      assert_int_equal(s, CL_E_DIVISIBILITY);
+      /* A negative stride that survives coalescing breaks complement's precondition. */
+      cl_layout_t *c = NULL;
+      assert_int_equal(cl_coalesce(l, &c), CL_OK);
+      bool negative = strchr(layout_text(c), '-') != NULL; /* shapes are >= 0: a '-' is a stride's */
+      cl_layout_free(c);
+      if (s != (negative ? CL_E_DOMAIN : CL_E_DIVISIBILITY))
+        fail_msg("left_inverse(%s): %d %s", layout_text(l), s, cl_last_error());
       continue;
     }
     if (injective(l) && at(l, size_of(l) - 1) >= 0) {

@@ -106,9 +106,6 @@ static void test_create(void **state) {
   assert_int_equal(cl_tensor_create(&shifted, l, &t), CL_E_BOUNDS);
   cl_layout_free(l);
 
-  l = lay("(4,-3):(1,2)");
-  assert_int_equal(cl_tensor_new(buf, 4, l, &t), CL_E_DOMAIN);       /* negative extent */
-  cl_layout_free(l);
   l = lay("(2,2):(1,4611686018427387904)");
   assert_int_equal(cl_tensor_new(buf, 4, l, &t), CL_E_OVERFLOW);     /* byte offsets overflow */
   cl_layout_free(l);
@@ -1137,7 +1134,7 @@ static void test_overflow_and_limits(void **state) {
    * 2^62 make that 2^63 + 1 (it used to wrap to a negative count). */
   static const char *const too_wide[] = {"(2,2):(4611686018427387904,-4611686018427387904)",
                                          "(2,2):(9223372036854775807,-9223372036854775807)",
-                                         "9223372036854775807:2", "-9223372036854775808:1"};
+                                         "9223372036854775807:2"};
   for (size_t i = 0; i < COUNT_OF(too_wide); i++) {
     cl_layout_t *l = lay(too_wide[i]);
     assert_int_equal(cl_tensor_alloc(l, 1, CL_DTYPE_NONE, &t), CL_E_OVERFLOW);

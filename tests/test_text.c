@@ -18,7 +18,7 @@ static void test_tuple_round_trip(void **state) {
   static const char *const texts[] = {
     "0", "8", "-3", "9223372036854775807", "-9223372036854775808", "_", "()", "(8)", "((8))", "(())", "((),())",
     "(2,(3,4))", "((1,_),2)", "(_,_)", "(2:3,(2,3):(1,8))", "((2,3):(1,8),5)", "8:1", "(8):(1)", "():()",
-    "(2,(2,2)):(4,(2,1))", "(-1,(0,-7)):(0,(1,2))", "(1,2,3,4,5,6,7,8,9,10)", "(((((((((1)))))))))",
+    "(2,(2,2)):(4,(2,1))", "(1,(0,7)):(0,(-1,-2))", "(1,2,3,4,5,6,7,8,9,10)", "(((((((((1)))))))))",
   };
   for (size_t i = 0; i < COUNT_OF(texts); i++) {
     cl_tuple_t *t = tup(texts[i]);
@@ -34,7 +34,7 @@ static void test_tuple_round_trip(void **state) {
 static void test_layout_round_trip(void **state) {
   (void)state;
   static const char *const texts[] = {
-    "8:1", "1:0", "-4:-2", "():()", "(8):(1)", "((8)):((1))", "(2,(2,2)):(4,(2,1))", "((2,2),(2,2)):((1,4),(2,8))",
+    "8:1", "1:0", "4:-2", "():()", "(8):(1)", "((8)):((1))", "(2,(2,2)):(4,(2,1))", "((2,2),(2,2)):((1,4),(2,8))",
     "(4,2):(-1,4)", "(((),2)):(((),1))",
   };
   for (size_t i = 0; i < COUNT_OF(texts); i++) {
@@ -337,7 +337,7 @@ static void test_random_texts(void **state) {
       cl_tuple_free(t);
     } else {
       assert_null(t);
-      assert_true(s == CL_E_PARSE || s == CL_E_OVERFLOW);
+      assert_true(s == CL_E_PARSE || s == CL_E_OVERFLOW || s == CL_E_DOMAIN); /* DOMAIN: a negative extent */
       assert_non_null(strstr(cl_last_error(), "column "));
     }
   }

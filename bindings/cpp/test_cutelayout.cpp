@@ -144,6 +144,42 @@ static void test_errors() {
   CHECK_THROWS(cl::Tuple("(1,2)").value(), CL_E_TYPE);
   CHECK_THROWS(cl::print1D(cl::Layout("2097152:1")), CL_E_LIMIT);
   CHECK_THROWS(cl::Swizzle(3, 3, 1), CL_E_DOMAIN);
+
+  // Issue 23: text with a NUL inside is refused, not cut short at the NUL
+  // (the C library would read "8:1" from each of these).
+  using namespace std::string_literals;
+  CHECK_THROWS(cl::Layout("8:1\0junk"s), CL_E_PARSE);
+  CHECK_THROWS(cl::Layout(std::string_view("8:1\0junk", 8)), CL_E_PARSE);
+  CHECK_THROWS(cl::Tuple("(2,3)\0"s), CL_E_PARSE);
+  CHECK_THROWS(cl::Swizzle("Sw<3,3,3>\0x"s), CL_E_PARSE);
+  CHECK_THROWS(cl::ComposedLayout("Sw<3,3,3> o 0 o 8:1\0"s), CL_E_PARSE);
+  CHECK_THROWS(cl::dtype_parse("float\0x"s), CL_E_PARSE);
+  try {
+    cl::Layout l("8:1\0junk"s);
+    CHECK(false);
+  } catch (const cl::Error &e) {
+    CHECK(e.detail() == "column 4: the text holds a NUL byte");
+  }
+  CHECK(str(cl::Layout(std::string_view("8:1\0junk", 3))) == "8:1"); // a view that ends before the NUL is fine
+  cl::PictureOptions titled;
+  titled.title = "a\0b"s;
+  CHECK_THROWS(cl::draw(cl::Layout("2:1"), titled), CL_E_PARSE);
+
+  // Issue 23: a negative extent means nothing to CuTe.
+  CHECK_THROWS(cl::Layout("-4:1"), CL_E_DOMAIN);
+  CHECK_THROWS(cl::Layout(cl::Tuple("(2,-3)")), CL_E_DOMAIN);
+  CHECK_THROWS(cl::Layout(cl::Tuple("(2,-3)"), cl::Tuple("(1,2)")), CL_E_DOMAIN);
+  CHECK(str(cl::Layout(cl::Tuple(int64_t(0)))) == "0:1"); // an empty mode, as in CuTe
+
+  // Issue 23: tilers mixing integers, layouts and _ , with CuTe's answers.
+  cl::Layout L("(8,6,4):(1,8,48)");
+  cl::Tuple mixed = cl::make_tuple(2, cl::Layout("3:2"), cl::underscore());
+  CHECK(str(mixed) == "(2,3:2,_)");
+  CHECK(str(cl::logical_divide(L, mixed)) == "((2,4),(3,2),4):((1,2),(16,8),48)");
+  CHECK(str(cl::composition(L, mixed)) == "(2,3,4):(1,16,48)");
+  CHECK(str(cl::zipped_divide(L, cl::make_tuple(2, cl::Layout("3:2")))) == "((2,3),(4,2,4)):((1,16),(2,8,48))");
+  CHECK(cl::evenly_divides(cl::Tuple("(8,6)"), cl::make_tuple(2, cl::Layout("3:2"))));
+  CHECK(!cl::evenly_divides(cl::Tuple("(8,6)"), cl::make_tuple(2, cl::Layout("4:1"))));
 }
 
 static void test_evaluation() {

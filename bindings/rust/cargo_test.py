@@ -47,8 +47,10 @@ def main():
                CARGO_TARGET_DIR=os.path.join(args.work, 'target'),
                CARGO_NET_OFFLINE='true',
                CARGO_TERM_COLOR='never',
-               CUTELAYOUT_LIB_DIR=os.path.abspath(args.lib_dir),
-               LD_LIBRARY_PATH=os.path.abspath(args.lib_dir) + os.pathsep + env.get('LD_LIBRARY_PATH', ''))
+               CUTELAYOUT_LIB_DIR=os.path.abspath(args.lib_dir))
+    # No LD_LIBRARY_PATH: the build scripts give the tests an rpath to the
+    # library's directory, and this proves that they do.
+    env.pop('LD_LIBRARY_PATH', None)
     if args.version:
         env['CUTELAYOUT_EXPECTED_VERSION'] = args.version
     # rustup's proxies look for their toolchains under RUSTUP_HOME, which

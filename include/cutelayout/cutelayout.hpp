@@ -43,6 +43,7 @@
 #include <ostream>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 #include <variant>
@@ -90,6 +91,22 @@ template <class F, class... A> std::string text(F f, const A &...args) {
   std::vector<char> buf(static_cast<size_t>(need) + 1);
   check(f(args..., buf.data(), buf.size()));
   return std::string(buf.data(), static_cast<size_t>(need));
+}
+
+/* Text for the C library, which reads a string up to its first NUL: a NUL
+ * inside the text would cut it short there without a word, so it is refused
+ * (CL_E_PARSE, naming its column) rather than passed on. */
+inline std::string c_text(std::string_view text) {
+  size_t nul = text.find('\0');
+  if (nul != std::string_view::npos)
+    throw Error(CL_E_PARSE, "column " + std::to_string(nul + 1) + ": the text holds a NUL byte");
+  return std::string(text);
+}
+
+/* s.c_str(), once c_text has checked s for a NUL. */
+inline const char *c_text_of(const std::string &s) {
+  c_text(s);
+  return s.c_str();
 }
 
 /* f(args..., &out) for a function whose last parameter is its result. */
@@ -150,7 +167,8 @@ inline void set_allocator(const cl_allocator *allocator) { detail::check(cl_set_
 class Tuple : public detail::Owned<cl_tuple_t, cl_tuple_free, cl_tuple_copy> {
 public:
   explicit Tuple(const char *text) : Owned(detail::out<cl_tuple_t *>(cl_tuple_parse, text)) {}
-  explicit Tuple(const std::string &text) : Tuple(text.c_str()) {}
+  /* Text with an embedded NUL is refused (Error CL_E_PARSE), not cut short. */
+  explicit Tuple(std::string_view text) : Tuple(detail::c_text(text).c_str()) {}
   /* The integer leaf `value`. */
   explicit Tuple(int64_t value) : Owned(detail::out<cl_tuple_t *>(cl_tuple_int, value)) {}
   /* A leaf holding a copy of a layout (for tilers). */
@@ -216,7 +234,7 @@ inline Tuple tuple_arg(const Tuple &t) { return t; }
 inline Tuple tuple_arg(int64_t v) { return Tuple(v); }
 inline Tuple tuple_arg(int v) { return Tuple(int64_t(v)); }
 inline Tuple tuple_arg(const char *text) { return Tuple(text); }
-inline Tuple tuple_arg(const std::string &text) { return Tuple(text); }
+inline Tuple tuple_arg(std::string_view text) { return Tuple(text); }
 Tuple tuple_arg(const Layout &layout);
 } // namespace detail
 
@@ -312,7 +330,8 @@ inline Tuple common_coarsening(const Tuple &a, const Tuple &b) { return detail::
 class Layout : public detail::Owned<cl_layout_t, cl_layout_free, cl_layout_copy> {
 public:
   explicit Layout(const char *text) : Owned(detail::out<cl_layout_t *>(cl_layout_parse, text)) {}
-  explicit Layout(const std::string &text) : Layout(text.c_str()) {}
+  /* Text with an embedded NUL is refused (Error CL_E_PARSE), not cut short. */
+  explicit Layout(std::string_view text) : Layout(detail::c_text(text).c_str()) {}
   /* make_layout(shape): compact column-major (LayoutLeft). */
   explicit Layout(const Tuple &shape) : Owned(detail::out<cl_layout_t *>(cl_layout_make_left, shape.get())) {}
   /* make_layout(shape, stride); strides may hold scaled bases. */
@@ -374,7 +393,7 @@ class Swizzle {
 public:
   Swizzle(int64_t bits, int64_t base, int64_t shift) : s_(detail::out<cl_swizzle_t>(cl_swizzle_make, bits, base, shift)) {}
   explicit Swizzle(const char *text) : s_(detail::out<cl_swizzle_t>(cl_swizzle_parse, text)) {}
-  explicit Swizzle(const std::string &text) : Swizzle(text.c_str()) {}
+  explicit Swizzle(std::string_view text) : Swizzle(detail::c_text(text).c_str()) {}
   /* A cl_swizzle_t from C, validated. */
   explicit Swizzle(cl_swizzle_t s) : s_(s) { detail::check(cl_swizzle_validate(s)); }
   const cl_swizzle_t &raw() const noexcept { return s_; }
@@ -433,7 +452,7 @@ inline Function function_of(const cl_fn &f) {
 class ComposedLayout : public detail::Owned<cl_composed_t, cl_composed_free, cl_composed_copy> {
 public:
   explicit ComposedLayout(const char *text) : Owned(detail::out<cl_composed_t *>(cl_composed_parse, text)) {}
-  explicit ComposedLayout(const std::string &text) : ComposedLayout(text.c_str()) {}
+  explicit ComposedLayout(std::string_view text) : ComposedLayout(detail::c_text(text).c_str()) {}
   /* make_composed_layout(outer, offset, inner): never simplified. */
   ComposedLayout(const Function &outer, int64_t offset, const Function &inner)
       : Owned(detail::out<cl_composed_t *>(cl_make_composed_layout, detail::fn(outer), offset, detail::fn(inner))) {}
@@ -861,7 +880,7 @@ class Picture {
 public:
   explicit Picture(const PictureOptions &o) : options_(o) {
     c_.format = o.format;
-    c_.title = o.title.empty() ? nullptr : options_.title.c_str();
+    c_.title = o.title.empty() ? nullptr : c_text_of(options_.title);
     c_.colour = o.colour;
     c_.element_bytes = o.element_bytes;
     if (options_.map) {
@@ -929,7 +948,7 @@ inline std::string draw_panels(const std::vector<Panel> &panels, const PictureOp
       q.layout = l->get();
     else
       q.composed = std::get<ComposedLayout>(p.layout).get();
-    q.title = p.title.empty() ? nullptr : p.title.c_str();
+    q.title = p.title.empty() ? nullptr : detail::c_text_of(p.title);
     q.tile_rows = p.tile_rows;
     q.tile_cols = p.tile_cols;
     q.highlight = p.highlight;
@@ -970,7 +989,9 @@ inline std::string dtype_name(cl_dtype d) {
   return name ? name : "";
 }
 inline size_t dtype_size(cl_dtype d) { return cl_dtype_size(d); }
-inline cl_dtype dtype_parse(const std::string &name) { return detail::out<cl_dtype>(cl_dtype_parse, name.c_str()); }
+inline cl_dtype dtype_parse(std::string_view name) {
+  return detail::out<cl_dtype>(cl_dtype_parse, detail::c_text(name).c_str());
+}
 
 /* CuTe's Tensor on the host: memory seen through a layout.  A view: copies
  * share nothing but the memory; memory the library allocated lives as long

@@ -208,8 +208,9 @@ CL_API cl_status cl_tuple_filter_zeros(const cl_tuple_t *a, const cl_tuple_t *b,
  * divides the shape without a remainder tile, i.e. for an integer tiler n,
  * size(shape) == n * size(ceil_div(shape, n)); for a tuple tiler, false when
  * it has more modes than shape, else each of its modes against the shape's
- * mode there.  The shape must be an int tuple; a layout in the tiler is
- * CL_E_TYPE (CuTe reads it as the tuple (shape,stride)); a 0 or a '_' (CuTe's
+ * mode there.  The shape must be an int tuple.  A layout L in the tiler
+ * divides as CuTe's ceil_div(shape, L) does, by the rest of logical_divide:
+ * size(shape) == size(L) * size(complement(L, shape)).  A 0 or a '_' (CuTe's
  * Int<0>) in the tiler is a division by zero, CL_E_DOMAIN. */
 CL_API cl_status cl_evenly_divides(const cl_tuple_t *shape, const cl_tuple_t *tiler, int *out);
 /* CuTe's lex_less and colex_less, in *out (0 or 1), the orders of the

@@ -370,6 +370,8 @@ static cl_status parse_primary(parser *p, value *out) {
 /* primary [':' primary]: a layout literal or expression. */
 static cl_status parse_layout(parser *p, value *out) {
   value shape;
+  skip_space(p);
+  size_t shape_column = p->pos + 1;
   TRY(parse_primary(p, &shape));
   skip_space(p);
   if (p->text[p->pos] != ':') {
@@ -391,6 +393,8 @@ static cl_status parse_layout(parser *p, value *out) {
     s = cl_layout_make(shape.tuple, stride.tuple, &l);
   if (s == CL_E_RANK)
     s = cli_fail(s, "column %zu: the stride is not congruent with the shape", column);
+  else if (s == CL_E_DOMAIN) /* a negative extent */
+    s = cli_fail(s, "column %zu: %s", shape_column, cl_last_error());
   value_free(&shape);
   value_free(&stride);
   if (s == CL_OK)

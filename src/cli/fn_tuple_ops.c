@@ -96,10 +96,21 @@ static cl_status predicate(const char *name, const value *a, tuple_predicate f, 
   return CL_OK;
 }
 
+/* evenly_divides(shape, tiler): a layout tiler is a layout leaf, as in a tuple. */
 static cl_status fn_evenly_divides(const char *name, const value *a, int n, value *out) {
-  if (is_layout(&a[1]))
-    return cli_fail(CL_E_TYPE, "%s: the tiler must hold integers and '_' (CuTe reads a layout tiler as the tuple (shape,stride))", name);
-  return predicate(name, a, cl_evenly_divides, false, false, out);
+  (void)n;
+  if (!is_layout(&a[1]))
+    return predicate(name, a, cl_evenly_divides, false, false, out);
+  const cl_tuple_t *shape;
+  TRY(arg_tuple(name, a, 0, &shape));
+  cl_tuple_t *tiler = NULL;
+  TRY(cl_tuple_from_layout(a[1].layout, &tiler));
+  int even = 0;
+  cl_status s = cl_evenly_divides(shape, tiler, &even);
+  cl_tuple_free(tiler);
+  TRY(s);
+  *out = value_of_bool(even);
+  return CL_OK;
 }
 
 /* X_less(a,b), X_leq(a,b) = !X_less(b,a), X_gtr(a,b) = X_less(b,a),

@@ -17,8 +17,28 @@ static bool same_letter(char a, char b) { return tolower((unsigned char)a) == to
 
 static size_t min3(size_t a, size_t b, size_t c) { return a < b ? (a < c ? a : c) : (b < c ? b : c); }
 
+/* Do a and b (n letters each) differ by one swap of two letters, neighbours
+ * or not ("dwar" for "draw")?  People swap letters across a word as readily
+ * as next to each other, so that too is one slip. */
+static bool one_swap_apart(const char *a, const char *b, size_t n) {
+  size_t first = n, second = n;
+  for (size_t i = 0; i < n; i++) {
+    if (same_letter(a[i], b[i]))
+      continue;
+    if (first == n)
+      first = i;
+    else if (second == n)
+      second = i;
+    else
+      return false;
+  }
+  return second < n && same_letter(a[first], b[second]) && same_letter(a[second], b[first]);
+}
+
 size_t edit_distance(const char *a, const char *b, size_t limit) {
   size_t n = strnlen(a, MAX_WORD), m = strnlen(b, MAX_WORD);
+  if (n == m && one_swap_apart(a, b, n))
+    return limit >= 1 ? 1 : limit + 1;
   if ((n > m ? n - m : m - n) > limit)
     return limit + 1;
   /* Three rows of the dynamic programme: d[i][j] is the distance between

@@ -7,9 +7,10 @@
 #include <stddef.h>
 
 /* The edit distance between a and b (optimal string alignment: insertions,
- * deletions, substitutions and swaps of two neighbours cost one each; letters
- * differing only in case cost nothing), or a number above `limit` once it is
- * certain to exceed it. */
+ * deletions, substitutions and swaps of two neighbours cost one each; so does
+ * a swap of any two letters when that is the only difference, "dwar" for
+ * "draw"; letters differing only in case cost nothing), or a number above
+ * `limit` once it is certain to exceed it. */
 size_t edit_distance(const char *a, const char *b, size_t limit);
 
 /* Collects the candidate nearest to `word`: offer each candidate in turn,

@@ -5,6 +5,16 @@
 //!                       its pkg-config file lists in Libs.private)
 //! otherwise `pkg-config --libs cute-layout` (`--static` for a static link).
 //! Without either, the build stops and says what to install or set.
+//!
+//! A shared library found outside the linker's default path (any directory
+//! given by CUTELAYOUT_LIB_DIR or by a -L of pkg-config) gets an rpath, so
+//! that programs run without LD_LIBRARY_PATH: this crate's own tests get it
+//! here (cargo:rustc-link-arg), and the directory is passed on to the build
+//! scripts of crates that depend on this one as DEP_CUTELAYOUT_LIB_DIR
+//! (cutelayout's build.rs adds the same rpath to its tests, examples and
+//! doc tests).  Cargo passes no link argument on to a program that merely
+//! depends on a crate: such a program's own build.rs prints the rpath, or
+//! it is built with RUSTFLAGS="-C link-arg=-Wl,-rpath,DIR".
 use std::env;
 use std::process::Command;
 
@@ -26,6 +36,12 @@ fn pkg_config(static_link: bool) -> Option<Vec<String>> {
     Some(String::from_utf8_lossy(&out.stdout).split_whitespace().map(str::to_owned).collect())
 }
 
+/// The rpath of a shared library found in `dir`, and `dir` for dependents.
+fn runtime_path(dir: &str) {
+    println!("cargo:rustc-link-arg=-Wl,-rpath,{}", dir);
+    println!("cargo:lib_dir={}", dir);
+}
+
 fn main() {
     for var in ["CUTELAYOUT_LIB_DIR", "CUTELAYOUT_STATIC", "PKG_CONFIG_PATH"] {
         println!("cargo:rerun-if-env-changed={}", var);
@@ -35,6 +51,9 @@ fn main() {
     if let Ok(dir) = env::var("CUTELAYOUT_LIB_DIR") {
         println!("cargo:rustc-link-search=native={}", dir);
         println!("cargo:rustc-link-lib={}=cutelayout", kind);
+        if !static_link {
+            runtime_path(&dir);
+        }
         if static_link {
             // What cute-layout.pc's Libs.private names, for a build tree without a .pc file.
             println!("cargo:rustc-link-lib=dylib=m");
@@ -49,6 +68,9 @@ fn main() {
     for flag in flags {
         if let Some(dir) = flag.strip_prefix("-L") {
             println!("cargo:rustc-link-search=native={}", dir);
+            if !static_link {
+                runtime_path(dir);
+            }
         } else if let Some(lib) = flag.strip_prefix("-l") {
             // The library itself as asked; what it needs (Libs.private) as the system has it.
             let lib_kind = if lib == "cutelayout" { kind } else { "dylib" };

@@ -79,9 +79,20 @@ mutable struct Layout
     end
 end
 
+# Text for the C library, which reads up to the first NUL: a NUL inside the
+# text is refused as the library refuses malformed text (status CL_E_PARSE,
+# naming its column), not cut short or left to Base's ArgumentError.
+const CL_E_PARSE = Cint(-3)
+function c_text(text::AbstractString)
+    nul = findfirst(==('\0'), text)
+    nul === nothing && return text
+    column = length(text, 1, prevind(text, nul)) + 1
+    throw(CuteLayoutError(CL_E_PARSE, "malformed text", "column $column: the text holds a NUL byte"))
+end
+
 function Layout(text::AbstractString)
     out = Ref{Ptr{Cvoid}}(C_NULL)
-    check(ccall((:cl_layout_parse, libcutelayout), Cint, (Cstring, Ptr{Ptr{Cvoid}}), text, out))
+    check(ccall((:cl_layout_parse, libcutelayout), Cint, (Cstring, Ptr{Ptr{Cvoid}}), c_text(text), out))
     Layout(out[])
 end
 

@@ -41,6 +41,12 @@ end
         e = try Layout("(2,4):(1,2"); nothing catch err; err end
         @test e isa CuteLayoutError && e.status == -3 && occursin("column", e.detail)
         @test_throws CuteLayoutError Layout("")
+        # Issue 23: a NUL inside the text is refused, not cut short at it.
+        e = try Layout("8:1\0junk"); nothing catch err; err end
+        @test e isa CuteLayoutError && e.status == -3 && e.detail == "column 4: the text holds a NUL byte"
+        # and a negative extent means nothing to CuTe
+        e = try Layout("-4:1"); nothing catch err; err end
+        @test e isa CuteLayoutError && e.status == -7 && occursin("negative extent -4", e.detail)
     end
     @testset "algebra" begin
         @test string(composition(Layout("20:2"), Layout("(5,4):(4,1)"))) == "(5,4):(8,2)"

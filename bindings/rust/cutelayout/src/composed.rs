@@ -6,7 +6,7 @@ use std::os::raw::c_int;
 use std::ptr::{self, NonNull};
 use std::str::FromStr;
 
-use crate::{check, sys, text_arg, Error, Layout, Result, Tuple};
+use crate::{check, sys, text_arg, Error, IntoTuple, Layout, Result};
 
 /// CuTe's `Swizzle<B, M, S>`: a bit permutation of offsets, a plain value.
 ///
@@ -156,30 +156,30 @@ impl ComposedLayout {
         Ok(out)
     }
 
-    fn with_tiler(&self, tiler: &str, f: TilerFn) -> Result<AnyLayout> {
-        let tiler = Tuple::parse(tiler)?;
+    fn with_tiler(&self, tiler: impl IntoTuple, f: TilerFn) -> Result<AnyLayout> {
+        let tiler = tiler.into_tuple()?;
         let (mut layout, mut composed) = (ptr::null_mut(), ptr::null_mut());
         let status = unsafe { f(self.as_ptr(), tiler.as_ptr(), &mut layout, &mut composed) };
         either(status, layout, composed)
     }
 
     /// composition(self, tiler).
-    pub fn compose_tiler(&self, tiler: &str) -> Result<AnyLayout> {
+    pub fn compose_tiler(&self, tiler: impl IntoTuple) -> Result<AnyLayout> {
         self.with_tiler(tiler, sys::cl_composed_composition)
     }
 
     /// logical_divide(self, tiler).
-    pub fn logical_divide(&self, tiler: &str) -> Result<AnyLayout> {
+    pub fn logical_divide(&self, tiler: impl IntoTuple) -> Result<AnyLayout> {
         self.with_tiler(tiler, sys::cl_composed_logical_divide)
     }
 
     /// zipped_divide(self, tiler).
-    pub fn zipped_divide(&self, tiler: &str) -> Result<AnyLayout> {
+    pub fn zipped_divide(&self, tiler: impl IntoTuple) -> Result<AnyLayout> {
         self.with_tiler(tiler, sys::cl_composed_zipped_divide)
     }
 
     /// logical_product(self, tiler).
-    pub fn logical_product(&self, tiler: &str) -> Result<AnyLayout> {
+    pub fn logical_product(&self, tiler: impl IntoTuple) -> Result<AnyLayout> {
         self.with_tiler(tiler, sys::cl_composed_logical_product)
     }
 

@@ -3,7 +3,7 @@
 //! way to predicate a tile that overhangs its tensor.
 use std::ptr::{self, NonNull};
 
-use crate::{check, formatted, sys, tuple_text, Layout, Result, Tuple};
+use crate::{check, sys, IntTuple, IntoTuple, Layout, Result};
 
 /// A coordinate tensor: an origin (an integer, a scaled basis or a tuple of
 /// them) plus a layout whose strides may be scaled bases; element `i` is
@@ -37,8 +37,8 @@ impl CoordTensor {
     }
 
     /// CuTe's `make_identity_tensor(shape)`: element `crd` is `crd`.
-    pub fn identity(shape: &str) -> Result<CoordTensor> {
-        let shape = Tuple::parse(shape)?;
+    pub fn identity(shape: impl IntoTuple) -> Result<CoordTensor> {
+        let shape = shape.into_tuple()?;
         let mut out = ptr::null_mut();
         CoordTensor::adopt(unsafe { sys::cl_make_identity_tensor(shape.as_ptr(), &mut out) }, out)
     }
@@ -50,29 +50,30 @@ impl CoordTensor {
     }
 
     /// A tensor from an origin (a value such as `(1,2)` or `3@1`) and a layout.
-    pub fn new(origin: &str, layout: &Layout) -> Result<CoordTensor> {
-        let origin = Tuple::parse(origin)?;
+    pub fn new(origin: impl IntoTuple, layout: &Layout) -> Result<CoordTensor> {
+        let origin = origin.into_tuple()?;
         let mut out = ptr::null_mut();
         CoordTensor::adopt(unsafe { sys::cl_coord_tensor_new(origin.as_ptr(), layout.as_ptr(), &mut out) }, out)
     }
 
     /// The element at linear coordinate `i`, as CuTe prints it.
-    pub fn eval(&self, i: i64) -> Result<String> {
+    pub fn eval(&self, i: i64) -> Result<IntTuple> {
         let mut out = ptr::null_mut();
-        tuple_text(unsafe { sys::cl_coord_tensor_eval(self.as_ptr(), i, &mut out) }, out)
+        IntTuple::adopt(unsafe { sys::cl_coord_tensor_eval(self.as_ptr(), i, &mut out) }, out)
     }
 
     /// The element at a (hierarchical) coordinate such as `(1,(2,0))`.
-    pub fn eval_coord(&self, crd: &str) -> Result<String> {
-        let crd = Tuple::parse(crd)?;
+    pub fn eval_coord(&self, crd: impl IntoTuple) -> Result<IntTuple> {
+        let crd = crd.into_tuple()?;
         let mut out = ptr::null_mut();
-        tuple_text(unsafe { sys::cl_coord_tensor_eval_coord(self.as_ptr(), crd.as_ptr(), &mut out) }, out)
+        IntTuple::adopt(unsafe { sys::cl_coord_tensor_eval_coord(self.as_ptr(), crd.as_ptr(), &mut out) }, out)
     }
 
     /// The origin, as CuTe prints it.
-    pub fn origin(&self) -> Result<String> {
+    pub fn origin(&self) -> Result<IntTuple> {
         let origin = unsafe { sys::cl_coord_tensor_origin(self.as_ptr()) };
-        formatted(|buf, cap| unsafe { sys::cl_tuple_format(origin, buf, cap) })
+        let mut out = std::ptr::null_mut();
+        IntTuple::adopt(unsafe { sys::cl_tuple_copy(origin, &mut out) }, out)
     }
 
     /// A copy of the layout.
@@ -89,15 +90,15 @@ impl CoordTensor {
     }
 
     /// CuTe's `tensor(crd)` with `_` in `crd`.
-    pub fn slice(&self, crd: &str) -> Result<CoordTensor> {
-        let crd = Tuple::parse(crd)?;
+    pub fn slice(&self, crd: impl IntoTuple) -> Result<CoordTensor> {
+        let crd = crd.into_tuple()?;
         let mut out = ptr::null_mut();
         CoordTensor::adopt(unsafe { sys::cl_coord_tensor_slice(self.as_ptr(), crd.as_ptr(), &mut out) }, out)
     }
 
     /// CuTe's `local_tile(tensor, tiler, coord)`: the tile at `coord`.
-    pub fn local_tile(&self, tiler: &str, coord: &str) -> Result<CoordTensor> {
-        let (tiler, coord) = (Tuple::parse(tiler)?, Tuple::parse(coord)?);
+    pub fn local_tile(&self, tiler: impl IntoTuple, coord: impl IntoTuple) -> Result<CoordTensor> {
+        let (tiler, coord) = (tiler.into_tuple()?, coord.into_tuple()?);
         let mut out = ptr::null_mut();
         let status =
             unsafe { sys::cl_coord_local_tile(self.as_ptr(), tiler.as_ptr(), coord.as_ptr(), ptr::null(), &mut out) };
@@ -105,8 +106,8 @@ impl CoordTensor {
     }
 
     /// CuTe's `outer_partition(tensor, tiler, coord)`: element `coord` of every tile.
-    pub fn outer_partition(&self, tiler: &str, coord: &str) -> Result<CoordTensor> {
-        let (tiler, coord) = (Tuple::parse(tiler)?, Tuple::parse(coord)?);
+    pub fn outer_partition(&self, tiler: impl IntoTuple, coord: impl IntoTuple) -> Result<CoordTensor> {
+        let (tiler, coord) = (tiler.into_tuple()?, coord.into_tuple()?);
         let mut out = ptr::null_mut();
         let status = unsafe { sys::cl_coord_outer_partition(self.as_ptr(), tiler.as_ptr(), coord.as_ptr(), &mut out) };
         CoordTensor::adopt(status, out)

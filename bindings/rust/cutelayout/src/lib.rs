@@ -21,6 +21,20 @@
 //! # Ok::<(), cutelayout::Error>(())
 //! ```
 //!
+//! Shapes, strides, coordinates and tilers are [`IntTuple`]s, built from Rust
+//! values or parsed from text; every argument that takes one also takes
+//! text ([`IntoTuple`]), and the queries return them:
+//!
+//! ```
+//! use cutelayout::{IntTuple, Layout, Underscore};
+//! let a = Layout::new((4, (2, 3)), (2, (1, 8)))?;
+//! assert_eq!(a.shape()?, IntTuple::from((4, (2, 3))));
+//! assert_eq!(a.eval_coord((1, (0, 2)))?, 18);
+//! let tiled = a.logical_divide_tiler((Layout::parse("2:2")?, Underscore))?;
+//! assert_eq!(tiled.to_string(), "((2,2),(2,3)):((4,2),(1,8))");
+//! # Ok::<(), cutelayout::Error>(())
+//! ```
+//!
 //! Swizzles and composed layouts are [`Swizzle`] and [`ComposedLayout`];
 //! tensors over slices, with the library's fast copy, [`Tensor`] and
 //! [`TensorMut`].
@@ -70,8 +84,10 @@ macro_rules! hash_by_text {
 
 mod composed;
 mod coord;
+mod int_tuple;
 mod tensor;
 pub use composed::{AnyLayout, ComposedLayout, Swizzle};
+pub use int_tuple::{Coord, IntTuple, IntoTuple, Kind, Shape, Tiler, Underscore};
 pub use coord::CoordTensor;
 pub use tensor::{copy, Tensor, TensorMut};
 
@@ -142,24 +158,6 @@ pub fn abi_compatible() -> bool {
     unsafe { sys::cl_abi_version() == sys::CL_ABI_VERSION as c_int && sys::cl_abi_minor() >= sys::CL_ABI_MINOR as c_int }
 }
 
-/// An owned int tuple, used for coordinates, shapes and strides.
-struct Tuple(NonNull<sys::cl_tuple_t>);
-
-impl Tuple {
-    fn parse(text: &str) -> Result<Tuple> {
-        let text = text_arg(text)?;
-        let mut out = ptr::null_mut();
-        check(unsafe { sys::cl_tuple_parse(text.as_ptr(), &mut out) })?;
-        Ok(Tuple(NonNull::new(out).expect("cl_tuple_parse succeeded with a NULL result")))
-    }
-}
-
-impl Tuple {
-    fn as_ptr(&self) -> *const sys::cl_tuple_t {
-        self.0.as_ptr()
-    }
-}
-
 /// The text of an snprintf-style formatter call `f(buf, cap)`.
 fn formatted(f: impl Fn(*mut c_char, usize) -> i64) -> Result<String> {
     let need = f(ptr::null_mut(), 0);
@@ -168,19 +166,6 @@ fn formatted(f: impl Fn(*mut c_char, usize) -> i64) -> Result<String> {
     f(buf.as_mut_ptr() as *mut c_char, buf.len());
     buf.truncate(need as usize);
     Ok(String::from_utf8_lossy(&buf).into_owned())
-}
-
-/// The text of a fresh tuple handle, which is then freed.
-fn tuple_text(status: c_int, raw: *mut sys::cl_tuple_t) -> Result<String> {
-    check(status)?;
-    let t = Tuple(NonNull::new(raw).expect("the library reported success with a NULL tuple"));
-    formatted(|buf, cap| unsafe { sys::cl_tuple_format(t.as_ptr(), buf, cap) })
-}
-
-impl Drop for Tuple {
-    fn drop(&mut self) {
-        unsafe { sys::cl_tuple_free(self.0.as_ptr()) }
-    }
 }
 
 /// CuTe's `Layout<Shape, Stride>`: a function from coordinates to indices.
@@ -207,7 +192,7 @@ impl Layout {
         self.raw.as_ptr()
     }
 
-    fn adopt(status: c_int, raw: *mut sys::cl_layout_t) -> Result<Layout> {
+    pub(crate) fn adopt(status: c_int, raw: *mut sys::cl_layout_t) -> Result<Layout> {
         check(status)?;
         Ok(Layout { raw: NonNull::new(raw).expect("the library reported success with a NULL layout") })
     }
@@ -220,19 +205,30 @@ impl Layout {
         Layout::adopt(status, out)
     }
 
-    /// make_layout(shape, stride), both given as int-tuple text such as `(2,4)`.
-    pub fn new(shape: &str, stride: &str) -> Result<Layout> {
-        let (shape, stride) = (Tuple::parse(shape)?, Tuple::parse(stride)?);
+    /// make_layout(shape, stride): each an [`IntTuple`], Rust values that
+    /// convert to one, or text, e.g. `Layout::new((2, 4), (1, 2))` or
+    /// `Layout::new("(2,4)", "(1,2)")`.  A shape's extents are integers >= 0
+    /// (`CL_E_DOMAIN` for a negative one, which means nothing to CuTe).
+    ///
+    /// ```
+    /// use cutelayout::Layout;
+    /// assert_eq!(Layout::new((2, 4), (1, 2))?.to_string(), "(2,4):(1,2)");
+    /// assert_eq!(Layout::left([2, 4])?.to_string(), "(2,4):(1,2)");
+    /// assert_eq!(Layout::left((2, -4)).unwrap_err().status, cutelayout::sys::CL_E_DOMAIN);
+    /// # Ok::<(), cutelayout::Error>(())
+    /// ```
+    pub fn new(shape: impl IntoTuple, stride: impl IntoTuple) -> Result<Layout> {
+        let (shape, stride) = (shape.into_tuple()?, stride.into_tuple()?);
         let mut out = ptr::null_mut();
-        let status = unsafe { sys::cl_layout_make(shape.0.as_ptr(), stride.0.as_ptr(), &mut out) };
+        let status = unsafe { sys::cl_layout_make(shape.as_ptr(), stride.as_ptr(), &mut out) };
         Layout::adopt(status, out)
     }
 
     /// make_layout(shape): the compact column-major (LayoutLeft) layout.
-    pub fn left(shape: &str) -> Result<Layout> {
-        let shape = Tuple::parse(shape)?;
+    pub fn left(shape: impl IntoTuple) -> Result<Layout> {
+        let shape = shape.into_tuple()?;
         let mut out = ptr::null_mut();
-        let status = unsafe { sys::cl_layout_make_left(shape.0.as_ptr(), &mut out) };
+        let status = unsafe { sys::cl_layout_make_left(shape.as_ptr(), &mut out) };
         Layout::adopt(status, out)
     }
 
@@ -243,11 +239,11 @@ impl Layout {
         Ok(index)
     }
 
-    /// layout(crd) for a coordinate given as text, e.g. `(1,(0,1))`.
-    pub fn eval_coord(&self, crd: &str) -> Result<i64> {
-        let crd = Tuple::parse(crd)?;
+    /// layout(crd) for a coordinate, e.g. `(1, (0, 1))` or the text `(1,(0,1))`.
+    pub fn eval_coord(&self, crd: impl IntoTuple) -> Result<i64> {
+        let crd = crd.into_tuple()?;
         let mut index = 0;
-        check(unsafe { sys::cl_layout_eval_coord(self.as_ptr(), crd.0.as_ptr(), &mut index) })?;
+        check(unsafe { sys::cl_layout_eval_coord(self.as_ptr(), crd.as_ptr(), &mut index) })?;
         Ok(index)
     }
 
@@ -278,25 +274,25 @@ impl Layout {
         unsafe { sys::cl_layout_depth(self.as_ptr()) }
     }
 
-    /// The shape as int-tuple text, e.g. `(2,(2,2))`.
-    pub fn shape(&self) -> Result<String> {
+    /// The shape, e.g. `(2,(2,2))`.
+    pub fn shape(&self) -> Result<IntTuple> {
         let mut out = ptr::null_mut();
         let status = unsafe { sys::cl_layout_shape(self.as_ptr(), &mut out) };
-        tuple_text(status, out)
+        IntTuple::adopt(status, out)
     }
 
-    /// The stride as text (integers, or scaled bases such as `1@0`).
-    pub fn stride(&self) -> Result<String> {
+    /// The stride (integers, or scaled bases such as `1@0`).
+    pub fn stride(&self) -> Result<IntTuple> {
         let mut out = ptr::null_mut();
         let status = unsafe { sys::cl_layout_stride(self.as_ptr(), &mut out) };
-        tuple_text(status, out)
+        IntTuple::adopt(status, out)
     }
 
     /// CuTe's coshape: the extent of the codomain per value mode.
-    pub fn coshape(&self) -> Result<String> {
+    pub fn coshape(&self) -> Result<IntTuple> {
         let mut out = ptr::null_mut();
         let status = unsafe { sys::cl_layout_coshape(self.as_ptr(), &mut out) };
-        tuple_text(status, out)
+        IntTuple::adopt(status, out)
     }
 
     /// Whether the strides hold scaled bases (a layout of coordinates, e.g. `(4,8):(1@0,1@1)`).
@@ -349,12 +345,10 @@ impl Layout {
         self.binary(b, sys::cl_composition)
     }
 
-    /// composition(self, tiler) for a tiler given as text, e.g. `(3,8)` or `(_,2:2)`.
-    pub fn compose_tiler(&self, tiler: &str) -> Result<Layout> {
-        let tiler = Tuple::parse(tiler)?;
-        let mut out = ptr::null_mut();
-        let status = unsafe { sys::cl_composition_tiler(self.as_ptr(), tiler.0.as_ptr(), &mut out) };
-        Layout::adopt(status, out)
+    /// composition(self, tiler) for a [`Tiler`] mixing integers, layouts and
+    /// `_`, as Rust values or text, e.g. `(3, 8)`, `"(3,8)"` or `"(_,2:2)"`.
+    pub fn compose_tiler(&self, tiler: impl IntoTuple) -> Result<Layout> {
+        self.with_tiler(tiler, sys::cl_composition_tiler)
     }
 
     /// complement(self, cotarget); `None` is complement(self) (cotarget cosize(filter(self))).
@@ -391,10 +385,10 @@ impl Layout {
 
     fn with_tiler(
         &self,
-        tiler: &str,
+        tiler: impl IntoTuple,
         f: unsafe extern "C" fn(*const sys::cl_layout_t, *const sys::cl_tuple_t, *mut *mut sys::cl_layout_t) -> c_int,
     ) -> Result<Layout> {
-        let tiler = Tuple::parse(tiler)?;
+        let tiler = tiler.into_tuple()?;
         let mut out = ptr::null_mut();
         let status = unsafe { f(self.as_ptr(), tiler.as_ptr(), &mut out) };
         Layout::adopt(status, out)
@@ -429,7 +423,8 @@ impl Layout {
 }
 
 /// One method per algebra function of two layouts (and its `_tiler` form,
-/// the second operand a tiler given as text such as `(2,3)` or `(_,4:2)`),
+/// the second operand a [`Tiler`]: Rust values such as `(2, 3)` or text such
+/// as `(_,4:2)`),
 /// and of one layout.
 macro_rules! algebra {
     (binary [$($name:ident $tiler:ident => $f:ident $ft:ident,)*] unary [$($uname:ident => $uf:ident,)*]) => {
@@ -439,8 +434,8 @@ macro_rules! algebra {
                 pub fn $name(&self, b: &Layout) -> Result<Layout> {
                     self.binary(b, sys::$f)
                 }
-                #[doc = concat!("CuTe's `", stringify!($name), "(self, tiler)` for a tiler given as text.")]
-                pub fn $tiler(&self, tiler: &str) -> Result<Layout> {
+                #[doc = concat!("CuTe's `", stringify!($name), "(self, tiler)` for a [`Tiler`] of integers, layouts and `_`.")]
+                pub fn $tiler(&self, tiler: impl IntoTuple) -> Result<Layout> {
                     self.with_tiler(tiler, sys::$ft)
                 }
             )*
@@ -472,13 +467,13 @@ algebra! {
 }
 
 impl Layout {
-    /// logical_divide(self, tiler) for a tiler given as text.
-    pub fn logical_divide_tiler(&self, tiler: &str) -> Result<Layout> {
+    /// logical_divide(self, tiler) for a [`Tiler`] of integers, layouts and `_`.
+    pub fn logical_divide_tiler(&self, tiler: impl IntoTuple) -> Result<Layout> {
         self.with_tiler(tiler, sys::cl_logical_divide_tiler)
     }
 
-    /// logical_product(self, tiler) for a tiler given as text.
-    pub fn logical_product_tiler(&self, tiler: &str) -> Result<Layout> {
+    /// logical_product(self, tiler) for a [`Tiler`] of integers, layouts and `_`.
+    pub fn logical_product_tiler(&self, tiler: impl IntoTuple) -> Result<Layout> {
         self.with_tiler(tiler, sys::cl_logical_product_tiler)
     }
 
