@@ -217,13 +217,14 @@ static bool read_in_order(const cl_copy_job *p) {
  *     destination rows all start at one offset in a cache line (so that
  *     lines can be aligned);
  *   - staged, when the destination rows are a multiple of 256 bytes apart
- *     and the processor needs it (cl_copy_staging_pays): on Zen 3,
+ *     and the processor needs it (tuning->staged, measured: copy_tune.c): on Zen 3,
  *     streaming one line into each of many such rows in turn runs at a third
  *     of the speed of streaming 256-byte runs (the rows fall on the same
  *     memory banks), so a block of every dst row is transposed into a
  *     buffer and written out as runs of 256 bytes or more;
  *   - prefetch of the next strip when the src rows are short (2 KiB or
- *     less, as in a permutation whose innermost source mode is short): the
+ *     less, as in a permutation whose innermost source mode is short) and
+ *     the processor gains by it (tuning->prefetch, measured): the
  *     processor does not take them for streams, while on long rows a
  *     software prefetch only competes with its own (on Sapphire Rapids,
  *     prefetching rows of 2 KiB took the permutation 256^3 (2,0,1) of
@@ -233,7 +234,8 @@ static bool read_in_order(const cl_copy_job *p) {
  *     the same permutation of bytes runs 1.07-1.11x faster without, of
  *     2-byte elements 1.02-1.07x, while 4-byte elements ran either as fast
  *     or at 0.8x without, from one process to the next. */
-static void transpose_strategy(cl_copy_job *p, const cl_tensor_t *dst, bool stream) {
+static void transpose_strategy(cl_copy_job *p, const cl_tensor_t *dst, bool stream, const cl_copy_tuning *given) {
+  cl_copy_tuning tuning = given ? *given : cl_copy_tuning_for(dst->size * (int64_t)dst->elem_size);
   uintptr_t first = (uintptr_t)(dst->data + p->base_d);
   p->nontemporal = stream && rows_share_line_offset(p) && first % (uintptr_t)p->elem == 0;
   p->stage_rows = p->jn < CL_COPY_STAGE_ROWS ? p->jn : CL_COPY_STAGE_ROWS;
@@ -242,8 +244,8 @@ static void transpose_strategy(cl_copy_job *p, const cl_tensor_t *dst, bool stre
     p->stage_run = CL_COPY_STAGE_RUN_MAX;
   int64_t row_step = p->jd ? p->jd[1] : p->m[p->ichain].d;
   p->staged = p->nontemporal && row_step % CL_COPY_STAGE_RUN == 0 && p->in * p->elem >= p->stage_run &&
-              cl_copy_staging_pays();
-  p->prefetch = p->jn * p->elem <= SHORT_ROW_BYTES && !(p->elem <= IN_ORDER_UNFETCHED_BYTES && read_in_order(p));
+              tuning.staged;
+  p->prefetch = tuning.prefetch && p->jn * p->elem <= SHORT_ROW_BYTES && !(p->elem <= IN_ORDER_UNFETCHED_BYTES && read_in_order(p));
 }
 
 void cl_copy_job_release(cl_copy_job *p) {
@@ -253,7 +255,7 @@ void cl_copy_job_release(cl_copy_job *p) {
 }
 
 cl_status cl_copy_job_make(cl_copy_job *p, const cl_tensor_t *dst, const cl_leaves *fd, const cl_leaves *fs,
-                            cl_copy_stores_t stores) {
+                            cl_copy_stores_t stores, const cl_copy_tuning *tuning) {
   int64_t nd = fd->n, ns = fs->n, slots = nd + ns + 1;
   /* jmodes (3 words each) + tails (2 words per leaf each side). */
   CL_TRY(cl_scratch_init(&p->mem, 3 * slots + 2 * (nd + ns)));
@@ -277,7 +279,7 @@ cl_status cl_copy_job_make(cl_copy_job *p, const cl_tensor_t *dst, const cl_leav
     bool stream = stores == CL_COPY_STORES_STREAMING ||
                   (stores == CL_COPY_STORES_AUTO && dst->size >= NONTEMPORAL_BYTES / (int64_t)dst->elem_size);
     if (s == CL_OK && p->kind == CL_COPY_TRANSPOSE)
-      transpose_strategy(p, dst, stream);
+      transpose_strategy(p, dst, stream, tuning);
     else if (s == CL_OK && p->kind == CL_COPY_ONE)
       p->nontemporal = stream;
   }

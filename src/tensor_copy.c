@@ -190,7 +190,7 @@ static cl_status prepare_copy(const cl_tensor_t *dst, const cl_tensor_t *src, cl
     if (s == CL_OK)
       s = check_disjoint(dst, fd, src, fs);
     if (s == CL_OK)
-      s = cl_copy_job_make(p, dst, fd, fs, stores);
+      s = cl_copy_job_make(p, dst, fd, fs, stores, NULL);
   }
   if (s != CL_OK) {
     cl_leaves_release(fd);

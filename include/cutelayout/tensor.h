@@ -218,10 +218,10 @@ CL_API cl_status cl_tensor_recast(const cl_tensor_t *t, size_t new_elem_size, cl
  * copied with memcpy, transposes move whole cache lines through tiles
  * transposed in vector registers (SSE2, AVX2 or AVX-512, chosen at run time;
  * the environment variable CUTELAYOUT_COPY_ISA = "avx2", "sse2" or "scalar"
- * caps the choice), copies of 16 MiB or more use streaming stores (staged
- * through a buffer on processors where that pays: AMD's; the environment
- * variable CUTELAYOUT_COPY_STAGING = "1" or "0" overrides), and no path
- * divides per element. */
+ * caps the choice), copies of 16 MiB or more use streaming stores, and no
+ * path divides per element.  Where the faster of two strategies depends on
+ * the processor (staging a transpose through a buffer, prefetching short
+ * rows), it is measured: see cl_copy_calibrate. */
 CL_API cl_status cl_tensor_copy(const cl_tensor_t *dst, const cl_tensor_t *src);
 /* How cl_tensor_copy_ex stores the destination. */
 typedef enum cl_copy_stores {
@@ -255,6 +255,21 @@ typedef struct cl_copy_options {
  * smaller than the first version of the struct); CL_E_DOMAIN (a `stores`
  * value not listed, threads < 0 or > CL_COPY_MAX_THREADS). */
 CL_API cl_status cl_tensor_copy_ex(const cl_tensor_t *dst, const cl_tensor_t *src, const cl_copy_options_t *opt);
+/* Measures now which of the host copy's strategies are faster on this
+ * processor (a fraction of a second: copies of 8 MiB, each candidate a few
+ * times), uses the answer for the rest of the process and remembers it in
+ * the cache file $XDG_CACHE_HOME/cute-layout/copy-wisdom (else
+ * $HOME/.cache/cute-layout/copy-wisdom; written atomically, keyed by the
+ * processor's model and the library's version; a file that cannot be
+ * written is skipped silently).  Without this call the first copy of 16 MiB
+ * or more reads that file, or measures when the file is missing, corrupt or
+ * another processor's or version's.  The environment variable
+ * CUTELAYOUT_COPY_TUNE = "off" uses the built-in defaults and neither
+ * measures nor reads; a comma-separated list of "staged" or "direct" and
+ * "prefetch" or "noprefetch" forces those choices.  Every choice copies the
+ * same values.  Errors: CL_E_NOMEM (the measurement's buffers; the choice is
+ * left as it was). */
+CL_API cl_status cl_copy_calibrate(void);
 /* ---- the copy plan ----
  * The joint-mode analysis behind cl_tensor_copy, as plain data, for engines
  * that run a copy themselves (the CUDA module plans device copies with it;

@@ -176,6 +176,7 @@ FUNCTIONS = {
     'cl_coord_tensor_origin': ('const cl_tuple_t *', ('const cl_coord_tensor_t *',)),
     'cl_coord_tensor_slice': ('cl_status', ('const cl_coord_tensor_t *', 'const cl_tuple_t *', 'cl_coord_tensor_t **')),
     'cl_coord_tensor_with_layout': ('cl_status', ('const cl_coord_tensor_t *', 'const cl_layout_t *', 'cl_coord_tensor_t **')),
+    'cl_copy_calibrate': ('cl_status', ()),
     'cl_crd2crd': ('cl_status', ('const cl_tuple_t *', 'const cl_tuple_t *', 'const cl_tuple_t *', 'cl_tuple_t **')),
     'cl_crd2idx': ('cl_status', ('const cl_tuple_t *', 'const cl_tuple_t *', 'const cl_tuple_t *', 'int64_t *')),
     'cl_crd2idx_shape': ('cl_status', ('const cl_tuple_t *', 'const cl_tuple_t *', 'int64_t *')),

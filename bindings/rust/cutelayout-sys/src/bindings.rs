@@ -1979,6 +1979,9 @@ extern "C" {
         opt: *const cl_copy_options_t,
     ) -> cl_status;
 }
+extern "C" {
+    pub fn cl_copy_calibrate() -> cl_status;
+}
 pub const CL_COPY_KERNEL_NONE: cl_copy_kernel = 0;
 pub const CL_COPY_KERNEL_MEMCPY: cl_copy_kernel = 1;
 pub const CL_COPY_KERNEL_STRIDED: cl_copy_kernel = 2;
