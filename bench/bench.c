@@ -27,6 +27,7 @@
 BENCH_WEAK void bench_eval(void) { fprintf(stderr, "cute-layout-bench: group 'eval' is not built\n"); }
 BENCH_WEAK void bench_algebra(void) { fprintf(stderr, "cute-layout-bench: group 'algebra' is not built\n"); }
 BENCH_WEAK void bench_copy(void) { fprintf(stderr, "cute-layout-bench: group 'copy' is not built\n"); }
+BENCH_WEAK void bench_copy_threads(void) { fprintf(stderr, "cute-layout-bench: group 'copy-threads' is not built\n"); }
 BENCH_WEAK void bench_copy_random(void) { fprintf(stderr, "cute-layout-bench: group 'copy-random' is not built\n"); }
 #ifndef CL_BENCH_GPU
 /* Without the CUDA module the gpu group is listed but says why it is empty. */
@@ -41,6 +42,7 @@ static const struct {
     {"algebra", bench_algebra},
     {"copy", bench_copy},
     {"copy-random", bench_copy_random},
+    {"copy-threads", bench_copy_threads},
     {"gpu", bench_gpu},
 };
 #define NGROUPS (sizeof groups / sizeof groups[0])

@@ -71,6 +71,7 @@ void bench_eval(void);
 void bench_algebra(void);
 void bench_copy(void);
 void bench_copy_random(void);
+void bench_copy_threads(void);
 void bench_gpu(void);
 
 #ifdef __cplusplus
