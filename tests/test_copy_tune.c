@@ -193,6 +193,29 @@ static void test_cache_unwritable(void **state) {
   unlink(blocker);
 }
 
+/* Without an absolute XDG_CACHE_HOME the file goes under $HOME/.cache; with
+ * neither, nothing is cached and copies still run. */
+static void test_cache_home(void **state) {
+  (void)state;
+  char home[128], file[256];
+  snprintf(home, sizeof home, "%s/home", root);
+  mkdir(home, 0700);
+  snprintf(file, sizeof file, "%s/.cache/cute-layout/copy-wisdom", home);
+  const char *old_home = getenv("HOME");
+  char saved[256];
+  snprintf(saved, sizeof saved, "%s", old_home ? old_home : "");
+  setenv("HOME", home, 1);
+  setenv("XDG_CACHE_HOME", "relative/cache", 1);
+  staged_now();
+  expect_wisdom(file);
+  unsetenv("XDG_CACHE_HOME");
+  unsetenv("HOME");
+  unsigned flags = big_flags("(2048,2048):(1,2048)", "(2048,2048):(2048,1)");
+  assert_true(flags == CL_COPY_PLAN_STREAMING || flags == (CL_COPY_PLAN_STREAMING | CL_COPY_PLAN_STAGED));
+  if (old_home != NULL)
+    setenv("HOME", saved, 1);
+}
+
 /* CUTELAYOUT_COPY_TUNE: off leaves the defaults (direct, prefetch) and reads
  * nothing; a list forces each named choice, the others as measured; an
  * unknown word is ignored. */
@@ -303,6 +326,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_cache_missing),    cmocka_unit_test(test_cache_used),
       cmocka_unit_test(test_cache_rewritten),  cmocka_unit_test(test_cache_unwritable),
+      cmocka_unit_test(test_cache_home),
       cmocka_unit_test(test_env),              cmocka_unit_test(test_calibrate),
       cmocka_unit_test(test_same_values),
   };
