@@ -113,6 +113,26 @@ static int64_t grow_run(cl_copy_job *p, int64_t at, int64_t len, bool on_dst, in
   }
 }
 
+/* A strided copy whose inner mode is short (the few channels of an image's
+ * pixel) would run its inner loop a few times per step of the next one:
+ * the mode along which src is contiguous, when it is long, goes inside
+ * instead, so src is read in order and dst written a few elements apart,
+ * its row shared in L1 by the passes of the outer mode. */
+#define SHORT_INNER 8
+static void long_inner_loop(cl_copy_job *p) {
+  cl_jmode *m = p->m;
+  if (p->r < 2 || m[0].n >= SHORT_INNER)
+    return;
+  for (int64_t k = 1; k < p->r; k++)
+    if (m[k].s == p->elem && m[k].n >= SHORT_INNER) {
+      move_mode(m, k, 0);
+      return;
+    }
+}
+
+/* Step 3 for a transpose: whether the copy is one, and then its two runs. */
+static bool choose_transpose(cl_copy_job *p);
+
 /* Steps 2 and 3. */
 static void choose_kernel(cl_copy_job *p) {
   cl_jmode *m = p->m;
@@ -127,16 +147,22 @@ static void choose_kernel(cl_copy_job *p) {
     return;
   }
   p->kind = CL_COPY_STRIDED;
+  if (!choose_transpose(p))
+    long_inner_loop(p);
+}
+
+static bool choose_transpose(cl_copy_job *p) {
+  cl_jmode *m = p->m;
   /* A transpose: dst's fastest mode is unit-stride, src's fastest is another
    * mode.  Tiles pay once both edges are a few elements long. */
   bool power_of_two = p->elem <= 16 && (p->elem & (p->elem - 1)) == 0; /* the sizes with a line tile */
   if (m[0].d != p->elem || !power_of_two || m[0].n < 4)
-    return;
+    return false;
   int64_t q = 1;
   while (q < p->r && !(m[q].s == p->elem && m[q].n >= 4))
     q++;
   if (q == p->r)
-    return;
+    return false;
   p->kind = CL_COPY_TRANSPOSE;
   /* j starts with src's unit mode, i with dst's; i takes the dst-contiguous
    * modes first, j the src-contiguous ones left. */
@@ -151,6 +177,7 @@ static void choose_kernel(cl_copy_job *p) {
   p->r++;
   p->jn = j0.n;
   p->jchain = grow_run(p, p->ichain, 1, false, &p->jn);
+  return true;
 }
 
 /* The offsets of a run's steps on the other side (src for i, dst for j). */

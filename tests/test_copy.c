@@ -768,6 +768,34 @@ static void test_copy_plan_flags(void **state) {
                    PREFETCH);
 }
 
+/* A strided copy whose dst-fastest mode is short (an image's 3 channels,
+ * NCHW -> NHWC) runs the long src-contiguous mode (W) as its inner loop and
+ * the channels outside it; a short W x H keeps the order; both copy
+ * right. */
+static void test_copy_short_inner(void **state) {
+  (void)state;
+  static const char *const cases[][4] = {
+      /* dst (NHWC), src (NCHW), extent[0], extent[1] of the plan */
+      {"(40,6,3,2):(3,120,1,720)", "(40,6,3,2):(1,40,240,720)", "240", "3"}, /* W and H merged: 240 */
+      {"(2,3,3,2):(3,6,1,18)", "(2,3,3,2):(1,2,6,18)", "3", "6"},
+  };
+  static unsigned char a[8192], b[8192];
+  for (size_t k = 0; k < COUNT_OF(cases); k++) {
+    check_copy(cases[k][0], cases[k][1], 1, 0, 0, NULL);
+    check_copy(cases[k][0], cases[k][1], 4, 0, 0, NULL);
+    cl_tensor_t *d = tensor(b, CL_DTYPE_UINT8, cases[k][0]), *s = tensor(a, CL_DTYPE_UINT8, cases[k][1]);
+    cl_copy_plan_t *p = calloc(1, sizeof *p);
+    p->struct_size = sizeof *p;
+    assert_int_equal(cl_tensor_copy_plan(d, s, NULL, p), CL_OK);
+    assert_int_equal(p->kernel, CL_COPY_KERNEL_STRIDED);
+    assert_int_equal(p->extent[0], atoi(cases[k][2]));
+    assert_int_equal(p->extent[1], atoi(cases[k][3]));
+    free(p);
+    cl_tensor_free(d);
+    cl_tensor_free(s);
+  }
+}
+
 static void test_copy_plan_errors(void **state) {
   (void)state;
   float buf[128];
@@ -829,6 +857,7 @@ int main(void) {
       cmocka_unit_test(test_copy_large_transpose), cmocka_unit_test(test_copy_explain),
       cmocka_unit_test(test_copy_errors),       cmocka_unit_test(test_copy_options),
       cmocka_unit_test(test_copy_threads),      cmocka_unit_test(test_copy_isa_names),
+      cmocka_unit_test(test_copy_short_inner),
       cmocka_unit_test(test_copy_empty),        cmocka_unit_test(test_copy_plan_definition),
       cmocka_unit_test(test_copy_plan_examples), cmocka_unit_test(test_copy_plan_flags),
       cmocka_unit_test(test_copy_plan_errors),  cmocka_unit_test(test_copy_unstaged),
