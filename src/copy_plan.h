@@ -96,10 +96,11 @@ void cl_copy_job_describe(const cl_copy_job *p, int64_t elem_size, cl_copy_plan_
 int64_t cl_copy_job_inner(const cl_copy_job *p);
 
 /* Runs a plan with up to `threads` threads (1 <= threads <=
- * CL_COPY_MAX_THREADS; copy_exec.c), each created for the call and joined
- * before it returns.  CL_E_NOMEM when the staging buffers cannot be had;
- * nothing is written then. */
-cl_status cl_copy_job_run(const cl_copy_job *p, char *dst, const char *src, int threads);
+ * CL_COPY_MAX_THREADS; copy_exec.c): the pool's and the caller's when pool
+ * is not NULL, else each created for the call and joined before it
+ * returns.  CL_E_NOMEM when the staging buffers cannot be had; nothing is
+ * written then. */
+cl_status cl_copy_job_run(const cl_copy_job *p, char *dst, const char *src, int threads, cl_copy_pool_t *pool);
 
 /* Steps of j per chunk of a direct transpose: the tiles of one strip of i
  * sweep a chunk, then the next strip does, so a chunk's dst rows are

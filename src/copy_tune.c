@@ -208,7 +208,7 @@ static int64_t time_copy(char *dbuf, char *sbuf, const char *dtext, const char *
         cl_copy_job job;
         if (cl_copy_job_make(&job, dst, &fd, &fs, CL_COPY_STORES_STREAMING, &t) == CL_OK) {
           int64_t t0 = now_ns();
-          if (cl_copy_job_run(&job, dbuf, sbuf, 1) == CL_OK)
+          if (cl_copy_job_run(&job, dbuf, sbuf, 1, NULL) == CL_OK)
             ns = now_ns() - t0;
           cl_copy_job_release(&job);
         }

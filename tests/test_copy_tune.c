@@ -269,7 +269,7 @@ static void test_same_values(void **state) {
   };
   enum { N = 96 * 1024 }; /* the largest of the three */
   static uint32_t src[N], dst[N], want[N];
-  const cl_copy_options_t opt = {sizeof opt, CL_COPY_STORES_STREAMING, 0};
+  const cl_copy_options_t opt = {sizeof opt, CL_COPY_STORES_STREAMING, 0, NULL};
   for (size_t p = 0; p < COUNT_OF(pairs); p++) {
     cl_layout_t *dl = lay(pairs[p][0]), *sl = lay(pairs[p][1]);
     int64_t n = cl_layout_size(dl);

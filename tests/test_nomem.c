@@ -1379,7 +1379,7 @@ static int64_t call_tensor_copy(const inputs *in, results *r) {
 }
 static int64_t call_tensor_copy_streaming(const inputs *in, results *r) {
   (void)r;
-  cl_copy_options_t opt = {sizeof opt, CL_COPY_STORES_STREAMING, 4};
+  cl_copy_options_t opt = {sizeof opt, CL_COPY_STORES_STREAMING, 4, NULL};
   return cl_tensor_copy_ex(in->x[1], in->x[0], &opt);
 }
 static int64_t call_tensor_copy_plan(const inputs *in, results *r) {

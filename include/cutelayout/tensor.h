@@ -230,6 +230,10 @@ typedef enum cl_copy_stores {
   CL_COPY_STORES_STREAMING = 2 /* streaming (non-temporal) stores past the cache, whatever the size */
 } cl_copy_stores_t;
 
+/* Threads that a program keeps for its copies (cl_copy_pool_new), so that
+ * repeated copies split between threads do not start threads each time. */
+typedef struct cl_copy_pool cl_copy_pool_t;
+
 /* Options of cl_tensor_copy_ex.  `struct_size` lets the struct grow without
  * breaking the ABI, as in cl_tensor_desc: set it to sizeof(cl_copy_options_t)
  * as your program compiled it; fields past it are taken as zero, and zero is
@@ -238,6 +242,7 @@ typedef struct cl_copy_options {
   size_t struct_size;      /* sizeof(cl_copy_options_t) */
   cl_copy_stores_t stores; /* CL_COPY_STORES_AUTO */
   int threads;             /* 0 or 1: the calling thread only; up to CL_COPY_MAX_THREADS */
+  cl_copy_pool_t *pool;    /* NULL: threads are started for the call; else the pool's run the pieces */
 } cl_copy_options_t;
 
 /* The most threads one copy may use. */
@@ -251,7 +256,9 @@ typedef struct cl_copy_options {
  * independent mode or, when that has too few steps, along the kernel's own
  * loop; fewer threads when the copy is small (each gets 1 MiB or more) or
  * has fewer pieces; a thread that cannot be created leaves its piece to the
- * caller's thread.  Errors: those of cl_tensor_copy; CL_E_ABI (struct_size
+ * caller's thread.  With a pool (cl_copy_pool_new) the pieces are run by
+ * the pool's threads and the calling thread instead, none started; a pool
+ * runs one copy at a time (others wait their turn).  Errors: those of cl_tensor_copy; CL_E_ABI (struct_size
  * smaller than the first version of the struct); CL_E_DOMAIN (a `stores`
  * value not listed, threads < 0 or > CL_COPY_MAX_THREADS). */
 CL_API cl_status cl_tensor_copy_ex(const cl_tensor_t *dst, const cl_tensor_t *src, const cl_copy_options_t *opt);
@@ -270,6 +277,15 @@ CL_API cl_status cl_tensor_copy_ex(const cl_tensor_t *dst, const cl_tensor_t *sr
  * same values.  Errors: CL_E_NOMEM (the measurement's buffers; the choice is
  * left as it was). */
 CL_API cl_status cl_copy_calibrate(void);
+/* Starts `threads` threads (1 to CL_COPY_MAX_THREADS) that wait for the
+ * pieces of copies given this pool in cl_copy_options_t, until
+ * cl_copy_pool_free.  Errors: CL_E_NULL (out), CL_E_DOMAIN (threads out of
+ * range), CL_E_NOMEM (memory, or a thread that could not be started; then
+ * none is left running). */
+CL_API cl_status cl_copy_pool_new(int threads, cl_copy_pool_t **out);
+/* Stops and joins the pool's threads (after the copy in flight, if any) and
+ * frees it; NULL is accepted.  No copy may be given the pool afterwards. */
+CL_API void cl_copy_pool_free(cl_copy_pool_t *pool);
 /* ---- the copy plan ----
  * The joint-mode analysis behind cl_tensor_copy, as plain data, for engines
  * that run a copy themselves (the CUDA module plans device copies with it;
