@@ -10,7 +10,7 @@
  *   3. declare it in bench_util.h and add a row to `groups[]` below.
  * The gpu group (bench_gpu.cu) is built with the CUDA module; without it,
  * a stub here says so.
- * The groups of CONTRACT.md (eval, algebra, copy) also have a weak stub here,
+ * The groups of CONTRACT.md (eval, algebra, copy, copy-random) also have a weak stub here,
  * so the program links and runs before their file exists; the file's strong
  * definition replaces the stub. */
 #include <stdio.h>
@@ -27,6 +27,8 @@
 BENCH_WEAK void bench_eval(void) { fprintf(stderr, "cute-layout-bench: group 'eval' is not built\n"); }
 BENCH_WEAK void bench_algebra(void) { fprintf(stderr, "cute-layout-bench: group 'algebra' is not built\n"); }
 BENCH_WEAK void bench_copy(void) { fprintf(stderr, "cute-layout-bench: group 'copy' is not built\n"); }
+BENCH_WEAK void bench_copy_threads(void) { fprintf(stderr, "cute-layout-bench: group 'copy-threads' is not built\n"); }
+BENCH_WEAK void bench_copy_random(void) { fprintf(stderr, "cute-layout-bench: group 'copy-random' is not built\n"); }
 #ifndef CL_BENCH_GPU
 /* Without the CUDA module the gpu group is listed but says why it is empty. */
 void bench_gpu(void) { printf("gpu: skipped, the CUDA module is not built (nvcc not found)\n"); }
@@ -39,6 +41,8 @@ static const struct {
     {"eval", bench_eval},
     {"algebra", bench_algebra},
     {"copy", bench_copy},
+    {"copy-random", bench_copy_random},
+    {"copy-threads", bench_copy_threads},
     {"gpu", bench_gpu},
 };
 #define NGROUPS (sizeof groups / sizeof groups[0])

@@ -50,7 +50,7 @@ typedef struct copy_case {
 
 static void run_copy(void *ctx, int64_t iters) {
   copy_case *c = ctx;
-  cl_copy_options_t opt = {sizeof opt, CL_COPY_STORES_AUTO, c->threads};
+  cl_copy_options_t opt = {sizeof opt, CL_COPY_STORES_AUTO, c->threads, NULL};
   for (int64_t k = 0; k < iters; k++) {
     bench_check(cl_tensor_copy_ex(c->dst, c->src, &opt), "cl_tensor_copy_ex");
     bench_clobber();

@@ -63,19 +63,25 @@ double bench_time(bench_fn fn, void *ctx, double ops_per_iter) {
   return per_op[BENCH_RUNS / 2];
 }
 
-bench_pair bench_compare(bench_fn a, void *a_ctx, bench_fn b, void *b_ctx, double ops_per_iter) {
+bench_pair bench_compare_runs(bench_fn a, void *a_ctx, bench_fn b, void *b_ctx, double ops_per_iter, int runs) {
   int64_t a_iters = calibrate(a, a_ctx), b_iters = calibrate(b, b_ctx);
   double ta[BENCH_RUNS], tb[BENCH_RUNS], ratio[BENCH_RUNS];
-  for (int r = 0; r < BENCH_RUNS; r++) {
+  if (runs < 1 || runs > BENCH_RUNS)
+    runs = BENCH_RUNS;
+  for (int r = 0; r < runs; r++) {
     ta[r] = run_once(a, a_ctx, a_iters, ops_per_iter);
     tb[r] = run_once(b, b_ctx, b_iters, ops_per_iter);
     ratio[r] = ta[r] / tb[r];
   }
-  qsort(ta, BENCH_RUNS, sizeof ta[0], compare_double);
-  qsort(tb, BENCH_RUNS, sizeof tb[0], compare_double);
-  qsort(ratio, BENCH_RUNS, sizeof ratio[0], compare_double);
-  bench_pair p = {ta[BENCH_RUNS / 2], tb[BENCH_RUNS / 2], ratio[BENCH_RUNS / 2]};
+  qsort(ta, (size_t)runs, sizeof ta[0], compare_double);
+  qsort(tb, (size_t)runs, sizeof tb[0], compare_double);
+  qsort(ratio, (size_t)runs, sizeof ratio[0], compare_double);
+  bench_pair p = {ta[runs / 2], tb[runs / 2], ratio[runs / 2]};
   return p;
+}
+
+bench_pair bench_compare(bench_fn a, void *a_ctx, bench_fn b, void *b_ctx, double ops_per_iter) {
+  return bench_compare_runs(a, a_ctx, b, b_ctx, ops_per_iter, BENCH_RUNS);
 }
 
 /* Three significant digits without an exponent, so that lines stay easy to

@@ -51,6 +51,9 @@ typedef struct bench_pair {
   double ratio; /* median of a_i / b_i over the paired runs */
 } bench_pair;
 bench_pair bench_compare(bench_fn a, void *a_ctx, bench_fn b, void *b_ctx, double ops_per_iter);
+/* The same with `runs` paired runs (1 to 21; others mean 21): for groups of
+ * many workloads, where each run is one large copy. */
+bench_pair bench_compare_runs(bench_fn a, void *a_ctx, bench_fn b, void *b_ctx, double ops_per_iter, int runs);
 
 /* Nanoseconds now, from CLOCK_MONOTONIC. */
 int64_t bench_now_ns(void);
@@ -67,6 +70,8 @@ void bench_check(int status, const char *what);
 void bench_eval(void);
 void bench_algebra(void);
 void bench_copy(void);
+void bench_copy_random(void);
+void bench_copy_threads(void);
 void bench_gpu(void);
 
 #ifdef __cplusplus

@@ -471,7 +471,116 @@ static void share(int64_t extent, int64_t grain, int64_t t, int64_t parts, int64
     *hi = extent;
 }
 
-cl_status cl_copy_job_run(const cl_copy_job *p, char *dst, const char *src, int threads) {
+/* ------------------------------------------------------------ the caller's pool */
+
+/* The pool's threads wait on `go` for a new batch of parts (generation
+ * counts them), then take parts one by one, with the caller, until none is
+ * left; the last to finish one signals `done`.  `turn` lets one copy at a
+ * time use the pool. */
+struct cl_copy_pool {
+  int n;
+  pthread_t tid[CL_COPY_MAX_THREADS];
+  pthread_mutex_t turn, m;
+  pthread_cond_t go, done;
+  part *work;
+  int64_t parts, next, unfinished;
+  uint64_t generation;
+  bool quit;
+};
+
+/* Runs parts of the current batch until none is left to take.  Called with
+ * pool->m held; returns with it held. */
+static void take_parts(cl_copy_pool_t *pool) {
+  while (pool->next < pool->parts) {
+    part *w = &pool->work[pool->next++];
+    pthread_mutex_unlock(&pool->m);
+    run_part(w);
+    pthread_mutex_lock(&pool->m);
+    if (--pool->unfinished == 0)
+      pthread_cond_broadcast(&pool->done);
+  }
+}
+
+static void *pool_thread(void *arg) {
+  cl_copy_pool_t *pool = arg;
+  uint64_t seen = 0;
+  pthread_mutex_lock(&pool->m);
+  for (;;) {
+    while (!pool->quit && pool->generation == seen)
+      pthread_cond_wait(&pool->go, &pool->m);
+    if (pool->quit)
+      break;
+    seen = pool->generation;
+    take_parts(pool);
+  }
+  pthread_mutex_unlock(&pool->m);
+  return NULL;
+}
+
+static void pool_run(cl_copy_pool_t *pool, part *w, int64_t parts) {
+  pthread_mutex_lock(&pool->turn);
+  pthread_mutex_lock(&pool->m);
+  pool->work = w;
+  pool->parts = parts;
+  pool->next = 0;
+  pool->unfinished = parts;
+  pool->generation++;
+  pthread_cond_broadcast(&pool->go);
+  take_parts(pool);
+  while (pool->unfinished > 0)
+    pthread_cond_wait(&pool->done, &pool->m);
+  pthread_mutex_unlock(&pool->m);
+  pthread_mutex_unlock(&pool->turn);
+}
+
+/* Stops the first `started` threads of a pool and frees it. */
+static void pool_stop(cl_copy_pool_t *pool, int started) {
+  pthread_mutex_lock(&pool->m);
+  pool->quit = true;
+  pthread_cond_broadcast(&pool->go);
+  pthread_mutex_unlock(&pool->m);
+  for (int t = 0; t < started; t++)
+    pthread_join(pool->tid[t], NULL);
+  pthread_cond_destroy(&pool->go);
+  pthread_cond_destroy(&pool->done);
+  pthread_mutex_destroy(&pool->m);
+  pthread_mutex_destroy(&pool->turn);
+  cl_dealloc(pool);
+}
+
+cl_status cl_copy_pool_new(int threads, cl_copy_pool_t **out) {
+  CHECK_NULL(out);
+  *out = NULL;
+  if (threads < 1 || threads > CL_COPY_MAX_THREADS)
+    return cl_fail(CL_E_DOMAIN, "cl_copy_pool_new: %d threads (1 to %d)", threads, CL_COPY_MAX_THREADS);
+  cl_copy_pool_t *pool = cl_alloc(sizeof *pool);
+  if (pool == NULL)
+    return cl_fail(CL_E_NOMEM, "out of memory");
+  memset(pool, 0, sizeof *pool);
+  pool->n = threads;
+  pthread_mutex_init(&pool->turn, NULL);
+  pthread_mutex_init(&pool->m, NULL);
+  pthread_cond_init(&pool->go, NULL);
+  pthread_cond_init(&pool->done, NULL);
+  for (int t = 0; t < threads; t++)
+    if (pthread_create(&pool->tid[t], NULL, pool_thread, pool) != 0) {
+      pool_stop(pool, t);
+      return cl_fail(CL_E_NOMEM, "out of memory: cl_copy_pool_new could not start thread %d of %d", t + 1, threads);
+    }
+  *out = pool;
+  return CL_OK;
+}
+
+void cl_copy_pool_free(cl_copy_pool_t *pool) {
+  if (pool != NULL)
+    pool_stop(pool, pool->n);
+}
+
+/* ------------------------------------------------------------ running a job */
+
+static void run_parts_on_new_threads(part *w, int64_t parts);
+
+cl_status cl_copy_job_run(const cl_copy_job *p, char *dst, const char *src, int threads, cl_copy_pool_t *pool) {
   const cl_copy_isa *isa = cl_copy_isa_select();
   int64_t bytes = p->elem;
   for (int64_t k = 0; k < p->r; k++)
@@ -498,7 +607,6 @@ cl_status cl_copy_job_run(const cl_copy_job *p, char *dst, const char *src, int 
       return cl_fail(CL_E_NOMEM, "out of memory");
   }
   part w[CL_COPY_MAX_THREADS];
-  pthread_t tid[CL_COPY_MAX_THREADS];
   for (int64_t t = 0; t < parts; t++) {
     w[t] = (part){p, isa, dst, src, parts > 1 ? split : NO_SPLIT, 0, 0, NULL, false};
     if (parts > 1)
@@ -506,7 +614,21 @@ cl_status cl_copy_job_run(const cl_copy_job *p, char *dst, const char *src, int 
     if (stage != NULL)
       w[t].stage = stage + (CL_COPY_LINE - (uintptr_t)stage % CL_COPY_LINE) % CL_COPY_LINE + t * stage_bytes;
   }
-  /* A part whose thread cannot be started runs here. */
+  if (pool != NULL && parts > 1) {
+    pool_run(pool, w, parts);
+  } else {
+    run_parts_on_new_threads(w, parts);
+  }
+  if (p->nontemporal && isa->fence != NULL)
+    isa->fence();
+  cl_dealloc(stage);
+  return CL_OK;
+}
+
+/* Each part but the first on a thread created for it (a part whose thread
+ * cannot be started runs here), the first on the caller's. */
+static void run_parts_on_new_threads(part *w, int64_t parts) {
+  pthread_t tid[CL_COPY_MAX_THREADS];
   for (int64_t t = 1; t < parts; t++)
     w[t].threaded = pthread_create(&tid[t], NULL, run_part_thread, &w[t]) == 0;
   run_part(&w[0]);
@@ -516,8 +638,4 @@ cl_status cl_copy_job_run(const cl_copy_job *p, char *dst, const char *src, int 
     else
       run_part(&w[t]);
   }
-  if (p->nontemporal && isa->fence != NULL)
-    isa->fence();
-  cl_dealloc(stage);
-  return CL_OK;
 }

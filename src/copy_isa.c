@@ -44,18 +44,6 @@ const cl_copy_isa cl_copy_isa_scalar = {
     NULL,
 };
 
-bool cl_copy_staging_pays(void) {
-  const char *force = getenv("CUTELAYOUT_COPY_STAGING");
-  if (force != NULL && (strcmp(force, "0") == 0 || strcmp(force, "1") == 0))
-    return force[0] == '1';
-#ifdef CL_COPY_X86
-  __builtin_cpu_init();
-  return __builtin_cpu_is("amd");
-#else
-  return false;
-#endif
-}
-
 /* The sets from the lowest up, each with the processor features it needs. */
 static const char *const set_names[] = {"scalar", "sse2", "avx2", "avx512"};
 

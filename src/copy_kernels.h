@@ -71,16 +71,6 @@ extern const cl_copy_isa cl_copy_isa_avx512;
 void cl_copy_sfence(void);
 #endif
 
-/* Whether a transpose whose destination rows are a multiple of 256 bytes
- * apart should go through a staging buffer (copy_plan.c) on this processor.
- * Measured: on AMD Zen 3, streaming a line into each of many such rows in
- * turn runs at a third of the speed of streaming runs of 256 bytes, and
- * staging wins; on Intel Sapphire Rapids the rows stream well and the
- * staging pass costs 10-25% of the copy.  So: AMD stages, other processors
- * do not; CUTELAYOUT_COPY_STAGING = "1" or "0" overrides (the tests set it
- * to run both paths everywhere). */
-bool cl_copy_staging_pays(void);
-
 /* The best set for this processor, no higher than CUTELAYOUT_COPY_ISA names
  * (an unknown name is ignored).  Reads the environment on every call. */
 const cl_copy_isa *cl_copy_isa_select(void);

@@ -113,6 +113,26 @@ static int64_t grow_run(cl_copy_job *p, int64_t at, int64_t len, bool on_dst, in
   }
 }
 
+/* A strided copy whose inner mode is short (the few channels of an image's
+ * pixel) would run its inner loop a few times per step of the next one:
+ * the mode along which src is contiguous, when it is long, goes inside
+ * instead, so src is read in order and dst written a few elements apart,
+ * its row shared in L1 by the passes of the outer mode. */
+#define SHORT_INNER 8
+static void long_inner_loop(cl_copy_job *p) {
+  cl_jmode *m = p->m;
+  if (p->r < 2 || m[0].n >= SHORT_INNER)
+    return;
+  for (int64_t k = 1; k < p->r; k++)
+    if (m[k].s == p->elem && m[k].n >= SHORT_INNER) {
+      move_mode(m, k, 0);
+      return;
+    }
+}
+
+/* Step 3 for a transpose: whether the copy is one, and then its two runs. */
+static bool choose_transpose(cl_copy_job *p);
+
 /* Steps 2 and 3. */
 static void choose_kernel(cl_copy_job *p) {
   cl_jmode *m = p->m;
@@ -127,16 +147,22 @@ static void choose_kernel(cl_copy_job *p) {
     return;
   }
   p->kind = CL_COPY_STRIDED;
+  if (!choose_transpose(p))
+    long_inner_loop(p);
+}
+
+static bool choose_transpose(cl_copy_job *p) {
+  cl_jmode *m = p->m;
   /* A transpose: dst's fastest mode is unit-stride, src's fastest is another
    * mode.  Tiles pay once both edges are a few elements long. */
   bool power_of_two = p->elem <= 16 && (p->elem & (p->elem - 1)) == 0; /* the sizes with a line tile */
   if (m[0].d != p->elem || !power_of_two || m[0].n < 4)
-    return;
+    return false;
   int64_t q = 1;
   while (q < p->r && !(m[q].s == p->elem && m[q].n >= 4))
     q++;
   if (q == p->r)
-    return;
+    return false;
   p->kind = CL_COPY_TRANSPOSE;
   /* j starts with src's unit mode, i with dst's; i takes the dst-contiguous
    * modes first, j the src-contiguous ones left. */
@@ -151,6 +177,7 @@ static void choose_kernel(cl_copy_job *p) {
   p->r++;
   p->jn = j0.n;
   p->jchain = grow_run(p, p->ichain, 1, false, &p->jn);
+  return true;
 }
 
 /* The offsets of a run's steps on the other side (src for i, dst for j). */
@@ -217,13 +244,14 @@ static bool read_in_order(const cl_copy_job *p) {
  *     destination rows all start at one offset in a cache line (so that
  *     lines can be aligned);
  *   - staged, when the destination rows are a multiple of 256 bytes apart
- *     and the processor needs it (cl_copy_staging_pays): on Zen 3,
+ *     and the processor needs it (tuning->staged, measured: copy_tune.c): on Zen 3,
  *     streaming one line into each of many such rows in turn runs at a third
  *     of the speed of streaming 256-byte runs (the rows fall on the same
  *     memory banks), so a block of every dst row is transposed into a
  *     buffer and written out as runs of 256 bytes or more;
  *   - prefetch of the next strip when the src rows are short (2 KiB or
- *     less, as in a permutation whose innermost source mode is short): the
+ *     less, as in a permutation whose innermost source mode is short) and
+ *     the processor gains by it (tuning->prefetch, measured): the
  *     processor does not take them for streams, while on long rows a
  *     software prefetch only competes with its own (on Sapphire Rapids,
  *     prefetching rows of 2 KiB took the permutation 256^3 (2,0,1) of
@@ -233,7 +261,8 @@ static bool read_in_order(const cl_copy_job *p) {
  *     the same permutation of bytes runs 1.07-1.11x faster without, of
  *     2-byte elements 1.02-1.07x, while 4-byte elements ran either as fast
  *     or at 0.8x without, from one process to the next. */
-static void transpose_strategy(cl_copy_job *p, const cl_tensor_t *dst, bool stream) {
+static void transpose_strategy(cl_copy_job *p, const cl_tensor_t *dst, bool stream, const cl_copy_tuning *given) {
+  cl_copy_tuning tuning = given ? *given : cl_copy_tuning_for(dst->size * (int64_t)dst->elem_size);
   uintptr_t first = (uintptr_t)(dst->data + p->base_d);
   p->nontemporal = stream && rows_share_line_offset(p) && first % (uintptr_t)p->elem == 0;
   p->stage_rows = p->jn < CL_COPY_STAGE_ROWS ? p->jn : CL_COPY_STAGE_ROWS;
@@ -242,8 +271,8 @@ static void transpose_strategy(cl_copy_job *p, const cl_tensor_t *dst, bool stre
     p->stage_run = CL_COPY_STAGE_RUN_MAX;
   int64_t row_step = p->jd ? p->jd[1] : p->m[p->ichain].d;
   p->staged = p->nontemporal && row_step % CL_COPY_STAGE_RUN == 0 && p->in * p->elem >= p->stage_run &&
-              cl_copy_staging_pays();
-  p->prefetch = p->jn * p->elem <= SHORT_ROW_BYTES && !(p->elem <= IN_ORDER_UNFETCHED_BYTES && read_in_order(p));
+              tuning.staged;
+  p->prefetch = tuning.prefetch && p->jn * p->elem <= SHORT_ROW_BYTES && !(p->elem <= IN_ORDER_UNFETCHED_BYTES && read_in_order(p));
 }
 
 void cl_copy_job_release(cl_copy_job *p) {
@@ -253,7 +282,7 @@ void cl_copy_job_release(cl_copy_job *p) {
 }
 
 cl_status cl_copy_job_make(cl_copy_job *p, const cl_tensor_t *dst, const cl_leaves *fd, const cl_leaves *fs,
-                            cl_copy_stores_t stores) {
+                            cl_copy_stores_t stores, const cl_copy_tuning *tuning) {
   int64_t nd = fd->n, ns = fs->n, slots = nd + ns + 1;
   /* jmodes (3 words each) + tails (2 words per leaf each side). */
   CL_TRY(cl_scratch_init(&p->mem, 3 * slots + 2 * (nd + ns)));
@@ -277,7 +306,7 @@ cl_status cl_copy_job_make(cl_copy_job *p, const cl_tensor_t *dst, const cl_leav
     bool stream = stores == CL_COPY_STORES_STREAMING ||
                   (stores == CL_COPY_STORES_AUTO && dst->size >= NONTEMPORAL_BYTES / (int64_t)dst->elem_size);
     if (s == CL_OK && p->kind == CL_COPY_TRANSPOSE)
-      transpose_strategy(p, dst, stream);
+      transpose_strategy(p, dst, stream, tuning);
     else if (s == CL_OK && p->kind == CL_COPY_ONE)
       p->nontemporal = stream;
   }

@@ -25,6 +25,7 @@
 #ifndef CUTELAYOUT_COPY_PLAN_H
 #define CUTELAYOUT_COPY_PLAN_H
 
+#include "copy_tune.h"
 #include "joint_modes.h"
 #include "tensor_impl.h"
 
@@ -81,10 +82,11 @@ typedef struct cl_copy_job {
 } cl_copy_job;
 
 /* The plan for dst(i) = src(i), from the leaves of both layouts (extent-1
- * leaves dropped), storing as `stores` says; checks nothing about overlap.
- * Release with cl_copy_job_release. */
+ * leaves dropped), storing as `stores` says, choosing between strategies as
+ * `tuning` says (NULL: as cl_copy_tuning_for says for this processor);
+ * checks nothing about overlap.  Release with cl_copy_job_release. */
 cl_status cl_copy_job_make(cl_copy_job *p, const cl_tensor_t *dst, const cl_leaves *fd, const cl_leaves *fs,
-                            cl_copy_stores_t stores);
+                            cl_copy_stores_t stores, const cl_copy_tuning *tuning);
 void cl_copy_job_release(cl_copy_job *p);
 /* The public description of a job (cl_copy_plan_t, tensor.h) for tensors of
  * elem_size-byte elements; the job has at most 62 modes and tail modes
@@ -94,10 +96,11 @@ void cl_copy_job_describe(const cl_copy_job *p, int64_t elem_size, cl_copy_plan_
 int64_t cl_copy_job_inner(const cl_copy_job *p);
 
 /* Runs a plan with up to `threads` threads (1 <= threads <=
- * CL_COPY_MAX_THREADS; copy_exec.c), each created for the call and joined
- * before it returns.  CL_E_NOMEM when the staging buffers cannot be had;
- * nothing is written then. */
-cl_status cl_copy_job_run(const cl_copy_job *p, char *dst, const char *src, int threads);
+ * CL_COPY_MAX_THREADS; copy_exec.c): the pool's and the caller's when pool
+ * is not NULL, else each created for the call and joined before it
+ * returns.  CL_E_NOMEM when the staging buffers cannot be had; nothing is
+ * written then. */
+cl_status cl_copy_job_run(const cl_copy_job *p, char *dst, const char *src, int threads, cl_copy_pool_t *pool);
 
 /* Steps of j per chunk of a direct transpose: the tiles of one strip of i
  * sweep a chunk, then the next strip does, so a chunk's dst rows are

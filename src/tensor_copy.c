@@ -190,7 +190,7 @@ static cl_status prepare_copy(const cl_tensor_t *dst, const cl_tensor_t *src, cl
     if (s == CL_OK)
       s = check_disjoint(dst, fd, src, fs);
     if (s == CL_OK)
-      s = cl_copy_job_make(p, dst, fd, fs, stores);
+      s = cl_copy_job_make(p, dst, fd, fs, stores, NULL);
   }
   if (s != CL_OK) {
     cl_leaves_release(fd);
@@ -200,7 +200,7 @@ static cl_status prepare_copy(const cl_tensor_t *dst, const cl_tensor_t *src, cl
 }
 
 /* The options with the fields the caller's struct lacks at their defaults
- * (zero).  The first version is the struct as it is now. */
+ * (zero).  The first version ended at threads; the second added pool. */
 #define OPTIONS_V1_SIZE (offsetof(cl_copy_options_t, threads) + sizeof(int))
 static cl_status read_options(const cl_copy_options_t *opt, cl_copy_options_t *o) {
   memset(o, 0, sizeof *o);
@@ -227,7 +227,7 @@ cl_status cl_tensor_copy_ex(const cl_tensor_t *dst, const cl_tensor_t *src, cons
   CL_TRY(prepare_copy(dst, src, o.stores, &fd, &fs, &p));
   cl_status s = CL_OK;
   if (dst->size > 0) {
-    s = cl_copy_job_run(&p, dst->data, src->data, o.threads > 1 ? o.threads : 1);
+    s = cl_copy_job_run(&p, dst->data, src->data, o.threads > 1 ? o.threads : 1, o.pool);
     cl_copy_job_release(&p);
   }
   cl_leaves_release(&fd);

@@ -17,6 +17,8 @@
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include "test_util.h"
 
+#include <pthread.h>
+
 static const char *const isas[] = {"scalar", "sse2", "avx2", "avx512"};
 
 /* ------------------------------------------------------------ the check */
@@ -340,7 +342,7 @@ static void test_copy_streaming(void **state) {
   check_streaming_cases();
 }
 
-/* Where the processor does not pay for staging (cl_copy_staging_pays), the
+/* Where staging is not chosen (copy_tune.c measures it), the
  * transposes that would be staged stream tile by tile: the same copies. */
 static void test_copy_unstaged(void **state) {
   (void)state;
@@ -527,6 +529,84 @@ static void test_copy_threads(void **state) {
   cl_copy_options_t o = with_stores(CL_COPY_STORES_AUTO);
   o.threads = CL_COPY_MAX_THREADS;
   check_copy(cases[3].d, cases[3].s, 4, 0, 0, &o);
+  /* The same copies through a pool, which outlives them: fewer threads
+   * than pieces, as many, more. */
+  static const int sizes[] = {1, 3, 8};
+  for (size_t z = 0; z < COUNT_OF(sizes); z++) {
+    cl_copy_pool_t *pool = NULL;
+    assert_int_equal(cl_copy_pool_new(sizes[z], &pool), CL_OK);
+    for (size_t k = 0; k < COUNT_OF(cases); k++) {
+      cl_copy_options_t po = with_stores(cases[k].stores);
+      po.threads = 4;
+      po.pool = pool;
+      check_copy(cases[k].d, cases[k].s, 4, 0, 0, &po);
+    }
+    cl_copy_pool_free(pool);
+  }
+}
+
+/* A pool's errors; a struct of the first version (no pool) is accepted. */
+static void test_copy_pool_errors(void **state) {
+  (void)state;
+  cl_copy_pool_t *pool = (cl_copy_pool_t *)&pool;
+  assert_int_equal(cl_copy_pool_new(2, NULL), CL_E_NULL);
+  assert_int_equal(cl_copy_pool_new(0, &pool), CL_E_DOMAIN);
+  assert_null(pool);
+  assert_int_equal(cl_copy_pool_new(CL_COPY_MAX_THREADS + 1, &pool), CL_E_DOMAIN);
+  assert_non_null(strstr(cl_last_error(), "threads"));
+  cl_copy_pool_free(NULL);
+  assert_int_equal(cl_copy_pool_new(CL_COPY_MAX_THREADS, &pool), CL_OK);
+  cl_copy_pool_free(pool);
+  cl_copy_options_t v1 = with_stores(CL_COPY_STORES_AUTO);
+  v1.threads = 2;
+  v1.pool = (cl_copy_pool_t *)&v1; /* past struct_size: never read */
+  v1.struct_size = offsetof(cl_copy_options_t, threads) + sizeof(int);
+  check_copy("(1000,1100):(1100,1)", "(1000,1100):(1,1000)", 4, 0, 0, &v1);
+}
+
+/* Two threads copying through one pool at once take turns. */
+typedef struct pool_user {
+  cl_copy_pool_t *pool;
+  cl_status status;
+} pool_user;
+
+static void *copy_through_pool(void *arg) {
+  pool_user *u = arg;
+  enum { M = 1000, N = 1100 };
+  float *a = malloc(sizeof(float) * M * N), *b = malloc(sizeof(float) * M * N);
+  for (int k = 0; k < M * N; k++)
+    a[k] = (float)k;
+  cl_tensor_t *d = tensor(b, CL_DTYPE_FLOAT32, "(1000,1100):(1100,1)"), *s = tensor(a, CL_DTYPE_FLOAT32, "(1000,1100):(1,1000)");
+  cl_copy_options_t o = with_stores(CL_COPY_STORES_AUTO);
+  o.threads = 3;
+  o.pool = u->pool;
+  u->status = CL_OK;
+  for (int r = 0; r < 4 && u->status == CL_OK; r++) {
+    u->status = cl_tensor_copy_ex(d, s, &o);
+    for (int i = 0; i < M && u->status == CL_OK; i += 37)
+      for (int j = 0; j < N; j += 41)
+        if (b[i * N + j] != a[i + j * M])
+          u->status = CL_E_DOMAIN;
+  }
+  cl_tensor_free(d);
+  cl_tensor_free(s);
+  free(a);
+  free(b);
+  return NULL;
+}
+
+static void test_copy_pool_shared(void **state) {
+  (void)state;
+  cl_copy_pool_t *pool = NULL;
+  assert_int_equal(cl_copy_pool_new(2, &pool), CL_OK);
+  pool_user u[2] = {{pool, CL_E_NULL}, {pool, CL_E_NULL}};
+  pthread_t tid;
+  assert_int_equal(pthread_create(&tid, NULL, copy_through_pool, &u[1]), 0);
+  copy_through_pool(&u[0]);
+  pthread_join(tid, NULL);
+  assert_int_equal(u[0].status, CL_OK);
+  assert_int_equal(u[1].status, CL_OK);
+  cl_copy_pool_free(pool);
 }
 
 /* ------------------------------------------------------------ the plan */
@@ -732,8 +812,8 @@ static void test_copy_plan_flags(void **state) {
   assert_int_equal(flags_of(b, a, CL_DTYPE_FLOAT32, d, s, &stream), STREAMING | STAGED);
   assert_int_equal(flags_of(b, a, CL_DTYPE_FLOAT32, d, s, &cached), 0u);
   assert_int_equal(flags_of(b, a, CL_DTYPE_FLOAT32, d, s, NULL), 0u); /* 300 KiB: cached by default */
-  /* Staging only where the processor pays for it, or CUTELAYOUT_COPY_STAGING
-   * says so; an unknown value leaves the choice to the processor. */
+  /* Staging only where it was chosen for this processor, or
+   * CUTELAYOUT_COPY_STAGING says so; an unknown value leaves the choice. */
   setenv("CUTELAYOUT_COPY_STAGING", "0", 1);
   assert_int_equal(flags_of(b, a, CL_DTYPE_FLOAT32, d, s, &stream), STREAMING);
   setenv("CUTELAYOUT_COPY_STAGING", "yes", 1);
@@ -766,6 +846,34 @@ static void test_copy_plan_flags(void **state) {
   assert_int_equal(flags_of(b, a, CL_DTYPE_UINT8, "(100,1024):(1,100)", "(100,1024):(1040,1)", &cached), PREFETCH);
   assert_int_equal(flags_of(b, a, CL_DTYPE_UINT8, "((8,8),64):((1,8),64)", "((8,8),64):((64,1024),1)", &cached),
                    PREFETCH);
+}
+
+/* A strided copy whose dst-fastest mode is short (an image's 3 channels,
+ * NCHW -> NHWC) runs the long src-contiguous mode (W) as its inner loop and
+ * the channels outside it; a short W x H keeps the order; both copy
+ * right. */
+static void test_copy_short_inner(void **state) {
+  (void)state;
+  static const char *const cases[][4] = {
+      /* dst (NHWC), src (NCHW), extent[0], extent[1] of the plan */
+      {"(40,6,3,2):(3,120,1,720)", "(40,6,3,2):(1,40,240,720)", "240", "3"}, /* W and H merged: 240 */
+      {"(2,3,3,2):(3,6,1,18)", "(2,3,3,2):(1,2,6,18)", "3", "6"},
+  };
+  static unsigned char a[8192], b[8192];
+  for (size_t k = 0; k < COUNT_OF(cases); k++) {
+    check_copy(cases[k][0], cases[k][1], 1, 0, 0, NULL);
+    check_copy(cases[k][0], cases[k][1], 4, 0, 0, NULL);
+    cl_tensor_t *d = tensor(b, CL_DTYPE_UINT8, cases[k][0]), *s = tensor(a, CL_DTYPE_UINT8, cases[k][1]);
+    cl_copy_plan_t *p = calloc(1, sizeof *p);
+    p->struct_size = sizeof *p;
+    assert_int_equal(cl_tensor_copy_plan(d, s, NULL, p), CL_OK);
+    assert_int_equal(p->kernel, CL_COPY_KERNEL_STRIDED);
+    assert_int_equal(p->extent[0], atoi(cases[k][2]));
+    assert_int_equal(p->extent[1], atoi(cases[k][3]));
+    free(p);
+    cl_tensor_free(d);
+    cl_tensor_free(s);
+  }
 }
 
 static void test_copy_plan_errors(void **state) {
@@ -819,14 +927,18 @@ static void test_copy_empty(void **state) {
 }
 
 int main(void) {
-  /* Every staged path runs, whatever this processor prefers. */
+  /* Every staged path runs, whatever this processor prefers; nothing is
+   * measured (test_copy_tune covers the choice). */
   setenv("CUTELAYOUT_COPY_STAGING", "1", 1);
+  setenv("CUTELAYOUT_COPY_TUNE", "off", 1);
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_copy_random),       cmocka_unit_test(test_copy_transposes),
       cmocka_unit_test(test_copy_kernels),      cmocka_unit_test(test_copy_streaming),
       cmocka_unit_test(test_copy_large_transpose), cmocka_unit_test(test_copy_explain),
       cmocka_unit_test(test_copy_errors),       cmocka_unit_test(test_copy_options),
       cmocka_unit_test(test_copy_threads),      cmocka_unit_test(test_copy_isa_names),
+      cmocka_unit_test(test_copy_short_inner),   cmocka_unit_test(test_copy_pool_errors),
+      cmocka_unit_test(test_copy_pool_shared),
       cmocka_unit_test(test_copy_empty),        cmocka_unit_test(test_copy_plan_definition),
       cmocka_unit_test(test_copy_plan_examples), cmocka_unit_test(test_copy_plan_flags),
       cmocka_unit_test(test_copy_plan_errors),  cmocka_unit_test(test_copy_unstaged),

@@ -1379,8 +1379,20 @@ static int64_t call_tensor_copy(const inputs *in, results *r) {
 }
 static int64_t call_tensor_copy_streaming(const inputs *in, results *r) {
   (void)r;
-  cl_copy_options_t opt = {sizeof opt, CL_COPY_STORES_STREAMING, 4};
+  cl_copy_options_t opt = {sizeof opt, CL_COPY_STORES_STREAMING, 4, NULL};
   return cl_tensor_copy_ex(in->x[1], in->x[0], &opt);
+}
+/* A pool made, used for one copy and freed within the call. */
+static int64_t call_copy_pool(const inputs *in, results *r) {
+  (void)r;
+  cl_copy_pool_t *pool = NULL;
+  cl_status s = cl_copy_pool_new(2, &pool);
+  if (s != CL_OK)
+    return s;
+  cl_copy_options_t opt = {sizeof opt, CL_COPY_STORES_AUTO, 4, pool};
+  s = cl_tensor_copy_ex(in->x[1], in->x[0], &opt);
+  cl_copy_pool_free(pool);
+  return s;
 }
 static int64_t call_tensor_copy_plan(const inputs *in, results *r) {
   (void)r;
@@ -1473,6 +1485,8 @@ static const nomem_case tensor_cases[] = {
   {"cl_tensor_recast", call_tensor_recast, {0}, {0}, {0}, ON_MEM0(T_TILE)},
   {"cl_tensor_copy", call_tensor_copy, {0}, {0}, {0}, ON_MEM0_MEM1(T_BIG, T_TILE)},
   {"cl_tensor_copy (transpose)", call_tensor_copy, {0}, {0}, {0},
+   ON_MEM0_MEM1("(4,4,4,4):(16,128,1,4)", "(4,4,4,4):(1,4,16,64)")},
+  {"cl_copy_pool_new, cl_tensor_copy_ex through it", call_copy_pool, {0}, {0}, {0},
    ON_MEM0_MEM1("(4,4,4,4):(16,128,1,4)", "(4,4,4,4):(1,4,16,64)")},
   {"cl_tensor_copy (14 modes permuted)", call_tensor_copy, {0}, {0}, {0}, ON_MEM0_MEM1(T_WIDE, T_WIDE_T)},
   {"cl_tensor_copy (interleaved in one buffer)", call_tensor_copy, {0}, {0}, {0}, {{"4096:2", 0, 0}, {"4096:2", 0, 1}}},

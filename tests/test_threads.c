@@ -225,7 +225,7 @@ static int tensor_copy_job(const handles *h, char *out, size_t cap, const cl_cop
 static int job_tensor_copy(const handles *h, char *out, size_t cap) { return tensor_copy_job(h, out, cap, NULL); }
 
 static int job_tensor_copy_streamed(const handles *h, char *out, size_t cap) {
-  cl_copy_options_t opt = {sizeof opt, CL_COPY_STORES_STREAMING, 0};
+  cl_copy_options_t opt = {sizeof opt, CL_COPY_STORES_STREAMING, 0, NULL};
   return tensor_copy_job(h, out, cap, &opt);
 }
 
@@ -244,7 +244,7 @@ static int job_tensor_copy_threaded(const handles *h, char *out, size_t cap) {
   if (ok) {
     for (int32_t i = 0; i < M * N; i++)
       a[i] = i;
-    cl_copy_options_t opt = {sizeof opt, CL_COPY_STORES_AUTO, 2};
+    cl_copy_options_t opt = {sizeof opt, CL_COPY_STORES_AUTO, 2, NULL};
     ok = cl_tensor_copy_ex(dst, src, &opt) == CL_OK;
     uint64_t sum = 0;
     for (int64_t i = 0; i < M * N; i++)

@@ -218,10 +218,10 @@ CL_API cl_status cl_tensor_recast(const cl_tensor_t *t, size_t new_elem_size, cl
  * copied with memcpy, transposes move whole cache lines through tiles
  * transposed in vector registers (SSE2, AVX2 or AVX-512, chosen at run time;
  * the environment variable CUTELAYOUT_COPY_ISA = "avx2", "sse2" or "scalar"
- * caps the choice), copies of 16 MiB or more use streaming stores (staged
- * through a buffer on processors where that pays: AMD's; the environment
- * variable CUTELAYOUT_COPY_STAGING = "1" or "0" overrides), and no path
- * divides per element. */
+ * caps the choice), copies of 16 MiB or more use streaming stores, and no
+ * path divides per element.  Where the faster of two strategies depends on
+ * the processor (staging a transpose through a buffer, prefetching short
+ * rows), it is measured: see cl_copy_calibrate. */
 CL_API cl_status cl_tensor_copy(const cl_tensor_t *dst, const cl_tensor_t *src);
 /* How cl_tensor_copy_ex stores the destination. */
 typedef enum cl_copy_stores {
@@ -229,6 +229,10 @@ typedef enum cl_copy_stores {
   CL_COPY_STORES_CACHED = 1,   /* ordinary stores: the destination is left in the cache */
   CL_COPY_STORES_STREAMING = 2 /* streaming (non-temporal) stores past the cache, whatever the size */
 } cl_copy_stores_t;
+
+/* Threads that a program keeps for its copies (cl_copy_pool_new), so that
+ * repeated copies split between threads do not start threads each time. */
+typedef struct cl_copy_pool cl_copy_pool_t;
 
 /* Options of cl_tensor_copy_ex.  `struct_size` lets the struct grow without
  * breaking the ABI, as in cl_tensor_desc: set it to sizeof(cl_copy_options_t)
@@ -238,6 +242,7 @@ typedef struct cl_copy_options {
   size_t struct_size;      /* sizeof(cl_copy_options_t) */
   cl_copy_stores_t stores; /* CL_COPY_STORES_AUTO */
   int threads;             /* 0 or 1: the calling thread only; up to CL_COPY_MAX_THREADS */
+  cl_copy_pool_t *pool;    /* NULL: threads are started for the call; else the pool's run the pieces */
 } cl_copy_options_t;
 
 /* The most threads one copy may use. */
@@ -251,10 +256,36 @@ typedef struct cl_copy_options {
  * independent mode or, when that has too few steps, along the kernel's own
  * loop; fewer threads when the copy is small (each gets 1 MiB or more) or
  * has fewer pieces; a thread that cannot be created leaves its piece to the
- * caller's thread.  Errors: those of cl_tensor_copy; CL_E_ABI (struct_size
+ * caller's thread.  With a pool (cl_copy_pool_new) the pieces are run by
+ * the pool's threads and the calling thread instead, none started; a pool
+ * runs one copy at a time (others wait their turn).  Errors: those of cl_tensor_copy; CL_E_ABI (struct_size
  * smaller than the first version of the struct); CL_E_DOMAIN (a `stores`
  * value not listed, threads < 0 or > CL_COPY_MAX_THREADS). */
 CL_API cl_status cl_tensor_copy_ex(const cl_tensor_t *dst, const cl_tensor_t *src, const cl_copy_options_t *opt);
+/* Measures now which of the host copy's strategies are faster on this
+ * processor (a fraction of a second: copies of 8 MiB, each candidate a few
+ * times), uses the answer for the rest of the process and remembers it in
+ * the cache file $XDG_CACHE_HOME/cute-layout/copy-wisdom (else
+ * $HOME/.cache/cute-layout/copy-wisdom; written atomically, keyed by the
+ * processor's model and the library's version; a file that cannot be
+ * written is skipped silently).  Without this call the first copy of 16 MiB
+ * or more reads that file, or measures when the file is missing, corrupt or
+ * another processor's or version's.  The environment variable
+ * CUTELAYOUT_COPY_TUNE = "off" uses the built-in defaults and neither
+ * measures nor reads; a comma-separated list of "staged" or "direct" and
+ * "prefetch" or "noprefetch" forces those choices.  Every choice copies the
+ * same values.  Errors: CL_E_NOMEM (the measurement's buffers; the choice is
+ * left as it was). */
+CL_API cl_status cl_copy_calibrate(void);
+/* Starts `threads` threads (1 to CL_COPY_MAX_THREADS) that wait for the
+ * pieces of copies given this pool in cl_copy_options_t, until
+ * cl_copy_pool_free.  Errors: CL_E_NULL (out), CL_E_DOMAIN (threads out of
+ * range), CL_E_NOMEM (memory, or a thread that could not be started; then
+ * none is left running). */
+CL_API cl_status cl_copy_pool_new(int threads, cl_copy_pool_t **out);
+/* Stops and joins the pool's threads (after the copy in flight, if any) and
+ * frees it; NULL is accepted.  No copy may be given the pool afterwards. */
+CL_API void cl_copy_pool_free(cl_copy_pool_t *pool);
 /* ---- the copy plan ----
  * The joint-mode analysis behind cl_tensor_copy, as plain data, for engines
  * that run a copy themselves (the CUDA module plans device copies with it;

@@ -418,7 +418,7 @@ static void op_copy(const side *dst, const side *src, bool explain_only, uint8_t
 
   /* The plan fails exactly as the copy would; run as tensor.h defines it,
    * on a copy of the buffers, it copies what the copy must. */
-  cl_copy_options_t opt = {sizeof opt, (cl_copy_stores_t)(cap_byte / 3 % 3), cap_byte / 27 % 3};
+  cl_copy_options_t opt = {sizeof opt, (cl_copy_stores_t)(cap_byte / 3 % 3), cap_byte / 27 % 3, NULL};
   static cl_copy_plan_t plan;
   plan.struct_size = sizeof plan;
   cl_status ps = cl_tensor_copy_plan(dst->t, src->t, &opt, &plan);

@@ -50,7 +50,7 @@ class cl_tensor_desc(ctypes.Structure):
 
 
 class cl_copy_options_t(ctypes.Structure):
-    _fields_ = [('struct_size', c_size_t), ('stores', c_int), ('threads', c_int)]
+    _fields_ = [('struct_size', c_size_t), ('stores', c_int), ('threads', c_int), ('pool', c_void_p)]
 
 
 _PLAN_MODES = _capi.CONSTANTS['CL_COPY_PLAN_MAX_MODES']
@@ -108,7 +108,7 @@ STRUCTS = {name: value for name, value in globals().items()
 # ------------------------------------------------------------------- types
 
 # Opaque handles travel as void pointers.
-_HANDLES = ('cl_layout_t', 'cl_tuple_t', 'cl_composed_t', 'cl_tensor_t', 'cl_odometer_t', 'cl_coord_tensor_t')
+_HANDLES = ('cl_layout_t', 'cl_tuple_t', 'cl_composed_t', 'cl_tensor_t', 'cl_odometer_t', 'cl_coord_tensor_t', 'cl_copy_pool_t')
 _SCALARS = {
     'void': None, 'int': c_int, 'unsigned': c_uint, 'int64_t': c_int64, 'size_t': c_size_t, 'double': c_double,
     'cl_status': c_int, 'cl_kind': c_int, 'cl_dtype': c_int, 'cl_copy_kernel_t': c_int,

@@ -1966,10 +1966,17 @@ pub type cl_copy_stores = std::os::raw::c_uint;
 pub use self::cl_copy_stores as cl_copy_stores_t;
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
+pub struct cl_copy_pool {
+    _unused: [u8; 0],
+}
+pub type cl_copy_pool_t = cl_copy_pool;
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
 pub struct cl_copy_options {
     pub struct_size: usize,
     pub stores: cl_copy_stores_t,
     pub threads: std::os::raw::c_int,
+    pub pool: *mut cl_copy_pool_t,
 }
 pub type cl_copy_options_t = cl_copy_options;
 extern "C" {
@@ -1978,6 +1985,18 @@ extern "C" {
         src: *const cl_tensor_t,
         opt: *const cl_copy_options_t,
     ) -> cl_status;
+}
+extern "C" {
+    pub fn cl_copy_calibrate() -> cl_status;
+}
+extern "C" {
+    pub fn cl_copy_pool_new(
+        threads: std::os::raw::c_int,
+        out: *mut *mut cl_copy_pool_t,
+    ) -> cl_status;
+}
+extern "C" {
+    pub fn cl_copy_pool_free(pool: *mut cl_copy_pool_t);
 }
 pub const CL_COPY_KERNEL_NONE: cl_copy_kernel = 0;
 pub const CL_COPY_KERNEL_MEMCPY: cl_copy_kernel = 1;

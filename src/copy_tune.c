@@ -1,0 +1,346 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* copy_tune.c: the host copy's strategies chosen for this processor by a
+ * short measurement, remembered in a cache file as FFTW remembers its
+ * wisdom (copy_tune.h says where each answer comes from).
+ *
+ * No rule names a vendor: the measurement times each candidate on a copy
+ * that exercises it and keeps the faster.  What it settles (measured on
+ * 2-core AMD EPYC and Intel Xeon machines, README "Copy performance"):
+ * whether streaming one line into each of many dst rows a multiple of 256
+ * bytes apart is slow enough that staging pays (on AMD Zen 3 it ran at a
+ * third of the speed of 256-byte runs; on Sapphire Rapids staging cost
+ * 10-25%), and whether short src rows want a software prefetch. */
+#define _POSIX_C_SOURCE 200809L
+#include "copy_tune.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "copy_kernels.h"
+#include "copy_plan.h"
+
+#ifdef CL_COPY_X86
+#include <cpuid.h>
+#endif
+
+static const cl_copy_tuning defaults = {false, true};
+
+/* ------------------------------------------------------------ the environment */
+
+/* A choice forced by the environment: -1 none, else 0 or 1. */
+typedef struct forced {
+  bool off;
+  int staged, prefetch;
+} forced;
+
+static forced read_env(void) {
+  forced f = {false, -1, -1};
+  const char *tune = getenv("CUTELAYOUT_COPY_TUNE");
+  if (tune != NULL && strcmp(tune, "off") == 0) {
+    f.off = true;
+  } else if (tune != NULL) {
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s", tune);
+    char *save = NULL;
+    for (char *w = strtok_r(buf, ",", &save); w != NULL; w = strtok_r(NULL, ",", &save)) {
+      if (strcmp(w, "staged") == 0 || strcmp(w, "direct") == 0)
+        f.staged = w[0] == 's';
+      else if (strcmp(w, "prefetch") == 0 || strcmp(w, "noprefetch") == 0)
+        f.prefetch = w[0] == 'p';
+    }
+  }
+  const char *staging = getenv("CUTELAYOUT_COPY_STAGING");
+  if (staging != NULL && (strcmp(staging, "0") == 0 || strcmp(staging, "1") == 0))
+    f.staged = staging[0] == '1';
+  return f;
+}
+
+static cl_copy_tuning apply(cl_copy_tuning t, forced f) {
+  if (f.staged >= 0)
+    t.staged = f.staged == 1;
+  if (f.prefetch >= 0)
+    t.prefetch = f.prefetch == 1;
+  return t;
+}
+
+/* ------------------------------------------------------------ the cache file */
+
+#define WISDOM_HEADER "cute-layout copy wisdom 1"
+#define WISDOM_NAME "copy-wisdom"
+#define PATH_CAP 4096
+
+/* The processor's model name (its brand string), which keys the file. */
+static void processor_name(char *out, size_t cap) {
+  snprintf(out, cap, "unknown");
+#ifdef CL_COPY_X86
+  unsigned regs[12];
+  if (__get_cpuid_max(0x80000000u, NULL) < 0x80000004u)
+    return;
+  for (unsigned k = 0; k < 3; k++)
+    __get_cpuid(0x80000002u + k, &regs[4 * k], &regs[4 * k + 1], &regs[4 * k + 2], &regs[4 * k + 3]);
+  char brand[49];
+  memcpy(brand, regs, 48);
+  brand[48] = '\0';
+  char *b = brand;
+  while (*b == ' ')
+    b++;
+  size_t n = strlen(b);
+  while (n > 0 && b[n - 1] == ' ')
+    b[--n] = '\0';
+  for (char *c = b; *c; c++)
+    if (*c == '\n' || *c == '\r')
+      *c = ' ';
+  if (n > 0)
+    snprintf(out, cap, "%s", b);
+#endif
+}
+
+/* The directory of the cache file: $XDG_CACHE_HOME/cute-layout (an absolute
+ * path, as the XDG specification wants) or $HOME/.cache/cute-layout; false
+ * when there is neither. */
+static bool cache_dir(char *out, size_t cap) {
+  const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+  int n;
+  if (xdg != NULL && xdg[0] == '/')
+    n = snprintf(out, cap, "%s/cute-layout", xdg);
+  else if (home != NULL && home[0] == '/')
+    n = snprintf(out, cap, "%s/.cache/cute-layout", home);
+  else
+    return false;
+  return n > 0 && (size_t)n + sizeof WISDOM_NAME + 16 < cap;
+}
+
+/* The file's text for tuning t: a header, the key, the choices. */
+static int wisdom_text(char *out, size_t cap, const char *processor, cl_copy_tuning t) {
+  return snprintf(out, cap, "%s\nlibrary %s\nprocessor %s\nstaged %d\nprefetch %d\n", WISDOM_HEADER,
+                  CUTELAYOUT_VERSION_STRING, processor, t.staged, t.prefetch);
+}
+
+/* Reads the file in dir: true, with *t, only when it is whole and names this
+ * processor and this library. */
+static bool read_wisdom(const char *dir, const char *processor, cl_copy_tuning *t) {
+  char path[PATH_CAP], text[1024];
+  snprintf(path, sizeof path, "%s/%s", dir, WISDOM_NAME);
+  FILE *f = fopen(path, "rb");
+  if (f == NULL)
+    return false;
+  size_t n = fread(text, 1, sizeof text - 1, f);
+  fclose(f);
+  text[n] = '\0';
+  /* The file is exactly what wisdom_text writes for one of the four
+   * choices, or it is not used. */
+  for (int k = 0; k < 4; k++) {
+    cl_copy_tuning c = {(k & 1) != 0, (k & 2) != 0};
+    char expect[1024];
+    wisdom_text(expect, sizeof expect, processor, c);
+    if (strcmp(text, expect) == 0) {
+      *t = c;
+      return true;
+    }
+  }
+  return false;
+}
+
+/* mkdir -p of dir's last two components at most (the cache home, then
+ * cute-layout); errors show up when the file is written. */
+static void make_dirs(const char *dir) {
+  char parent[PATH_CAP];
+  snprintf(parent, sizeof parent, "%s", dir);
+  char *slash = strrchr(parent, '/');
+  if (slash != NULL && slash != parent) {
+    *slash = '\0';
+    mkdir(parent, 0755);
+  }
+  mkdir(dir, 0755);
+}
+
+/* Writes the file atomically: a temporary file in the same directory,
+ * renamed over the old one, so a reader sees the old file or the new one,
+ * whole.  Failures are silent: the cache is an optimisation. */
+static void write_wisdom(const char *dir, const char *processor, cl_copy_tuning t) {
+  char path[PATH_CAP], tmp[PATH_CAP], text[1024];
+  make_dirs(dir);
+  snprintf(path, sizeof path, "%s/%s", dir, WISDOM_NAME);
+  snprintf(tmp, sizeof tmp, "%s/.%s.XXXXXX", dir, WISDOM_NAME);
+  int fd = mkstemp(tmp);
+  if (fd < 0)
+    return;
+  int n = wisdom_text(text, sizeof text, processor, t);
+  bool ok = n > 0 && write(fd, text, (size_t)n) == (ssize_t)n;
+  ok = close(fd) == 0 && ok;
+  if (!ok || rename(tmp, path) != 0)
+    unlink(tmp);
+}
+
+/* ------------------------------------------------------------ measuring */
+
+/* Each candidate is timed on copies of this many bytes, this many times,
+ * alternating with its rival; the faster minimum wins.  Four copies of
+ * 8 MiB per candidate and two choices keep the whole measurement near a
+ * tenth of a second on a machine copying 5 GB/s. */
+#define CAL_BYTES ((int64_t)8 << 20)
+#define CAL_REPS 3
+
+static int64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* The 4-byte copy dst <- src between layouts given as text, planned with
+ * tuning t and streaming stores, run once; its time in ns, or -1. */
+static int64_t time_copy(char *dbuf, char *sbuf, const char *dtext, const char *stext, cl_copy_tuning t) {
+  cl_layout_t *dl = NULL, *sl = NULL;
+  cl_tensor_t *dst = NULL, *src = NULL;
+  int64_t ns = -1;
+  if (cl_layout_parse(dtext, &dl) == CL_OK && cl_layout_parse(stext, &sl) == CL_OK &&
+      cl_tensor_new(dbuf, 4, dl, &dst) == CL_OK && cl_tensor_new(sbuf, 4, sl, &src) == CL_OK) {
+    cl_leaves fd, fs;
+    if (cl_leaves_init(&fd, dst->layout, true) == CL_OK) {
+      if (cl_leaves_init(&fs, src->layout, true) == CL_OK) {
+        cl_copy_job job;
+        if (cl_copy_job_make(&job, dst, &fd, &fs, CL_COPY_STORES_STREAMING, &t) == CL_OK) {
+          int64_t t0 = now_ns();
+          if (cl_copy_job_run(&job, dbuf, sbuf, 1, NULL) == CL_OK)
+            ns = now_ns() - t0;
+          cl_copy_job_release(&job);
+        }
+        cl_leaves_release(&fs);
+      }
+      cl_leaves_release(&fd);
+    }
+  }
+  cl_tensor_free(dst);
+  cl_tensor_free(src);
+  cl_layout_free(dl);
+  cl_layout_free(sl);
+  return ns;
+}
+
+/* Whether candidate b beats a on the copy (dtext <- stext): each run once
+ * to warm up, then CAL_REPS alternating runs, minimum against minimum;
+ * *ok is cleared when a run fails. */
+static bool faster(char *dbuf, char *sbuf, const char *dtext, const char *stext, cl_copy_tuning a, cl_copy_tuning b,
+                   bool *ok) {
+  int64_t best_a = INT64_MAX, best_b = INT64_MAX;
+  for (int r = 0; r <= CAL_REPS; r++) {
+    int64_t ta = time_copy(dbuf, sbuf, dtext, stext, a), tb = time_copy(dbuf, sbuf, dtext, stext, b);
+    if (ta < 0 || tb < 0) {
+      *ok = false;
+      return false;
+    }
+    if (r > 0 && ta < best_a)
+      best_a = ta;
+    if (r > 0 && tb < best_b)
+      best_b = tb;
+  }
+  return best_b < best_a;
+}
+
+/* Measures each choice on a copy that exercises it:
+ *   staged: 1024 x 2048 floats transposed, dst rows 4 KiB apart;
+ *   prefetch: 128^3 floats permuted (2,0,1) (numpy's order), src rows of
+ *   512 bytes. */
+static cl_status measure(cl_copy_tuning *out) {
+  char *dbuf = cl_alloc((size_t)CAL_BYTES), *sbuf = cl_alloc((size_t)CAL_BYTES);
+  cl_status s = CL_OK;
+  if (dbuf == NULL || sbuf == NULL) {
+    s = cl_fail(CL_E_NOMEM, "out of memory");
+  } else {
+    memset(dbuf, 0, (size_t)CAL_BYTES);
+    for (int64_t k = 0; k < CAL_BYTES; k++)
+      sbuf[k] = (char)k;
+    bool ok = true;
+    cl_copy_tuning t = defaults, other = defaults;
+    other.staged = !t.staged;
+    if (faster(dbuf, sbuf, "(1024,2048):(1,1024)", "(1024,2048):(2048,1)", t, other, &ok))
+      t.staged = other.staged;
+    other = t;
+    other.prefetch = !t.prefetch;
+    if (faster(dbuf, sbuf, "(128,128,128):(128,1,16384)", "(128,128,128):(16384,128,1)", t, other, &ok))
+      t.prefetch = other.prefetch;
+    if (ok)
+      *out = t;
+    else
+      s = cl_fail(CL_E_NOMEM, "copy calibration: out of memory");
+  }
+  cl_dealloc(dbuf);
+  cl_dealloc(sbuf);
+  return s;
+}
+
+/* ------------------------------------------------------------ the process's answer */
+
+/* What this process knows, for the cache directory `dir` ("" when there is
+ * none); guarded by lock, as copies may run in several threads. */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+  bool known;
+  char dir[PATH_CAP];
+  cl_copy_tuning tuning;
+} state;
+
+/* Settles the tuning for the current cache directory: the file, else a
+ * measurement (then written to the file), else the defaults.  Under lock. */
+static void settle(const char *dir) {
+  char processor[64];
+  processor_name(processor, sizeof processor);
+  cl_copy_tuning t = defaults;
+  if (dir[0] == '\0' || !read_wisdom(dir, processor, &t)) {
+    if (measure(&t) == CL_OK) {
+      if (dir[0] != '\0')
+        write_wisdom(dir, processor, t);
+    } else {
+      t = defaults;
+    }
+  }
+  state.known = true;
+  snprintf(state.dir, sizeof state.dir, "%s", dir);
+  state.tuning = t;
+}
+
+cl_copy_tuning cl_copy_tuning_for(int64_t bytes) {
+  forced f = read_env();
+  if (f.off)
+    return apply(defaults, f);
+  cl_copy_tuning t = defaults;
+  if (f.staged < 0 || f.prefetch < 0) {
+    char dir[PATH_CAP];
+    if (!cache_dir(dir, sizeof dir))
+      dir[0] = '\0';
+    pthread_mutex_lock(&lock);
+    if (bytes >= CL_COPY_TUNE_LAZY_BYTES && (!state.known || strcmp(state.dir, dir) != 0))
+      settle(dir);
+    if (state.known)
+      t = state.tuning;
+    pthread_mutex_unlock(&lock);
+  }
+  return apply(t, f);
+}
+
+cl_status cl_copy_calibrate(void) {
+  char dir[PATH_CAP];
+  if (!cache_dir(dir, sizeof dir))
+    dir[0] = '\0';
+  char processor[64];
+  processor_name(processor, sizeof processor);
+  pthread_mutex_lock(&lock);
+  cl_copy_tuning t;
+  cl_status s = measure(&t);
+  if (s == CL_OK) {
+    state.known = true;
+    snprintf(state.dir, sizeof state.dir, "%s", dir);
+    state.tuning = t;
+    if (dir[0] != '\0')
+      write_wisdom(dir, processor, t);
+  }
+  pthread_mutex_unlock(&lock);
+  return s;
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* copy_tune.h: the host copy's strategies for this processor, chosen by
+ * measurement and remembered in a cache file (copy_tune.c).
+ *
+ * The planner (copy_plan.c) keeps every candidate strategy; where a choice
+ * between two of them depends on the processor rather than on the copy, it
+ * asks here.  The answer comes, in this order, from
+ *   1. CUTELAYOUT_COPY_TUNE: "off" (the defaults below, nothing measured or
+ *      read), or a comma-separated list of "staged" / "direct" and
+ *      "prefetch" / "noprefetch", each forcing its choice (the others are
+ *      the defaults); CUTELAYOUT_COPY_STAGING = "1" / "0" forces staging
+ *      alone, as before;
+ *   2. what this process measured (cl_copy_calibrate, or lazily at the first
+ *      copy of TUNE_LAZY_BYTES or more);
+ *   3. the cache file $XDG_CACHE_HOME/cute-layout/copy-wisdom (else
+ *      $HOME/.cache/...), when it names this processor and this version of
+ *      the library;
+ *   4. the defaults.
+ * Every choice gives the same bytes; only the speed differs. */
+#ifndef CUTELAYOUT_COPY_TUNE_H
+#define CUTELAYOUT_COPY_TUNE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct cl_copy_tuning {
+  /* Transposes whose dst rows are a multiple of 256 bytes apart go through
+   * a staging buffer and are written out as runs per dst row (default:
+   * no). */
+  bool staged;
+  /* Short src rows (2 KiB or less) are prefetched a strip ahead (default:
+   * yes). */
+  bool prefetch;
+} cl_copy_tuning;
+
+/* The tuning for a copy of `bytes` bytes: forced, measured, cached or the
+ * defaults, as above.  A copy of TUNE_LAZY_BYTES or more measures when
+ * nothing is known yet (once per process and cache directory: a smaller
+ * copy would pay more for the measurement than it could gain).  Never
+ * fails: whatever cannot be read, measured or written leaves the
+ * defaults. */
+cl_copy_tuning cl_copy_tuning_for(int64_t bytes);
+
+#define CL_COPY_TUNE_LAZY_BYTES ((int64_t)16 << 20)
+
+#endif

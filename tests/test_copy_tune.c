@@ -1,0 +1,338 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* test_copy_tune.c: the host copy's choice of strategies (copy_tune.c):
+ * every forced choice copies the same bytes, CUTELAYOUT_COPY_TUNE forces
+ * and turns off, and the cache file is used when it is whole and this
+ * processor's and version's, measured and rewritten when it is missing,
+ * corrupt or another version's, and skipped silently when it cannot be
+ * written.
+ *
+ * Which choice is in force shows in the plan's flags of two copies of 16
+ * MiB (the size from which a copy settles the choice): a transpose whose
+ * dst rows are 8 KiB apart (STAGED when staging is chosen) and a
+ * permutation with src rows of 512 bytes (PREFETCH when prefetching is).
+ * The process remembers its choice per cache directory, so each case
+ * points XDG_CACHE_HOME at a fresh one. */
+#define _POSIX_C_SOURCE 200809L /* setenv, mkdtemp */
+#include "test_util.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define BIG ((size_t)16 << 20)
+
+static char *big_d, *big_s;
+
+/* The plan flags of the 16 MiB float copy dtext <- stext. */
+static unsigned big_flags(const char *dtext, const char *stext) {
+  cl_layout_t *dl = lay(dtext), *sl = lay(stext);
+  cl_tensor_t *d = NULL, *s = NULL;
+  assert_int_equal(cl_tensor_new_typed(big_d, CL_DTYPE_FLOAT32, dl, &d), CL_OK);
+  assert_int_equal(cl_tensor_new_typed(big_s, CL_DTYPE_FLOAT32, sl, &s), CL_OK);
+  cl_copy_plan_t *plan = calloc(1, sizeof *plan);
+  plan->struct_size = sizeof *plan;
+  assert_int_equal(cl_tensor_copy_plan(d, s, NULL, plan), CL_OK);
+  unsigned flags = plan->flags;
+  free(plan);
+  cl_tensor_free(d);
+  cl_tensor_free(s);
+  cl_layout_free(dl);
+  cl_layout_free(sl);
+  return flags;
+}
+
+static bool staged_now(void) {
+  return (big_flags("(2048,2048):(1,2048)", "(2048,2048):(2048,1)") & CL_COPY_PLAN_STAGED) != 0;
+}
+static bool prefetched_now(void) {
+  return (big_flags("(128,128,256):(128,1,16384)", "(128,128,256):(16384,128,1)") & CL_COPY_PLAN_PREFETCH) != 0;
+}
+
+/* ------------------------------------------------------------ the cache directory */
+
+static char root[64];
+static int dirs;
+
+/* A fresh XDG_CACHE_HOME under root (not created: the library makes it);
+ * its wisdom file's path in *file. */
+static void fresh_cache(char *file, size_t cap) {
+  char home[128];
+  snprintf(home, sizeof home, "%s/c%d", root, dirs++);
+  setenv("XDG_CACHE_HOME", home, 1);
+  snprintf(file, cap, "%s/cute-layout/copy-wisdom", home);
+}
+
+/* Creates the directories of a cache file and writes text into it. */
+static void plant(const char *file, const char *text) {
+  char dir[256];
+  snprintf(dir, sizeof dir, "%s", file);
+  *strrchr(dir, '/') = '\0';
+  char home[256];
+  snprintf(home, sizeof home, "%s", dir);
+  *strrchr(home, '/') = '\0';
+  mkdir(home, 0700);
+  mkdir(dir, 0700);
+  FILE *f = fopen(file, "wb");
+  assert_non_null(f);
+  fputs(text, f);
+  fclose(f);
+}
+
+static char *slurp(const char *file) {
+  static char text[1024];
+  FILE *f = fopen(file, "rb");
+  if (f == NULL)
+    return NULL;
+  size_t n = fread(text, 1, sizeof text - 1, f);
+  fclose(f);
+  text[n] = '\0';
+  return text;
+}
+
+/* The value of line `key` of a wisdom text: -1 when absent. */
+static int value_of(const char *text, const char *key) {
+  char pat[32];
+  snprintf(pat, sizeof pat, "\n%s ", key);
+  const char *p = strstr(text, pat);
+  return p ? atoi(p + strlen(pat)) : -1;
+}
+
+/* A well-formed file as this library writes it: header, library version,
+ * processor, choices. */
+static void expect_wisdom(const char *file) {
+  const char *text = slurp(file);
+  assert_non_null(text);
+  assert_true(strncmp(text, "cute-layout copy wisdom 1\nlibrary ", 34) == 0);
+  assert_non_null(strstr(text, "\nlibrary " CUTELAYOUT_VERSION_STRING "\nprocessor "));
+  int staged = value_of(text, "staged"), prefetch = value_of(text, "prefetch");
+  assert_true(staged == 0 || staged == 1);
+  assert_true(prefetch == 0 || prefetch == 1);
+  /* The choice measured is the one in force. */
+  assert_int_equal(staged_now(), staged == 1);
+  assert_int_equal(prefetched_now(), prefetch == 1);
+}
+
+/* ------------------------------------------------------------ tests */
+
+/* Missing: the first 16 MiB copy measures and writes the file; a smaller
+ * copy before it does neither. */
+static char measured[1024]; /* the file the first case wrote, for the others */
+static void test_cache_missing(void **state) {
+  (void)state;
+  char file[256];
+  fresh_cache(file, sizeof file);
+  assert_null(slurp(file));
+  float a[64 * 64], b[64 * 64];
+  cl_tensor_t *d = NULL, *s = NULL;
+  cl_layout_t *dl = lay("(64,64):(1,64)"), *sl = lay("(64,64):(64,1)");
+  assert_int_equal(cl_tensor_new_typed(b, CL_DTYPE_FLOAT32, dl, &d), CL_OK);
+  assert_int_equal(cl_tensor_new_typed(a, CL_DTYPE_FLOAT32, sl, &s), CL_OK);
+  for (int k = 0; k < 64 * 64; k++)
+    a[k] = (float)k;
+  assert_int_equal(cl_tensor_copy(d, s), CL_OK);
+  assert_true(b[1] == 64.0f);
+  assert_null(slurp(file));
+  cl_tensor_free(d);
+  cl_tensor_free(s);
+  cl_layout_free(dl);
+  cl_layout_free(sl);
+  big_flags("(2048,2048):(1,2048)", "(2048,2048):(2048,1)");
+  expect_wisdom(file);
+  snprintf(measured, sizeof measured, "%s", slurp(file));
+}
+
+/* A whole file of this processor and version is used as it stands: each
+ * of the four choices, planted, is the one in force (nothing measured). */
+static void test_cache_used(void **state) {
+  (void)state;
+  for (int k = 0; k < 4; k++) {
+    char file[256], text[1024];
+    fresh_cache(file, sizeof file);
+    snprintf(text, sizeof text, "%s", measured);
+    char *st = strstr(text, "\nstaged ") + 8, *pf = strstr(text, "\nprefetch ") + 10;
+    *st = (char)('0' + (k & 1));
+    *pf = (char)('0' + (k >> 1));
+    plant(file, text);
+    assert_int_equal(staged_now(), (k & 1) != 0);
+    assert_int_equal(prefetched_now(), (k >> 1) != 0);
+    assert_string_equal(slurp(file), text);
+  }
+}
+
+/* Corrupt or another version's: measured again and rewritten. */
+static void test_cache_rewritten(void **state) {
+  (void)state;
+  char text[1024];
+  snprintf(text, sizeof text, "%s", measured);
+  char *version = strstr(text, "\nlibrary ") + 9;
+  version[0] = version[0] == '9' ? '8' : '9'; /* another version */
+  const char *bad[] = {"", "cute-layout copy wisdom 1\n", "garbage\x01\x02", text};
+  for (size_t k = 0; k < COUNT_OF(bad); k++) {
+    char file[256];
+    fresh_cache(file, sizeof file);
+    plant(file, bad[k]);
+    staged_now();
+    expect_wisdom(file);
+  }
+}
+
+/* A cache that cannot be written (its directory would be inside a regular
+ * file): the copy runs as usual and no file appears. */
+static void test_cache_unwritable(void **state) {
+  (void)state;
+  char blocker[128], file[256];
+  snprintf(blocker, sizeof blocker, "%s/blocker", root);
+  FILE *f = fopen(blocker, "wb");
+  assert_non_null(f);
+  fclose(f);
+  setenv("XDG_CACHE_HOME", blocker, 1);
+  snprintf(file, sizeof file, "%s/cute-layout/copy-wisdom", blocker);
+  unsigned flags = big_flags("(2048,2048):(1,2048)", "(2048,2048):(2048,1)");
+  assert_true(flags == CL_COPY_PLAN_STREAMING || flags == (CL_COPY_PLAN_STREAMING | CL_COPY_PLAN_STAGED));
+  assert_null(slurp(file));
+  assert_int_equal(cl_copy_calibrate(), CL_OK);
+  unlink(blocker);
+}
+
+/* Without an absolute XDG_CACHE_HOME the file goes under $HOME/.cache; with
+ * neither, nothing is cached and copies still run. */
+static void test_cache_home(void **state) {
+  (void)state;
+  char home[128], file[256];
+  snprintf(home, sizeof home, "%s/home", root);
+  mkdir(home, 0700);
+  snprintf(file, sizeof file, "%s/.cache/cute-layout/copy-wisdom", home);
+  const char *old_home = getenv("HOME");
+  char saved[256];
+  snprintf(saved, sizeof saved, "%s", old_home ? old_home : "");
+  setenv("HOME", home, 1);
+  setenv("XDG_CACHE_HOME", "relative/cache", 1);
+  staged_now();
+  expect_wisdom(file);
+  unsetenv("XDG_CACHE_HOME");
+  unsetenv("HOME");
+  unsigned flags = big_flags("(2048,2048):(1,2048)", "(2048,2048):(2048,1)");
+  assert_true(flags == CL_COPY_PLAN_STREAMING || flags == (CL_COPY_PLAN_STREAMING | CL_COPY_PLAN_STAGED));
+  if (old_home != NULL)
+    setenv("HOME", saved, 1);
+}
+
+/* CUTELAYOUT_COPY_TUNE: off leaves the defaults (direct, prefetch) and reads
+ * nothing; a list forces each named choice, the others as measured; an
+ * unknown word is ignored. */
+static void test_env(void **state) {
+  (void)state;
+  char file[256], text[1024];
+  fresh_cache(file, sizeof file);
+  snprintf(text, sizeof text, "%s", measured);
+  *(strstr(text, "\nstaged ") + 8) = '1';
+  *(strstr(text, "\nprefetch ") + 10) = '0';
+  plant(file, text);
+  setenv("CUTELAYOUT_COPY_TUNE", "off", 1);
+  assert_false(staged_now());
+  assert_true(prefetched_now());
+  setenv("CUTELAYOUT_COPY_TUNE", "direct", 1);
+  assert_false(staged_now());
+  assert_false(prefetched_now()); /* the file's */
+  setenv("CUTELAYOUT_COPY_TUNE", "prefetch", 1);
+  assert_true(staged_now()); /* the file's */
+  assert_true(prefetched_now());
+  setenv("CUTELAYOUT_COPY_TUNE", "staged,noprefetch,turbo", 1);
+  assert_true(staged_now());
+  assert_false(prefetched_now());
+  setenv("CUTELAYOUT_COPY_TUNE", "", 1);
+  assert_true(staged_now());
+  assert_false(prefetched_now());
+  unsetenv("CUTELAYOUT_COPY_TUNE");
+}
+
+/* cl_copy_calibrate measures now and writes the file, over a planted one. */
+static void test_calibrate(void **state) {
+  (void)state;
+  char file[256];
+  fresh_cache(file, sizeof file);
+  plant(file, "stale");
+  assert_int_equal(cl_copy_calibrate(), CL_OK);
+  expect_wisdom(file);
+}
+
+/* Every choice copies the same bytes: a transpose that stages (dst rows 512
+ * bytes apart) and a permutation that prefetches (short src rows), with
+ * streaming stores, against the definition. */
+static void test_same_values(void **state) {
+  (void)state;
+  static const char *const tunes[] = {"off", "staged,prefetch", "staged,noprefetch", "direct,prefetch",
+                                      "direct,noprefetch"};
+  static const char *const pairs[][2] = {
+      {"(128,600):(1,128)", "(128,600):(600,1)"},
+      {"(40,64,37):(64,1,2560)", "(40,64,37):(2368,37,1)"},
+      {"(256,300):(1,256)", "(256,300):(300,1)"},
+  };
+  enum { N = 96 * 1024 }; /* the largest of the three */
+  static uint32_t src[N], dst[N], want[N];
+  const cl_copy_options_t opt = {sizeof opt, CL_COPY_STORES_STREAMING, 0, NULL};
+  for (size_t p = 0; p < COUNT_OF(pairs); p++) {
+    cl_layout_t *dl = lay(pairs[p][0]), *sl = lay(pairs[p][1]);
+    int64_t n = cl_layout_size(dl);
+    for (int64_t i = 0; i < n; i++)
+      src[i] = (uint32_t)rnd();
+    memset(want, 0, sizeof want);
+    for (int64_t i = 0; i < n; i++) {
+      int64_t od, os;
+      cl_layout_eval(dl, i, &od);
+      cl_layout_eval(sl, i, &os);
+      want[od] = src[os];
+    }
+    unsigned seen = 0;
+    for (size_t t = 0; t < COUNT_OF(tunes); t++) {
+      setenv("CUTELAYOUT_COPY_TUNE", tunes[t], 1);
+      memset(dst, 0, sizeof dst);
+      cl_tensor_t *d = NULL, *s = NULL;
+      assert_int_equal(cl_tensor_new(dst, 4, dl, &d), CL_OK);
+      assert_int_equal(cl_tensor_new(src, 4, sl, &s), CL_OK);
+      assert_int_equal(cl_tensor_copy_ex(d, s, &opt), CL_OK);
+      assert_memory_equal(dst, want, sizeof dst);
+      cl_copy_plan_t *plan = calloc(1, sizeof *plan);
+      plan->struct_size = sizeof *plan;
+      assert_int_equal(cl_tensor_copy_plan(d, s, &opt, plan), CL_OK);
+      seen |= 1u << (plan->flags & (CL_COPY_PLAN_STAGED | CL_COPY_PLAN_PREFETCH));
+      free(plan);
+      cl_tensor_free(d);
+      cl_tensor_free(s);
+    }
+    /* The forced choices did change the plan where they apply. */
+    assert_true(__builtin_popcount(seen) >= 2);
+    cl_layout_free(dl);
+    cl_layout_free(sl);
+  }
+  unsetenv("CUTELAYOUT_COPY_TUNE");
+}
+
+/* Removes what the tests made under root. */
+static void clean(void) {
+  char cmd[128];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+  if (system(cmd) != 0)
+    fprintf(stderr, "could not remove %s\n", root);
+}
+
+int main(void) {
+  unsetenv("CUTELAYOUT_COPY_TUNE");
+  unsetenv("CUTELAYOUT_COPY_STAGING");
+  snprintf(root, sizeof root, "/tmp/cl-tune-XXXXXX");
+  if (mkdtemp(root) == NULL)
+    return 1;
+  big_d = aligned_alloc(64, BIG);
+  big_s = aligned_alloc(64, BIG);
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_cache_missing),    cmocka_unit_test(test_cache_used),
+      cmocka_unit_test(test_cache_rewritten),  cmocka_unit_test(test_cache_unwritable),
+      cmocka_unit_test(test_cache_home),
+      cmocka_unit_test(test_env),              cmocka_unit_test(test_calibrate),
+      cmocka_unit_test(test_same_values),
+  };
+  int failed = cmocka_run_group_tests(tests, NULL, NULL);
+  free(big_d);
+  free(big_s);
+  clean();
+  return failed;
+}
