@@ -10,6 +10,7 @@ from ctypes import byref, c_int64, c_void_p
 
 from . import _values
 from ._ffi import capi, check, out_call
+from ._handles import native
 from ._layout import ComposedLayout, Layout, Swizzle, _as_fn, _path, either, fn_arg, parse
 from ._values import Tuple, _int_out, optional_tuple, value_of
 
@@ -58,6 +59,8 @@ def make_layout(*args):
     if len(args) == 1 and isinstance(args[0], Swizzle):
         return either(capi.cl_make_layout_from_swizzle, args[0])
     if all(isinstance(a, Layout) for a in args):
+        if native is not None and args:
+            return native.concat(*args)
         handles = (c_void_p * max(len(args), 1))(*(a._as_parameter_ for a in args))
         return _layout(capi.cl_layout_concat, handles, len(args))
     if len(args) in (1, 2):
@@ -292,6 +295,8 @@ def coalesce(x, profile=None, mode=None):
     """coalesce(L): the same function on [0, size(L)) with the fewest modes;
     coalesce(L, profile) coalesces at the profile's leaves; mode=(i, ...)
     coalesces only that mode (the whitepaper's coalesce[i])."""
+    if native is not None and isinstance(x, Layout) and profile is None and mode is None:
+        return native.coalesce(x)
     x = _as_fn(x)
     if mode is not None:
         return _layout(capi.cl_coalesce_mode, x, *_path(_mode_path(mode)))
@@ -304,6 +309,8 @@ def coalesce(x, profile=None, mode=None):
 
 def filter(x, profile=None):  # noqa: A001 (CuTe's name)
     """filter(L) = coalesce(filter_zeros(L)); filter(L, profile) at the profile's leaves."""
+    if native is not None and isinstance(x, Layout) and profile is None:
+        return native.filter(x)
     x = _as_fn(x)
     if isinstance(x, ComposedLayout):
         return either(capi.cl_composed_filter, x, optional_tuple(profile))
@@ -404,6 +411,8 @@ def composition(*args):
                                    Swizzles (a Layout when A is an identity
                                    swizzle, else a ComposedLayout)
     DivisibilityError where CuTe's divisibility conditions fail."""
+    if native is not None and len(args) == 2 and isinstance(args[0], Layout) and isinstance(args[1], Layout):
+        return native.composition(*args)
     if len(args) == 3:
         outer, offset, inner = args
         return either(capi.cl_composition_offset, fn_arg(_as_fn(outer)), operator.index(offset),
@@ -437,6 +446,8 @@ def complement(x, cotarget=None):
     """complement(L, cotarget): the ordered layout C disjoint from L with (L, C)
     covering [0, cotarget); cotarget an int or a shape, by default
     cosize(filter(L)).  NotInjectiveError where CuTe detects a non-injective L."""
+    if native is not None and isinstance(x, Layout) and (cotarget is None or type(cotarget) is int):
+        return native.complement(x) if cotarget is None else native.complement(x, cotarget)
     x = _as_fn(x)
     if isinstance(x, ComposedLayout):
         return _layout(capi.cl_composed_complement, x, optional_tuple(cotarget))
@@ -449,6 +460,8 @@ def complement(x, cotarget=None):
 
 def right_inverse(x):
     """right_inverse(L): R with L(R(i)) == i for every i < size(R)."""
+    if native is not None and isinstance(x, Layout):
+        return native.right_inverse(x)
     x = _as_fn(x)
     if isinstance(x, ComposedLayout):
         return either(capi.cl_composed_right_inverse, x)
@@ -457,6 +470,8 @@ def right_inverse(x):
 
 def left_inverse(x):
     """left_inverse(L): R with R(L(i)) == i for every i < size(L)."""
+    if native is not None and isinstance(x, Layout):
+        return native.left_inverse(x)
     x = _as_fn(x)
     if isinstance(x, ComposedLayout):
         return either(capi.cl_composed_left_inverse, x)
@@ -468,7 +483,11 @@ def _tiling(name, plain, by_tiler, composed, with_composed, doc):
     for a tiler, composed(C, T) for a composed A, with_composed(A, C) (the
     products of CuTe's swizzle_layout.hpp) for a swizzled B; a Tensor A
     answers it itself."""
+    fast = getattr(native, name, None)
+
     def f(a, b):
+        if fast is not None and isinstance(a, Layout) and isinstance(b, Layout):
+            return fast(a, b)
         if isinstance(a, TENSOR_TYPES) and hasattr(a, name):
             return getattr(a, name)(b)
         a, b = _as_fn(a), _operand(b)
@@ -515,6 +534,8 @@ flat_product = _tiling('flat_product', capi.cl_flat_product, capi.cl_flat_produc
 
 def blocked_product(block, tiler):
     """blocked_product(A, B): each mode of B repeats the block A, ((a0,p0),(a1,p1),...)."""
+    if native is not None and isinstance(block, Layout) and isinstance(tiler, Layout):
+        return native.blocked_product(block, tiler)
     block = _as_fn(block)
     if isinstance(block, ComposedLayout):
         return either(capi.cl_composed_blocked_product, block, _as_fn(tiler))
@@ -523,6 +544,8 @@ def blocked_product(block, tiler):
 
 def raked_product(block, tiler):
     """raked_product(A, B): the copies of A interleaved, ((p0,a0),(p1,a1),...)."""
+    if native is not None and isinstance(block, Layout) and isinstance(tiler, Layout):
+        return native.raked_product(block, tiler)
     block = _as_fn(block)
     if isinstance(block, ComposedLayout):
         return either(capi.cl_composed_raked_product, block, _as_fn(tiler))
