@@ -11,7 +11,7 @@ from ctypes import byref, c_int64, c_void_p
 from . import _values
 from ._ffi import capi, check, out_call
 from ._handles import native
-from ._layout import ComposedLayout, Layout, Swizzle, _as_fn, _path, either, fn_arg, parse
+from ._layout import ComposedLayout, Layout, LayoutLeft, LayoutRight, Swizzle, _as_fn, _path, either, fn_arg, parse
 from ._values import Tuple, _int_out, optional_tuple, value_of
 
 # Set by _tensor: the Tensor class, for the functions that also take tensors.
@@ -553,8 +553,14 @@ def raked_product(block, tiler):
 
 
 def tile_to_shape(block, shape, order=None):
-    """Copies of L blocked to fill shape, in the given order of modes (column-major by default)."""
+    """Copies of L blocked to fill shape, in the given order of modes:
+    column-major by default or with LayoutLeft, row-major with LayoutRight
+    (the order (R-1, ..., 1, 0) of the shape's R modes), or an order tuple."""
     block = _as_fn(block)
+    if order is LayoutLeft:
+        order = None
+    elif order is LayoutRight:
+        order = tuple(reversed(range(_values.tuple_rank(shape))))
     if isinstance(block, ComposedLayout):
         return either(capi.cl_composed_tile_to_shape, block, Tuple(shape), optional_tuple(order))
     return _layout(capi.cl_tile_to_shape, block, Tuple(shape), optional_tuple(order))

@@ -373,12 +373,15 @@ def either(fn, *args):
 
 
 def _as_fn(x):
-    """A Layout, ComposedLayout or Swizzle, parsed when given as text."""
+    """A Layout, ComposedLayout or Swizzle, parsed when given as text; a
+    shape (an int or a tuple of ints) is make_layout(shape), as in the CLI."""
     if isinstance(x, (Layout, ComposedLayout, Swizzle)):
         return x
     if isinstance(x, str):
         return parse(x)
-    raise TypeError('expected a Layout, a ComposedLayout, a Swizzle or the text of one, got %r' % (x,))
+    if isinstance(x, (int, tuple, list)) and not isinstance(x, bool):
+        return Layout(x)
+    raise TypeError('expected a Layout, a ComposedLayout, a Swizzle, a shape or the text of one, got %r' % (x,))
 
 
 def parse(text):

@@ -108,6 +108,10 @@ def _from_array_interface(obj):
     array = numpy.asarray(obj)
     info = array.__array_interface__
     kind, itemsize = array.dtype.kind, array.dtype.itemsize
+    if array.dtype.hasobject:
+        # Its elements are pointers to Python objects, which a copy of bytes
+        # would duplicate without their references.
+        raise TypeError('an array of Python objects (dtype %s) has no plain elements to view' % array.dtype)
     if not array.dtype.isnative:
         raise ValueError('an array of non-native byte order')
     strides = array.strides
@@ -285,9 +289,21 @@ class Tensor(Owned):
     def __repr__(self):
         return 'Tensor(%s, dtype=%r)' % (self.layout, self.dtype)
 
+    # Above this many elements, str() summarises as numpy does (its
+    # default threshold): the first and last elements of each mode.
+    SUMMARY_THRESHOLD = 1000
+
     def __str__(self):
-        """CuTe's print_tensor."""
-        return self.to_text()
+        """CuTe's print_tensor; for more than SUMMARY_THRESHOLD elements, its
+        header line and numpy's summary of the elements (to_text() prints
+        them all)."""
+        if self.size() <= self.SUMMARY_THRESHOLD:
+            return self.to_text()
+        import numpy
+        header = 'Tensor %s, %s, %d elements (summarised; to_text() prints them all):' % (
+            self.layout, self.dtype, self.size())
+        with numpy.printoptions(threshold=self.SUMMARY_THRESHOLD, edgeitems=3):
+            return header + '\n' + numpy.array2string(numpy.asarray(self))
 
     def to_text(self, header=True):
         """CuTe's print_tensor, with or without its first line."""
@@ -490,22 +506,28 @@ _STORES = {'auto': capi.CL_COPY_STORES_AUTO, 'cached': capi.CL_COPY_STORES_CACHE
 
 
 def copy(dst, src, stores='auto', threads=1):
-    """dst(i) = src(i) for every i (memcpy-style order), with the library's
+    """dst(i) = src(i) for every linear coordinate i < size, and returns dst
+    (as a Tensor).  Elements pair by linear coordinate, that is by their
+    coordinates in CuTe's colexicographic order (the first mode fastest),
+    not by numpy's row-major order: copying between a (4,8) array and a
+    (8,4) array pairs a[i % 4, i // 4] with b[i % 8, i // 8].  The library's
     fast copy: the two layouts coalesced jointly, contiguous runs memcpy'd,
     transposes through vector registers.  dst and src are Tensors, numpy
-    arrays or objects with __dlpack__ of the same size and element size;
-    src may broadcast (stride 0).  stores: 'auto', 'cached' or 'streaming'
-    (non-temporal stores); threads: split the copy between that many
-    threads.  OverlapError when they share memory."""
+    arrays or objects with __dlpack__ of the same size and element size
+    (arrays of Python objects are refused: TypeError); src may broadcast
+    (stride 0).  stores: 'auto', 'cached' or 'streaming' (non-temporal
+    stores); threads: split the copy between that many threads.
+    OverlapError when they share memory."""
     dst, src = as_tensor(dst), as_tensor(src)
     dst._check_writable()
     if stores == 'auto' and threads == 1:
         check(capi.cl_tensor_copy(dst, src))
-        return
+        return dst
     if stores not in _STORES:
         raise ValueError('stores must be one of %s' % ', '.join(_STORES))
     options = cl_copy_options_t(sizeof(cl_copy_options_t), _STORES[stores], operator.index(threads))
     check(capi.cl_tensor_copy_ex(dst, src, byref(options)))
+    return dst
 
 
 _KERNELS = {0: 'none', 1: 'memcpy', 2: 'strided', 3: 'transpose'}
