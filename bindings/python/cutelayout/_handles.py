@@ -105,6 +105,13 @@ def _tuple_handle(value, shape=False):
     return out
 
 
+def _address(handle):
+    handle = handle if isinstance(handle, c_void_p) else c_void_p(handle)
+    if not handle:
+        raise ValueError('a NULL handle')
+    return handle
+
+
 class _Tuple(Owned):
     __slots__ = ('_as_parameter_',)
 
@@ -114,7 +121,7 @@ class _Tuple(Owned):
     @classmethod
     def adopt(cls, handle):
         self = cls.__new__(cls)
-        self._as_parameter_ = handle if isinstance(handle, c_void_p) else c_void_p(handle)
+        self._as_parameter_ = _address(handle)
         return self
 
     _free = capi.cl_tuple_free
@@ -151,7 +158,7 @@ class _LayoutBase(Owned):
     @classmethod
     def _adopt(cls, handle):
         self = cls.__new__(cls)
-        self._as_parameter_ = handle if isinstance(handle, c_void_p) else c_void_p(handle)
+        self._as_parameter_ = _address(handle)
         return self
 
     _free = capi.cl_layout_free

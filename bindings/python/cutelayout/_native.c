@@ -363,8 +363,11 @@ static int address_of(PyObject *o, void **out) {
   PyObject *value = NULL;
   if (!PyLong_Check(o)) {
     value = PyObject_GetAttrString(o, "value");
-    if (value == NULL)
+    if (value == NULL || (value != Py_None && !PyLong_Check(value))) {
+      Py_XDECREF(value);
+      PyErr_Format(PyExc_TypeError, "expected a handle (an int address or a ctypes c_void_p), got %R", o);
       return -1;
+    }
     o = value;
   }
   *out = o == Py_None ? NULL : PyLong_AsVoidPtr(o);

@@ -87,8 +87,17 @@ def shape_div(a, b):
 
 
 def prefix_product(a, init=1):
-    """The exclusive prefix products of a, starting from init (congruent with a)."""
-    return _values.compact_col_major(a, init)
+    """The exclusive prefix products of a, times init (congruent with a;
+    unlike compact_col_major, a size-1 mode keeps its product)."""
+    if is_tuple(init):
+        if not is_tuple(a) or len(a) != len(init):
+            raise ValueError('prefix_product: %r and %r have different ranks' % (a, init))
+        return tuple(prefix_product(x, i) for x, i in zip(a, init))
+    return _scaled(_values.prefix_product(a), init)
+
+
+def _scaled(t, k):
+    return tuple(_scaled(x, k) for x in t) if is_tuple(t) else t * k
 
 
 def idx2crd(idx, shape, stride=None):

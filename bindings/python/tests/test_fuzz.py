@@ -1,0 +1,134 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Random and hostile arguments for every entry point of the compiled
+extension and the Python calls on it: random nested tuples, wrong types,
+huge integers, text with NULs, deep nesting.  Each call must return a value
+or raise an ordinary exception (TypeError, ValueError, OverflowError,
+IndexError, RecursionError, the package's errors); nothing may crash.  Run
+under ASan/UBSan (a -Db_sanitize build, where the suite preloads the
+runtimes), it also checks that no path reads or writes out of bounds.
+
+    test_fuzz.py [--seed N] [--rounds N]"""
+import argparse
+import ctypes
+import random
+import sys
+
+import cutelayout as cl
+from cutelayout import _handles, pycute
+
+# (ctypes.ArgumentError: a ctypes call's refusal of an argument of the wrong
+# kind, on the paths the extension does not take.)
+ALLOWED = (TypeError, ValueError, OverflowError, IndexError, RecursionError, cl.CuteLayoutError, ZeroDivisionError,
+           NotImplementedError, ctypes.ArgumentError)
+HUGE = [2**31, 2**63 - 1, -2**63, 2**63, 2**64, -2**64, 10**30]
+
+
+def value(rng, depth=0):
+    """A random argument: mostly int tuples (sometimes valid shapes),
+    sometimes anything."""
+    r = rng.random()
+    if r < 0.45 or depth > 4:
+        return rng.choice([0, 1, 2, 3, 4, 8, -1, -2, 16]) if rng.random() < 0.95 else rng.choice(HUGE)
+    if r < 0.8:
+        return tuple(value(rng, depth + 1) for _ in range(rng.randint(0, 4)))
+    return rng.choice([None, cl._, '_', 'x', '4:1', '(2,2):(1,2)\x00junk', '\x00', '', 2.5, True, b'(2,3)', [1, 2],
+                       {1: 2}, object(), slice(None), slice(1, 2), cl.E(0), 3 * cl.E(1, 0), cl.Layout('4:2'),
+                       cl.LayoutRight, cl.Swizzle(1, 1, 1), (2**70,), ((((((((1,),),),),),),),)])
+
+
+def layout(rng):
+    """A random Layout, or None when the random value is none."""
+    try:
+        if rng.random() < 0.5:
+            return cl.Layout(value(rng))
+        return cl.Layout(value(rng), value(rng))
+    except ALLOWED:
+        return None
+
+
+def deep(n):
+    t = 1
+    for _ in range(n):
+        t = (t,)
+    return t
+
+
+def calls(rng, a, b, x, y):
+    """Each entry point with random arguments (a, b: layouts or None; x, y: values)."""
+    native = _handles.native
+    yield lambda: cl.Layout(x)
+    yield lambda: cl.Layout(x, y)
+    yield lambda: cl.Layout(x, cl.LayoutRight)
+    yield lambda: _handles.Tuple(x).value()
+    yield lambda: cl.product(x)
+    yield lambda: cl.flatten(x)
+    yield lambda: cl.shape_div(x, y)
+    yield lambda: cl.idx2crd(x, y)
+    yield lambda: pycute.Layout(x, y)
+    yield lambda: pycute.prefix_product(x)
+    yield lambda: pycute.crd2idx(x, y)
+    if native is not None:
+        yield lambda: native.tuple_value(x)
+        yield lambda: native.composition(x, y)
+        yield lambda: native.complement(x)
+        yield lambda: native.concat(x, y)
+        if not isinstance(x, int):  # (an int is taken as an address, which no fuzzer may invent)
+            yield lambda: native.Layout._adopt(x)
+            yield lambda: native.Tuple.adopt(x)
+    if a is None:
+        return
+    yield lambda: a(x)
+    yield lambda: a(x, y)
+    yield lambda: a[x]
+    yield lambda: a.slice(x)
+    yield lambda: cl.composition(a, x)
+    yield lambda: cl.logical_divide(a, x)
+    yield lambda: cl.zipped_divide(a, x)
+    yield lambda: cl.logical_product(a, x)
+    yield lambda: cl.complement(a, x)
+    yield lambda: cl.tile_to_shape(a, x, y)
+    yield lambda: cl.coalesce(a, x)
+    yield lambda: (a.shape, a.stride, str(a), hash(a), a.size(), a.cosize(), a.rank(), a.depth())
+    yield lambda: pycute.Layout(a)(x)
+    if a.size() < 4096:
+        yield lambda: a.indices()
+    if b is None:
+        return
+    for name in ('composition', 'logical_divide', 'zipped_divide', 'tiled_divide', 'flat_divide', 'logical_product',
+                 'zipped_product', 'tiled_product', 'flat_product', 'blocked_product', 'raked_product'):
+        yield lambda name=name: getattr(cl, name)(a, b)
+    yield lambda: cl.make_layout(a, b)
+    yield lambda: cl.right_inverse(a)
+    yield lambda: cl.left_inverse(b)
+    yield lambda: a == b
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    ap.add_argument('--seed', type=int, default=24)
+    ap.add_argument('--rounds', type=int, default=3000)
+    args = ap.parse_args()
+    rng = random.Random(args.seed)
+    ok = failed = 0
+    # Nesting deeper than the interpreter's recursion limit: RecursionError.
+    for call in (lambda: cl.Layout(deep(100000)), lambda: cl.Layout('4:1')(deep(100000)),
+                 lambda: _handles.Tuple(deep(100000))):
+        try:
+            call()
+        except ALLOWED:
+            pass
+    for _ in range(args.rounds):
+        a, b, x, y = layout(rng), layout(rng), value(rng), value(rng)
+        for call in calls(rng, a, b, x, y):
+            try:
+                call()
+                ok += 1
+            except ALLOWED:
+                failed += 1
+    print('%d calls returned, %d raised an ordinary exception (seed %d, extension %s)'
+          % (ok, failed, args.seed, 'on' if _handles.native else 'off'))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

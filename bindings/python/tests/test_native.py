@@ -1,0 +1,190 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""The compiled floor (cutelayout._native, or its ctypes equivalent under
+CUTELAYOUT_NO_EXTENSION=1) and the fixes of issue 24's user reports."""
+import os
+import pickle
+import unittest
+
+import cutelayout as cl
+from cutelayout import _handles
+
+try:
+    import numpy
+except ImportError:
+    numpy = None
+
+
+class TestFloor(unittest.TestCase):
+    def test_extension_in_use(self):
+        # The build and the wheel build it; CUTELAYOUT_NO_EXTENSION asks for ctypes.
+        if os.environ.get('CUTELAYOUT_NO_EXTENSION'):
+            self.assertIsNone(_handles.native)
+        elif os.environ.get('CUTELAYOUT_REQUIRE_EXTENSION'):
+            self.assertIsNotNone(_handles.native)
+
+    def test_eval_matches_definition(self):
+        # L(i) == sum of coordinate * stride over the colexicographic coordinate of i.
+        for shape, stride in [((4, 8), (8, 1)), ((2, (2, 2)), (4, (2, 1))), (6, -1), ((3, 5), (0, 3))]:
+            L = cl.Layout(shape, stride)
+            flat_shape, flat_stride = cl.flatten(shape), cl.flatten(stride)
+            flat_shape = flat_shape if isinstance(flat_shape, tuple) else (flat_shape,)
+            flat_stride = flat_stride if isinstance(flat_stride, tuple) else (flat_stride,)
+            for i in range(L.size()):
+                rest, want = i, 0
+                for s, d in zip(flat_shape, flat_stride):
+                    want += (rest % s) * d
+                    rest //= s
+                self.assertEqual(L(i), want)
+                self.assertEqual(L(cl.idx2crd(i, shape)), want)
+
+    def test_handles_round_trip(self):
+        L = cl.Layout((4, 8), (8, 1))
+        self.assertTrue(L._as_parameter_)  # an int, or a c_void_p on the ctypes floor
+        copy = cl.Layout._adopt(cl.capi.cl_layout_copy and _copy_handle(L))
+        self.assertEqual(copy, L)
+        self.assertEqual(str(copy), '(4,8):(8,1)')
+        self.assertEqual(cl.Layout(L), L)
+        self.assertEqual(pickle.loads(pickle.dumps(L)), L)
+        self.assertEqual(hash(cl.Layout('(4,8):(8,1)')), hash(L))
+        self.assertNotEqual(L, cl.Layout((4, 8)))
+        self.assertFalse(L == '(4,8):(8,1)')
+        self.assertEqual(L.shape, (4, 8))
+        self.assertEqual(L.stride, (8, 1))
+        self.assertEqual((L.size(), L.cosize(), L.rank(), L.depth()), (32, 32, 2, 1))
+        with self.assertRaises(ValueError):
+            cl.Layout._adopt(0)
+
+    @unittest.skipIf(_handles.native is None, 'the ctypes floor has no uninitialised state to check')
+    def test_uninitialised(self):
+        L = cl.Layout.__new__(cl.Layout)
+        for call in (L.size, L.cosize, lambda: str(L), lambda: L.shape):
+            with self.assertRaises(ValueError):
+                call()
+
+    def test_algebra_results_keep_the_class(self):
+        A, B = cl.Layout((4, 8), (8, 1)), cl.Layout((2, 4), (1, 2))
+        for f in (cl.composition, cl.logical_divide, cl.zipped_divide, cl.tiled_divide, cl.flat_divide,
+                  cl.logical_product, cl.zipped_product, cl.tiled_product, cl.flat_product,
+                  cl.blocked_product, cl.raked_product):
+            R = f(A, B)
+            self.assertIs(type(R), cl.Layout)
+            self.assertEqual(R, f(str(A), str(B)))  # the ctypes path agrees
+        R = cl.composition(A, B)
+        for i in range(B.size()):
+            self.assertEqual(R(i), A(B(i)))
+        C = cl.complement(cl.Layout(4, 2), 32)
+        self.assertEqual(str(C), '(2,4):(1,8)')
+        self.assertEqual(cl.complement(cl.Layout(4, 2)), cl.complement('4:2'))
+        self.assertEqual(str(cl.right_inverse(A)), '(8,4):(4,1)')
+        self.assertEqual(str(cl.left_inverse(A)), '(8,4):(4,1)')
+        self.assertEqual(str(cl.coalesce(cl.Layout((2, 4), (1, 2)))), '8:1')
+        self.assertEqual(str(cl.filter(cl.Layout((2, 4), (0, 2)))), '4:2')
+        self.assertEqual(str(cl.make_layout(A, B)), '((4,8),(2,4)):((8,1),(1,2))')
+        with self.assertRaises(cl.DivisibilityError):
+            cl.composition(cl.Layout((2, 3), (3, 1)), cl.Layout(2, 3))
+        if _handles.native:
+            with self.assertRaises(TypeError):
+                _handles.native.composition(A, 'x')
+            with self.assertRaises(TypeError):
+                _handles.native.blocked_product(A, (2, 2))
+            with self.assertRaises(TypeError):
+                _handles.native.coalesce(A, B)
+
+    def test_tiler_forms(self):
+        A = cl.Layout((4, 8), (8, 1))
+        self.assertEqual(str(cl.logical_divide(A, (cl.Layout(2, 1), None))), '((2,2),8):((8,16),1)')
+        self.assertEqual(str(cl.composition(A, (2, 4))), '(2,4):(8,1)')
+
+
+def _copy_handle(layout):
+    from ctypes import byref, c_void_p
+    out = c_void_p()
+    cl.capi.cl_layout_copy(layout, byref(out))
+    return out
+
+
+class TestReports(unittest.TestCase):
+    """Issue 24's user reports, each one that failed before its fix."""
+
+    def test_text_with_nul(self):
+        with self.assertRaises(ValueError):
+            cl.Layout('(4,8):(8,1)\x00junk')
+        with self.assertRaises(ValueError):
+            cl.product('(4,8)\x00,9')
+
+    def test_negative_and_text_extents(self):
+        for bad in [(-2, 3), ((2, -1), 3), -4]:
+            with self.assertRaises(ValueError):
+                cl.Layout(bad)
+        with self.assertRaises(ValueError):
+            cl.Layout('(-2,3):(1,2)')
+        self.assertEqual(str(cl.Layout((2, 3), (-1, 2))), '(2,3):(-1,2)')  # strides may be negative
+        for bad in [('2', 3), (2, 3.0), (True, 2), {2: 3}, b'(2,3)']:
+            with self.assertRaises(TypeError):
+                cl.Layout(bad)
+        with self.assertRaises(TypeError):
+            cl.Layout((2, 3), ('1', 2))
+        with self.assertRaises(OverflowError):
+            cl.Layout((2**64, 2))
+        self.assertEqual(str(cl.Layout(())), '():()')
+
+    def test_shape_where_a_layout_is_expected(self):
+        self.assertEqual(cl.complement((4, 8)), cl.complement(cl.make_layout((4, 8))))
+        self.assertEqual(cl.right_inverse((4, 8)), cl.right_inverse(cl.Layout((4, 8))))
+        self.assertEqual(cl.logical_divide((4, 8), (2, 2)), cl.logical_divide(cl.Layout((4, 8)), (2, 2)))
+        self.assertEqual(cl.coalesce(8), cl.Layout(8))
+
+    def test_tile_to_shape_tags(self):
+        block = cl.Layout((2, 2), (1, 2))
+        self.assertEqual(str(cl.tile_to_shape(block, (4, 8), cl.LayoutRight)), '((2,2),(2,4)):((1,16),(2,4))')
+        self.assertEqual(cl.tile_to_shape(block, (4, 8), cl.LayoutRight), cl.tile_to_shape(block, (4, 8), (1, 0)))
+        self.assertEqual(cl.tile_to_shape(block, (4, 8), cl.LayoutLeft), cl.tile_to_shape(block, (4, 8)))
+
+    def test_draw_is_a_picture(self):
+        svg = cl.draw('(2,2):(1,2)')
+        self.assertIsInstance(svg, str)
+        self.assertIsInstance(svg, cl.Picture)
+        self.assertEqual(svg._repr_svg_(), str(svg))
+        self.assertIsNone(svg._repr_latex_())
+        tex = cl.draw('(2,2):(1,2)', format='tex')
+        self.assertEqual(tex._repr_latex_(), str(tex))
+        self.assertIsNone(tex._repr_svg_())
+        self.assertIsNone(cl.draw('(2,2):(1,2)', format='txt')._repr_svg_())
+
+    @unittest.skipIf(numpy is None, 'numpy is not installed')
+    def test_object_arrays_refused(self):
+        a = numpy.array([object() for _ in range(8)], dtype=object)
+        b = numpy.array([object() for _ in range(8)], dtype=object)
+        with self.assertRaises(TypeError):
+            cl.copy(b, a)
+        with self.assertRaises(TypeError):
+            cl.Tensor(a)
+        with self.assertRaises(TypeError):
+            cl.Tensor(numpy.zeros(4, dtype=[('x', 'i4'), ('o', 'O')]))
+        self.assertEqual(cl.Tensor(numpy.zeros(4, dtype=[('x', 'i4'), ('y', 'f4')])).size(), 4)
+
+    @unittest.skipIf(numpy is None, 'numpy is not installed')
+    def test_copy_returns_dst_in_colexicographic_order(self):
+        src = numpy.arange(32, dtype=numpy.int32).reshape(4, 8)
+        dst = numpy.zeros((8, 4), dtype=numpy.int32)
+        out = cl.copy(dst, src)
+        self.assertIsInstance(out, cl.Tensor)
+        for i in range(32):
+            self.assertEqual(dst[i % 8, i // 8], src[i % 4, i // 4])
+        self.assertIn('colexicographic', cl.copy.__doc__)
+        self.assertIs(cl.copy(out, src), out)
+        self.assertIs(cl.copy(out, src, threads=2), out)
+
+    @unittest.skipIf(numpy is None, 'numpy is not installed')
+    def test_large_tensor_summarised(self):
+        t = cl.Tensor(numpy.zeros((1024, 1024), dtype=numpy.float32))
+        text = str(t)
+        self.assertLess(len(text), 2000)
+        self.assertIn('...', text)
+        self.assertIn('1048576 elements', text)
+        small = cl.Tensor(numpy.zeros((4, 8), dtype=numpy.float32))
+        self.assertEqual(str(small), small.to_text())
+
+
+if __name__ == '__main__':
+    unittest.main(verbosity=2)
