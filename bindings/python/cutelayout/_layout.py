@@ -5,7 +5,7 @@ import operator
 from ctypes import POINTER, byref, c_int64, c_void_p
 
 from . import _values
-from ._handles import LayoutBase, LayoutLeft, LayoutRight  # noqa: F401 (LayoutLeft, LayoutRight: re-exported)
+from ._handles import LayoutBase, LayoutLeft, LayoutRight, native  # noqa: F401 (LayoutLeft, LayoutRight: re-exported)
 from ._ffi import (CuteLayoutError, Owned, capi, check, cl_compiled_layout_t, cl_fn, cl_layout_fn_t, cl_swizzle_t, out_call,
                    snprintf_text)
 from ._values import Tuple, _int_out, has_underscore, value_of
@@ -346,8 +346,16 @@ class ComposedLayout(_Function, Owned):
         return _int_out(capi.cl_composed_eval_coord, self, crd)
 
     def indices(self):
-        """Every C(i), i < size, as a numpy int64 array."""
+        """Every C(i), i < size, as a numpy int64 array (compiled and
+        evaluated in C where the extension is built and C compiles)."""
         import numpy
+        if native is not None:
+            out = numpy.empty(self.size(), dtype=numpy.int64)
+            try:
+                native.eval_into(self._as_parameter_, 1, 0, out)
+                return out
+            except CuteLayoutError:
+                pass  # not compilable (e.g. a nested composed layout): one call per element
         return numpy.fromiter(iter(self), dtype=numpy.int64, count=self.size())
 
     def compile(self):

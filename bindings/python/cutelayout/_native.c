@@ -867,6 +867,50 @@ static PyObject *py_concat(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
   return status < 0 ? raise_status(status) : layout_wrap(type, out);
 }
 
+/* eval_into(handle, kind, begin, out): out[k] = F(begin + k) for every
+ * element k of out (a writable buffer of int64), F the layout or composed
+ * layout at the handle's address (kind 0: a cl_layout_t, 1: a
+ * cl_composed_t), compiled once and evaluated inline (compiled.h): the
+ * indices of a swizzled layout or tensor without a Python loop. */
+static PyObject *py_eval_into(PyObject *m, PyObject *const *args, Py_ssize_t nargs) {
+  (void)m;
+  if (nargs != 4)
+    return PyErr_Format(PyExc_TypeError, "eval_into(handle, kind, begin, out)");
+  void *handle;
+  int64_t kind, begin;
+  if (address_of(args[0], &handle) < 0 || leaf_int(args[1], &kind) < 0 || leaf_int(args[2], &begin) < 0)
+    return NULL;
+  Py_buffer out;
+  if (PyObject_GetBuffer(args[3], &out, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+    return NULL;
+  PyObject *result = NULL;
+  if (out.itemsize != (Py_ssize_t)sizeof(int64_t) || out.format == NULL || strchr("qlL", out.format[0]) == NULL) {
+    PyErr_SetString(PyExc_TypeError, "eval_into writes into a buffer of int64");
+    goto done;
+  }
+  cl_compiled_layout_t compiled;
+  cl_status status = kind == 0 ? cl_layout_compile(handle, &compiled) : cl_composed_compile(handle, &compiled);
+  if (status < 0) {
+    raise_status(status);
+    goto done;
+  }
+  int64_t n = (int64_t)(out.len / out.itemsize);
+  if (begin < 0 || begin > compiled.size || n > compiled.size - begin) {
+    PyErr_Format(PyExc_IndexError, "eval_into: [%lld, %lld) is outside the domain [0, %lld)", (long long)begin,
+                 (long long)begin + (long long)n, (long long)compiled.size);
+    goto done;
+  }
+  int64_t *indices = out.buf;
+  Py_BEGIN_ALLOW_THREADS
+  for (int64_t k = 0; k < n; k++)
+    indices[k] = cl_compiled_eval(&compiled, begin + k);
+  Py_END_ALLOW_THREADS
+  result = Py_NewRef(Py_None);
+done:
+  PyBuffer_Release(&out);
+  return result;
+}
+
 /* --------------------------------------------------------------- module */
 
 static PyObject *py_tuple_value(PyObject *m, PyObject *value) {
@@ -918,6 +962,9 @@ static PyMethodDef module_methods[] = {
   ALGEBRA(blocked_product, "blocked_product(A, B): layouts"),
   ALGEBRA(raked_product, "raked_product(A, B): layouts"),
   ALGEBRA(concat, "make_layout(L0, L1, ...): the layouts as modes"),
+  {"eval_into", (PyCFunction)(void (*)(void))py_eval_into, METH_FASTCALL,
+   "eval_into(handle, kind, begin, out): out[k] = F(begin + k), F the cl_layout_t (kind 0) or cl_composed_t "
+   "(kind 1) at handle, for every element of the int64 buffer out."},
   {NULL, NULL, 0, NULL},
 };
 

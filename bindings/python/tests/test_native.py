@@ -186,5 +186,70 @@ class TestReports(unittest.TestCase):
         self.assertEqual(str(small), small.to_text())
 
 
+@unittest.skipIf(numpy is None, 'numpy is not installed')
+class TestComposedTensors(unittest.TestCase):
+    """Host tensors over composed (swizzled) layouts: element i is memory[C(i)]."""
+
+    def setUp(self):
+        self.C = cl.ComposedLayout('Sw<3,0,3> o 0 o (8,8):(8,1)')
+        self.a = numpy.arange(64, dtype=numpy.int32)
+
+    def test_elements(self):
+        T = cl.Tensor(self.a, self.C)
+        self.assertIsInstance(T, cl.ComposedTensor)
+        self.assertEqual((len(T), T.size(), T.rank(), T.shape, T.dtype, T.elem_size), (64, 64, 2, (8, 8), 'int32', 4))
+        for i in range(64):
+            self.assertEqual(T[i], self.a[self.C(i)])
+            self.assertEqual(T(i), T[i])
+        for m in range(8):
+            for n in range(8):
+                self.assertEqual(T[m, n], self.a[self.C((m, n))])
+        self.assertEqual(list(T.indices()), [self.C(i) for i in range(64)])
+        self.assertEqual(list(self.C.indices()), [self.C(i) for i in range(64)])
+        T[3] = -5
+        self.assertEqual(self.a[self.C(3)], -5)
+        T.fill(7)
+        self.assertTrue((self.a == 7).all())
+        with self.assertRaises(TypeError):
+            T[:, 2]
+        with self.assertRaises(TypeError):
+            cl.ComposedTensor(self.a, '(8,8):(8,1)')
+        self.assertIn('ComposedTensor', repr(T))
+        self.assertIn('Sw<3,0,3>', str(T))
+
+    def test_numpy_and_copies(self):
+        T = cl.Tensor(self.a, self.C)
+        array = numpy.asarray(T)
+        self.assertEqual(array.shape, (8, 8))
+        for m in range(8):
+            for n in range(8):
+                self.assertEqual(array[m, n], T[m, n])
+        flat = numpy.zeros(64, dtype=numpy.int32)
+        self.assertIsInstance(cl.copy(flat, T), cl.Tensor)
+        self.assertEqual(list(flat), [T[i] for i in range(64)])
+        D = cl.Tensor(numpy.zeros(64, dtype=numpy.int32), self.C)
+        self.assertIs(cl.copy(D, T), D)
+        self.assertEqual([D[i] for i in range(64)], [T[i] for i in range(64)])
+        cl.copy(D, numpy.arange(64, dtype=numpy.int32).reshape(8, 8, order='F'))
+        self.assertEqual([D[i] for i in range(64)], list(range(64)))
+        with self.assertRaises(ValueError):
+            cl.copy(D, numpy.zeros(32, dtype=numpy.int32))
+        with self.assertRaises(ValueError):
+            cl.copy(D, numpy.zeros(64, dtype=numpy.int64))
+        read_only = numpy.zeros(64, dtype=numpy.int32)
+        read_only.flags.writeable = False
+        with self.assertRaises(ValueError):
+            cl.copy(cl.Tensor(read_only, self.C), T)
+
+    def test_bounds(self):
+        small = cl.Tensor(numpy.arange(16, dtype=numpy.int32), self.C)
+        with self.assertRaises(ValueError):
+            small[63]
+        with self.assertRaises(ValueError):
+            numpy.asarray(small)
+        with self.assertRaises(ValueError):
+            cl.Tensor(numpy.arange(64, dtype=numpy.int32)[::-1], self.C)
+
+
 if __name__ == '__main__':
     unittest.main(verbosity=2)
