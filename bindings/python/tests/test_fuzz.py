@@ -19,7 +19,7 @@ from cutelayout import _handles, pycute
 # (ctypes.ArgumentError: a ctypes call's refusal of an argument of the wrong
 # kind, on the paths the extension does not take.)
 ALLOWED = (TypeError, ValueError, OverflowError, IndexError, RecursionError, cl.CuteLayoutError, ZeroDivisionError,
-           NotImplementedError, ctypes.ArgumentError)
+           NotImplementedError, ctypes.ArgumentError, BufferError)
 HUGE = [2**31, 2**63 - 1, -2**63, 2**63, 2**64, -2**64, 10**30]
 
 
@@ -92,6 +92,12 @@ def calls(rng, a, b, x, y):
     yield lambda: pycute.Layout(a)(x)
     if a.size() < 4096:
         yield lambda: a.indices()
+        if native is not None:
+            out = bytearray(8 * rng.randint(0, 40)) if rng.random() < 0.5 else memoryview(bytearray(12)).cast('i')
+            yield lambda: native.eval_into(a._as_parameter_, 0, x, out)
+            yield lambda: native.eval_into(a._as_parameter_, 0, 0, memoryview(out).cast('q')
+                                           if len(out) % 8 == 0 and isinstance(out, bytearray) else out)
+            yield lambda: native.eval_into(a._as_parameter_, 0, 0, b'read-only')
     if b is None:
         return
     for name in ('composition', 'logical_divide', 'zipped_divide', 'tiled_divide', 'flat_divide', 'logical_product',
