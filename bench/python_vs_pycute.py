@@ -11,14 +11,16 @@ cutelayout (above 1: cutelayout is faster) with its spread over the repeats.
 pycute is imported from --pycute, else $PYCUTE_PATH, else wherever Python
 finds it; without it the bench says so and exits 77 (skipped).  Each repeat
 times both sides back to back (timeit, a loop of about --budget seconds), so
-a slow moment of the machine touches both; the ratio of a repeat is pycute's
-time over cutelayout's, and the table gives the median ratio and the lowest
-and highest."""
+a slow moment of the machine touches both; the times are the thread's CPU
+time (time.thread_time), so that other processes' work on a shared machine
+is not counted.  The ratio of a repeat is pycute's time over cutelayout's,
+and the table gives the median ratio and the lowest and highest."""
 import argparse
 import os
 import platform
 import statistics
 import sys
+import time
 import timeit
 
 
@@ -65,15 +67,21 @@ def cases(cl, pc):
     ]
 
 
+# The thread's CPU time, not the wall clock: on a shared machine another
+# process's work then does not count as either side's (what remains, the
+# caches and the clock frequency they share, touches both sides of a repeat).
+TIMER = time.thread_time
+
+
 def per_call(fn, number):
-    return timeit.timeit(fn, number=number) / number
+    return timeit.Timer(fn, timer=TIMER).timeit(number=number) / number
 
 
 def loops(fn, budget):
     """How many calls take about `budget` seconds."""
     n = 1
     while True:
-        t = timeit.timeit(fn, number=n)
+        t = timeit.Timer(fn, timer=TIMER).timeit(number=n)
         if t > budget / 10 or n >= 1 << 24:
             return max(1, int(n * budget / max(t, 1e-9)))
         n *= 10
@@ -98,8 +106,8 @@ def main():
     print('cutelayout %s (%s) against pycute, Python %s, %s' % (
         cl.version(), 'compiled extension' if _handles.native else 'ctypes only', platform.python_version(),
         processor()))
-    print('median of %d repeats; ratio = pycute time / cutelayout time (min..max over the repeats)\n'
-          % args.repeats)
+    print('median of %d repeats of thread CPU time per call; ratio = pycute time / cutelayout time '
+          '(min..max over the repeats)\n' % args.repeats)
     print('%-28s %12s %12s %9s %17s' % ('operation', 'cutelayout', 'pycute', 'ratio', 'spread'))
     for name, fast, slow in cases(cl, pc):
         n_fast = loops(fast, args.budget)

@@ -295,8 +295,6 @@ def coalesce(x, profile=None, mode=None):
     """coalesce(L): the same function on [0, size(L)) with the fewest modes;
     coalesce(L, profile) coalesces at the profile's leaves; mode=(i, ...)
     coalesces only that mode (the whitepaper's coalesce[i])."""
-    if native is not None and isinstance(x, Layout) and profile is None and mode is None:
-        return native.coalesce(x)
     x = _as_fn(x)
     if mode is not None:
         return _layout(capi.cl_coalesce_mode, x, *_path(_mode_path(mode)))
@@ -309,8 +307,6 @@ def coalesce(x, profile=None, mode=None):
 
 def filter(x, profile=None):  # noqa: A001 (CuTe's name)
     """filter(L) = coalesce(filter_zeros(L)); filter(L, profile) at the profile's leaves."""
-    if native is not None and isinstance(x, Layout) and profile is None:
-        return native.filter(x)
     x = _as_fn(x)
     if isinstance(x, ComposedLayout):
         return either(capi.cl_composed_filter, x, optional_tuple(profile))
@@ -411,8 +407,6 @@ def composition(*args):
                                    Swizzles (a Layout when A is an identity
                                    swizzle, else a ComposedLayout)
     DivisibilityError where CuTe's divisibility conditions fail."""
-    if native is not None and len(args) == 2 and isinstance(args[0], Layout) and isinstance(args[1], Layout):
-        return native.composition(*args)
     if len(args) == 3:
         outer, offset, inner = args
         return either(capi.cl_composition_offset, fn_arg(_as_fn(outer)), operator.index(offset),
@@ -446,8 +440,6 @@ def complement(x, cotarget=None):
     """complement(L, cotarget): the ordered layout C disjoint from L with (L, C)
     covering [0, cotarget); cotarget an int or a shape, by default
     cosize(filter(L)).  NotInjectiveError where CuTe detects a non-injective L."""
-    if native is not None and isinstance(x, Layout) and (cotarget is None or type(cotarget) is int):
-        return native.complement(x) if cotarget is None else native.complement(x, cotarget)
     x = _as_fn(x)
     if isinstance(x, ComposedLayout):
         return _layout(capi.cl_composed_complement, x, optional_tuple(cotarget))
@@ -460,8 +452,6 @@ def complement(x, cotarget=None):
 
 def right_inverse(x):
     """right_inverse(L): R with L(R(i)) == i for every i < size(R)."""
-    if native is not None and isinstance(x, Layout):
-        return native.right_inverse(x)
     x = _as_fn(x)
     if isinstance(x, ComposedLayout):
         return either(capi.cl_composed_right_inverse, x)
@@ -470,8 +460,6 @@ def right_inverse(x):
 
 def left_inverse(x):
     """left_inverse(L): R with R(L(i)) == i for every i < size(L)."""
-    if native is not None and isinstance(x, Layout):
-        return native.left_inverse(x)
     x = _as_fn(x)
     if isinstance(x, ComposedLayout):
         return either(capi.cl_composed_left_inverse, x)
@@ -483,11 +471,7 @@ def _tiling(name, plain, by_tiler, composed, with_composed, doc):
     for a tiler, composed(C, T) for a composed A, with_composed(A, C) (the
     products of CuTe's swizzle_layout.hpp) for a swizzled B; a Tensor A
     answers it itself."""
-    fast = getattr(native, name, None)
-
     def f(a, b):
-        if fast is not None and isinstance(a, Layout) and isinstance(b, Layout):
-            return fast(a, b)
         if isinstance(a, TENSOR_TYPES) and hasattr(a, name):
             return getattr(a, name)(b)
         a, b = _as_fn(a), _operand(b)
@@ -534,8 +518,6 @@ flat_product = _tiling('flat_product', capi.cl_flat_product, capi.cl_flat_produc
 
 def blocked_product(block, tiler):
     """blocked_product(A, B): each mode of B repeats the block A, ((a0,p0),(a1,p1),...)."""
-    if native is not None and isinstance(block, Layout) and isinstance(tiler, Layout):
-        return native.blocked_product(block, tiler)
     block = _as_fn(block)
     if isinstance(block, ComposedLayout):
         return either(capi.cl_composed_blocked_product, block, _as_fn(tiler))
@@ -544,8 +526,6 @@ def blocked_product(block, tiler):
 
 def raked_product(block, tiler):
     """raked_product(A, B): the copies of A interleaved, ((p0,a0),(p1,a1),...)."""
-    if native is not None and isinstance(block, Layout) and isinstance(tiler, Layout):
-        return native.raked_product(block, tiler)
     block = _as_fn(block)
     if isinstance(block, ComposedLayout):
         return either(capi.cl_composed_raked_product, block, _as_fn(tiler))
@@ -612,3 +592,14 @@ upcast = _cast('upcast', capi.cl_upcast, capi.cl_composed_upcast, capi.cl_swizzl
                'upcast(x, n): a layout, swizzled layout or swizzle over elements n times larger.')
 downcast = _cast('downcast', capi.cl_downcast, capi.cl_composed_downcast, capi.cl_swizzle_downcast,
                  'downcast(x, n): a layout, swizzled layout or swizzle over elements n times smaller.')
+
+
+# The common case of each (layouts, tilers as tuples, an int cotarget) taken
+# in C by the extension, without the Python frames above; every other kind of
+# argument reaches the function as defined here.
+if native is not None:
+    for _name in ('coalesce', 'filter', 'right_inverse', 'left_inverse', 'complement', 'composition',
+                  'logical_divide', 'zipped_divide', 'tiled_divide', 'flat_divide', 'logical_product',
+                  'zipped_product', 'tiled_product', 'flat_product', 'blocked_product', 'raked_product'):
+        globals()[_name] = native.dispatch(_name, globals()[_name])
+    del _name

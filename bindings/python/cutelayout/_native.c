@@ -36,6 +36,12 @@ static int PyModule_AddObjectRef(PyObject *m, const char *name, PyObject *o) {
   return -1;
 }
 #endif
+#if PY_VERSION_HEX < 0x030A0000
+static inline PyObject *Py_XNewRef(PyObject *o) {
+  Py_XINCREF(o);
+  return o;
+}
+#endif
 #if PY_VERSION_HEX < 0x03090000
 #define PyObject_CallOneArg(f, a) PyObject_CallFunctionObjArgs((f), (a), NULL)
 #endif
@@ -57,6 +63,8 @@ typedef struct {
   cl_layout_t *handle;
   int coordinate;       /* scaled-basis strides: L(i) is a tuple, not an int */
   PyObject *weakrefs;
+  PyObject *shape;      /* shape(L) and stride(L) as Python values, made on first use */
+  PyObject *stride;     /* (a layout never changes; they hold no reference back to it) */
 } LayoutObject;
 
 
@@ -203,8 +211,12 @@ static int sequence_to_tuple(PyObject *seq, int shape, cl_tuple_t **out) {
     }
     int r = 0;
     for (i = 0; i < n && r == 0; i++) {
-      r = leaf_int(items[i], &values[i]);
-      if (r == 0 && shape && values[i] < 0) {
+      int overflow = 0;
+      values[i] = (int64_t)PyLong_AsLongLongAndOverflow(items[i], &overflow);
+      if (overflow) {
+        PyErr_Format(PyExc_OverflowError, "%R does not fit in a 64-bit integer", items[i]);
+        r = -1;
+      } else if (shape && values[i] < 0) {
         PyErr_Format(PyExc_ValueError, "a shape's extents are not negative, got %lld", (long long)values[i]);
         r = -1;
       }
@@ -470,11 +482,15 @@ static void layout_dealloc(LayoutObject *self) {
   if (self->weakrefs != NULL)
     PyObject_ClearWeakRefs((PyObject *)self);
   cl_layout_free(self->handle);
+  Py_CLEAR(self->shape);
+  Py_CLEAR(self->stride);
   Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
 static void layout_set(LayoutObject *self, cl_layout_t *handle) {
   cl_layout_free(self->handle);
+  Py_CLEAR(self->shape);
+  Py_CLEAR(self->stride);
   self->handle = handle;
   self->coordinate = cl_layout_is_coordinate(handle) > 0;
 }
@@ -670,21 +686,24 @@ static PyObject *layout_depth(LayoutObject *self, PyObject *unused) {
 
 typedef cl_status (*part_fn)(const cl_layout_t *, cl_tuple_t **);
 
-static PyObject *layout_part(LayoutObject *self, part_fn fn) {
+static PyObject *layout_part(LayoutObject *self, part_fn fn, PyObject **cache) {
   cl_tuple_t *t = NULL;
-  if (layout_ready(self) < 0)
-    return NULL;
-  return tuple_value_owned(t, fn(self->handle, &t));
+  if (*cache == NULL) {
+    if (layout_ready(self) < 0)
+      return NULL;
+    *cache = tuple_value_owned(t, fn(self->handle, &t));
+  }
+  return Py_XNewRef(*cache);
 }
 
 static PyObject *layout_shape(LayoutObject *self, void *unused) {
   (void)unused;
-  return layout_part(self, cl_layout_shape);
+  return layout_part(self, cl_layout_shape, &self->shape);
 }
 
 static PyObject *layout_stride(LayoutObject *self, void *unused) {
   (void)unused;
-  return layout_part(self, cl_layout_stride);
+  return layout_part(self, cl_layout_stride, &self->stride);
 }
 
 static PyObject *layout_is_coordinate(LayoutObject *self, void *unused) {
@@ -911,6 +930,141 @@ done:
   return result;
 }
 
+/* -------------------------------------------------------------- dispatch */
+
+/* dispatch(name, slow): the package's function `name` with its common case
+ * taken in C.  The call runs the C function above when its arguments are
+ * the layouts (or tiler tuples, or integer cotarget) it takes, and else
+ * calls `slow`, the Python function that dispatches on every kind of
+ * argument (composed layouts, swizzles, text, tensors, ...), with the same
+ * arguments.  Both answer the same: the C path is the library call that
+ * `slow` would make, without a Python frame around it. */
+
+typedef PyObject *(*fastcall_fn)(PyObject *, PyObject *const *, Py_ssize_t);
+
+enum accepts {
+  ACCEPT_LAYOUT,      /* f(L) */
+  ACCEPT_LAYOUTS,     /* f(A, B) */
+  ACCEPT_TILER,       /* f(A, B), B a layout or a tuple (a tiler) */
+  ACCEPT_COTARGET,    /* f(L) or f(L, n) with an int n */
+};
+
+static const struct fast_path {
+  const char *name;
+  fastcall_fn fn;
+  enum accepts accepts;
+} fast_paths[] = {
+  {"coalesce", py_coalesce, ACCEPT_LAYOUT},
+  {"filter", py_filter, ACCEPT_LAYOUT},
+  {"right_inverse", py_right_inverse, ACCEPT_LAYOUT},
+  {"left_inverse", py_left_inverse, ACCEPT_LAYOUT},
+  {"complement", py_complement, ACCEPT_COTARGET},
+  {"composition", py_composition, ACCEPT_TILER},
+  {"logical_divide", py_logical_divide, ACCEPT_TILER},
+  {"zipped_divide", py_zipped_divide, ACCEPT_TILER},
+  {"tiled_divide", py_tiled_divide, ACCEPT_TILER},
+  {"flat_divide", py_flat_divide, ACCEPT_TILER},
+  {"logical_product", py_logical_product, ACCEPT_TILER},
+  {"zipped_product", py_zipped_product, ACCEPT_TILER},
+  {"tiled_product", py_tiled_product, ACCEPT_TILER},
+  {"flat_product", py_flat_product, ACCEPT_TILER},
+  {"blocked_product", py_blocked_product, ACCEPT_LAYOUTS},
+  {"raked_product", py_raked_product, ACCEPT_LAYOUTS},
+};
+
+typedef struct {
+  PyObject_HEAD
+  vectorcallfunc vectorcall;
+  const struct fast_path *path;
+  PyObject *slow;
+} DispatchObject;
+
+static int is_layout(PyObject *o) { return PyObject_TypeCheck(o, &LayoutType) && ((LayoutObject *)o)->handle != NULL; }
+
+static int takes(const struct fast_path *path, PyObject *const *args, Py_ssize_t nargs) {
+  switch (path->accepts) {
+  case ACCEPT_LAYOUT:
+    return nargs == 1 && is_layout(args[0]);
+  case ACCEPT_LAYOUTS:
+    return nargs == 2 && is_layout(args[0]) && is_layout(args[1]);
+  case ACCEPT_TILER:
+    return nargs == 2 && is_layout(args[0]) && (is_layout(args[1]) || PyTuple_CheckExact(args[1]));
+  case ACCEPT_COTARGET:
+    return (nargs == 1 || (nargs == 2 && PyLong_CheckExact(args[1]))) && is_layout(args[0]);
+  }
+  return 0;
+}
+
+static PyObject *dispatch_call(DispatchObject *self, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
+  Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+  if (kwnames == NULL && takes(self->path, args, nargs))
+    return self->path->fn(NULL, args, nargs);
+  return PyObject_Vectorcall(self->slow, args, nargsf, kwnames);
+}
+
+static void dispatch_dealloc(DispatchObject *self) {
+  Py_XDECREF(self->slow);
+  Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *dispatch_getattro(DispatchObject *self, PyObject *name) {
+  /* __doc__, __name__, __module__, __wrapped__ ...: the Python function's */
+  PyObject *r = PyObject_GenericGetAttr((PyObject *)self, name);
+  if (r != NULL || !PyErr_ExceptionMatches(PyExc_AttributeError))
+    return r;
+  PyErr_Clear();
+  if (PyUnicode_Check(name) && PyUnicode_CompareWithASCIIString(name, "__wrapped__") == 0)
+    return Py_NewRef(self->slow);
+  return PyObject_GetAttr(self->slow, name);
+}
+
+static PyObject *dispatch_repr(DispatchObject *self) { return PyObject_Repr(self->slow); }
+
+static PyObject *dispatch_get_doc(DispatchObject *self, void *unused) {
+  (void)unused;
+  return PyObject_GetAttrString(self->slow, "__doc__");
+}
+
+static PyGetSetDef dispatch_getset[] = {
+  {"__doc__", (getter)dispatch_get_doc, NULL, NULL, NULL},
+  {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject DispatchType = {
+  PyVarObject_HEAD_INIT(NULL, 0)
+  .tp_name = "cutelayout._native.dispatch",
+  .tp_basicsize = sizeof(DispatchObject),
+  .tp_dealloc = (destructor)dispatch_dealloc,
+  .tp_vectorcall_offset = offsetof(DispatchObject, vectorcall),
+  .tp_repr = (reprfunc)dispatch_repr,
+  .tp_call = PyVectorcall_Call,
+  .tp_getattro = (getattrofunc)dispatch_getattro,
+  .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL,
+  .tp_doc = "A package function with its common case (layouts) taken in C.",
+  .tp_getset = dispatch_getset,
+};
+
+static PyObject *py_dispatch(PyObject *m, PyObject *args) {
+  (void)m;
+  const char *name;
+  PyObject *slow;
+  if (!PyArg_ParseTuple(args, "sO:dispatch", &name, &slow))
+    return NULL;
+  if (!PyCallable_Check(slow))
+    return PyErr_Format(PyExc_TypeError, "dispatch: %R is not callable", slow);
+  for (size_t i = 0; i < sizeof fast_paths / sizeof fast_paths[0]; i++)
+    if (strcmp(fast_paths[i].name, name) == 0) {
+      DispatchObject *self = PyObject_New(DispatchObject, &DispatchType);
+      if (self == NULL)
+        return NULL;
+      self->vectorcall = (vectorcallfunc)dispatch_call;
+      self->path = &fast_paths[i];
+      self->slow = Py_NewRef(slow);
+      return (PyObject *)self;
+    }
+  return PyErr_Format(PyExc_ValueError, "dispatch: no fast path named %s", name);
+}
+
 /* --------------------------------------------------------------- module */
 
 static PyObject *py_tuple_value(PyObject *m, PyObject *value) {
@@ -942,6 +1096,8 @@ static PyMethodDef module_methods[] = {
   {"register", (PyCFunction)(void (*)(void))py_register, METH_VARARGS | METH_KEYWORDS,
    "register(make_error=, underscore=, scaled_basis=, layout_left=, layout_right=, parse_value=): "
    "the Python objects the conversions need."},
+  {"dispatch", (PyCFunction)py_dispatch, METH_VARARGS,
+   "dispatch(name, slow): the function `name` of the algebra taking layouts in C, `slow` for the other arguments."},
   {"tuple_value", (PyCFunction)py_tuple_value, METH_O,
    "The canonical Python value of an int tuple (or its text), through the library."},
   ALGEBRA(coalesce, "coalesce(L)"),
@@ -976,7 +1132,7 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__native(void);
 PyMODINIT_FUNC PyInit__native(void) {
-  if (PyType_Ready(&LayoutType) < 0 || PyType_Ready(&TupleType) < 0)
+  if (PyType_Ready(&LayoutType) < 0 || PyType_Ready(&TupleType) < 0 || PyType_Ready(&DispatchType) < 0)
     return NULL;
   PyObject *m = PyModule_Create(&module);
   if (m == NULL)

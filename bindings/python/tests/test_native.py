@@ -90,6 +90,33 @@ class TestFloor(unittest.TestCase):
             with self.assertRaises(TypeError):
                 _handles.native.coalesce(A, B)
 
+    def test_dispatch(self):
+        # The algebra's functions take layouts in C and everything else in
+        # the Python function they wrap, with the same answers.
+        A = cl.Layout((4, 8), (8, 1))
+        self.assertIn('composition', cl.composition.__doc__)
+        self.assertEqual(cl.composition.__name__, 'composition')
+        self.assertIn('composition', repr(cl.composition))
+        self.assertEqual(cl.coalesce(A, profile=(1, 1)), cl.coalesce(A, (1, 1)))  # keywords: the Python path
+        self.assertEqual(cl.complement(A, 64), cl.complement(str(A), 64))
+        self.assertEqual(cl.complement(A, (8, 8)), cl.complement(A, 64))
+        self.assertEqual(cl.complement(A), cl.complement(str(A)))
+        self.assertIsInstance(cl.composition(cl.Swizzle(1, 1, 1), A), cl.ComposedLayout)
+        if _handles.native:
+            wrapped = cl.composition.__wrapped__
+            self.assertEqual(wrapped(A, (2, 2)), cl.composition(A, (2, 2)))
+            with self.assertRaises(ValueError):
+                _handles.native.dispatch('no_such_function', len)
+            with self.assertRaises(TypeError):
+                _handles.native.dispatch('coalesce', 42)
+
+    def test_shape_and_stride_are_stable(self):
+        L = cl.Layout('((4,2),(4,8)):((1,64),(4,256))')
+        self.assertEqual(L.shape, ((4, 2), (4, 8)))
+        self.assertEqual(L.shape, L.shape)
+        self.assertEqual(L.stride, ((1, 64), (4, 256)))
+        self.assertEqual(cl.make_identity_layout((4, 8)).stride, (cl.E(0), cl.E(1)))
+
     def test_tiler_forms(self):
         A = cl.Layout((4, 8), (8, 1))
         self.assertEqual(str(cl.logical_divide(A, (cl.Layout(2, 1), None))), '((2,2),8):((8,16),1)')
