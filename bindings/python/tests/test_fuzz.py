@@ -5,11 +5,15 @@ huge integers, text with NULs, deep nesting.  Each call must return a value
 or raise an ordinary exception (TypeError, ValueError, OverflowError,
 IndexError, RecursionError, the package's errors); nothing may crash.  Run
 under ASan/UBSan (a -Db_sanitize build, where the suite preloads the
-runtimes), it also checks that no path reads or writes out of bounds.
+runtimes), it also checks that no path reads or writes out of bounds; and
+the same rounds run again must not grow the process (a leaked handle or
+reference per call would).
 
     test_fuzz.py [--seed N] [--rounds N]"""
 import argparse
 import ctypes
+import gc
+import os
 import random
 import sys
 
@@ -109,21 +113,10 @@ def calls(rng, a, b, x, y):
     yield lambda: a == b
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
-    ap.add_argument('--seed', type=int, default=24)
-    ap.add_argument('--rounds', type=int, default=3000)
-    args = ap.parse_args()
-    rng = random.Random(args.seed)
+def fuzz(rng, rounds):
+    """(calls that returned, calls that raised) over `rounds` random rounds."""
     ok = failed = 0
-    # Nesting deeper than the interpreter's recursion limit: RecursionError.
-    for call in (lambda: cl.Layout(deep(100000)), lambda: cl.Layout('4:1')(deep(100000)),
-                 lambda: _handles.Tuple(deep(100000))):
-        try:
-            call()
-        except ALLOWED:
-            pass
-    for _ in range(args.rounds):
+    for _ in range(rounds):
         a, b, x, y = layout(rng), layout(rng), value(rng), value(rng)
         for call in calls(rng, a, b, x, y):
             try:
@@ -131,8 +124,79 @@ def main():
                 ok += 1
             except ALLOWED:
                 failed += 1
+    return ok, failed
+
+
+def resident_bytes():
+    with open('/proc/self/statm') as f:
+        return int(f.read().split()[1]) * 4096
+
+
+def leak_calls():
+    """Each entry point once, on good and on bad arguments."""
+    A, B = cl.Layout((4, 8), (8, 1)), cl.Layout((2, 4), (1, 2))
+    native = _handles.native
+    good = [lambda: cl.Layout((4, 8), (8, 1)), lambda: cl.Layout('(4,8):(8,1)'), lambda: cl.Layout(A),
+            lambda: A(13), lambda: A((1, 2)), lambda: A(1, 2), lambda: cl.Layout((2, 3)).shape,
+            lambda: cl.make_identity_layout((2, 3)).stride, lambda: str(A), lambda: hash(cl.Layout(A)),
+            lambda: cl.composition(A, B), lambda: cl.composition(A, (cl.Layout(2, 1), None)),
+            lambda: cl.complement(B, 64), lambda: cl.complement(B), lambda: cl.complement(B, (8, 8)),
+            lambda: cl.logical_divide(A, (2, 2)), lambda: cl.blocked_product(B, A), lambda: cl.make_layout(A, B),
+            lambda: cl.right_inverse(A), lambda: cl.coalesce(A), lambda: _handles.Tuple(((1, 2), cl.E(0))).value(),
+            lambda: A[:, 2], lambda: A.indices(), lambda: pycute.Layout((4, 8), (8, 1))[1]]
+    bad = [lambda: cl.Layout(('2', 3)), lambda: cl.Layout((-1, 2)), lambda: cl.Layout('(2,2):(1,2)\x00'),
+           lambda: cl.Layout((2, 2), (1, 2, 3)), lambda: cl.Layout(((2, 'x'), 2)), lambda: A((9, 9)),
+           lambda: cl.composition(cl.Layout((2, 3), (3, 1)), cl.Layout(2, 3)), lambda: cl.Layout((2**64, 2)),
+           lambda: cl.complement(cl.Layout((4, 4), (8, 8)))]
+    if native is not None:
+        buffer = bytearray(8 * 32)
+        good += [lambda: native.tuple_value(((1, 2), 3)), lambda: native.eval_into(A._as_parameter_, 0, 0, buffer)]
+        bad += [lambda: native.composition(A, 'x'), lambda: native.eval_into(A._as_parameter_, 0, 5, buffer),
+                lambda: native.Layout._adopt('x')]
+    return good + bad
+
+
+def growth(calls, times=2000):
+    """How much the process grows, after a warm-up, when each call runs
+    `times` times: a handle or a reference leaked by one of them grows it by
+    `times` times its size (a hundred bytes or so)."""
+    def run():
+        for call in calls:
+            for _ in range(times):
+                try:
+                    call()
+                except ALLOWED:
+                    pass
+        gc.collect()
+    run()
+    start = resident_bytes()
+    run()
+    return resident_bytes() - start
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    ap.add_argument('--seed', type=int, default=24)
+    ap.add_argument('--rounds', type=int, default=3000)
+    args = ap.parse_args()
+    rng = random.Random(args.seed)
+    # Nesting deeper than the interpreter's recursion limit: RecursionError.
+    for call in (lambda: cl.Layout(deep(100000)), lambda: cl.Layout('4:1')(deep(100000)),
+                 lambda: _handles.Tuple(deep(100000))):
+        try:
+            call()
+        except ALLOWED:
+            pass
+    ok, failed = fuzz(rng, args.rounds)
     print('%d calls returned, %d raised an ordinary exception (seed %d, extension %s)'
           % (ok, failed, args.seed, 'on' if _handles.native else 'off'))
+    if os.path.exists('/proc/self/statm') and not os.environ.get('LD_PRELOAD'):  # (not under ASan's allocator)
+        calls = leak_calls()
+        grown = growth(calls)
+        print('the process grew by %d bytes over %d calls of %d entry points' % (grown, 2000 * len(calls), len(calls)))
+        if grown > 64 << 10:
+            print('FAIL: a leak (2000 calls of one entry point leaking 32 bytes each grow it by 64 KiB)')
+            return 1
     return 0
 
 
