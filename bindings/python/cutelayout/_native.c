@@ -60,7 +60,7 @@ static PyTypeObject TupleType;
 
 typedef struct {
   PyObject_HEAD
-  cl_layout_t *handle;
+  cl_layout_t *handle;  /* NULL while deferred: made from shape and stride on first use (layout_defer) */
   int coordinate;       /* scaled-basis strides: L(i) is a tuple, not an int */
   PyObject *weakrefs;
   PyObject *shape;      /* shape(L) and stride(L) as Python values, made on first use */
@@ -102,7 +102,7 @@ static int leaf_int(PyObject *o, int64_t *value) {
     PyErr_SetString(PyExc_TypeError, "a coordinate or shape is made of integers, not booleans");
     return -1;
   }
-  PyObject *index = PyNumber_Index(o);
+  PyObject *index = PyLong_CheckExact(o) ? Py_NewRef(o) : PyNumber_Index(o);
   if (index == NULL)
     return -1;
   int overflow = 0;
@@ -193,6 +193,7 @@ static int is_basis(PyObject *o) { return scaled_basis != NULL && PyObject_IsIns
 enum { SMALL = 16 };
 
 static int value_to_tuple(PyObject *o, int shape, cl_tuple_t **out);
+static int layout_ready(LayoutObject *self);
 
 /* A tuple or list: one cl_tuple_from_ints when its elements are all
  * integers (the common case, and a single allocation), else its elements'
@@ -271,6 +272,8 @@ static int value_to_tuple(PyObject *o, int shape, cl_tuple_t **out) {
   } else if (is_underscore(o)) {
     status = cl_tuple_underscore(out);
   } else if (PyObject_TypeCheck(o, &LayoutType)) {
+    if (layout_ready((LayoutObject *)o) < 0)
+      return -1;
     status = cl_tuple_from_layout(((LayoutObject *)o)->handle, out);
   } else if (is_basis(o)) {
     return PyErr_Occurred() ? -1 : basis_to_tuple(o, out);
@@ -492,7 +495,7 @@ static void layout_set(LayoutObject *self, cl_layout_t *handle) {
   Py_CLEAR(self->shape);
   Py_CLEAR(self->stride);
   self->handle = handle;
-  self->coordinate = cl_layout_is_coordinate(handle) > 0;
+  self->coordinate = handle != NULL && cl_layout_is_coordinate(handle) > 0;
 }
 
 /* A new object of `type` (Layout or a subclass) owning `handle`; the handle
@@ -507,9 +510,72 @@ static PyObject *layout_wrap(PyTypeObject *type, cl_layout_t *handle) {
   return (PyObject *)self;
 }
 
+/* Layout(shape, stride) of two flat tuples of ints, the common case, is
+ * checked whole when made but builds its handle only when first used: the
+ * shape and stride are kept as the Python values shape(L) and stride(L)
+ * (which they are: exact tuples of exact ints), and everything that reads
+ * the handle goes through layout_ready.  Making a layout is then about the
+ * cost of a Python object with two attributes, as in pycute, while the
+ * first call on it pays for the handle (what making it cost before). */
+
+/* Whether t is a tuple of n ints that fit 64 bits (non-negative for a
+ * shape): then the library takes it as it is. */
+static int flat_ints(PyObject *t, Py_ssize_t n, int shape) {
+  if (!PyTuple_CheckExact(t) || PyTuple_GET_SIZE(t) != n)
+    return 0;
+  for (Py_ssize_t i = 0; i < n; i++) {
+    PyObject *o = PyTuple_GET_ITEM(t, i);
+    int overflow = 0;
+    if (!PyLong_CheckExact(o))
+      return 0;
+    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (overflow || (shape && v < 0))
+      return 0;
+  }
+  return 1;
+}
+
+/* Defers the handle of Layout(shape, stride) when both are flat tuples of
+ * ints of one length (congruent, integer strides: cl_layout_make takes them
+ * and cannot refuse them but for memory); 0 when it did, 1 when the layout
+ * is to be made now (any other form, and every error, which make reports). */
+static int layout_defer(LayoutObject *self, PyObject *shape, PyObject *stride) {
+  if (!PyTuple_CheckExact(shape))
+    return 1;
+  Py_ssize_t n = PyTuple_GET_SIZE(shape);
+  if (n < 1 || n > SMALL || !flat_ints(shape, n, 1) || !flat_ints(stride, n, 0))
+    return 1;
+  layout_set(self, NULL);
+  self->shape = Py_NewRef(shape);
+  self->stride = Py_NewRef(stride);
+  return 0;
+}
+
+/* The deferred handle, made now. */
+static int layout_build(LayoutObject *self) {
+  cl_tuple_t *s = NULL, *d = NULL;
+  cl_layout_t *out = NULL;
+  if (value_to_tuple(self->shape, 1, &s) < 0 || value_to_tuple(self->stride, 0, &d) < 0) {
+    cl_tuple_free(s);
+    return -1;
+  }
+  cl_status status = cl_layout_make(s, d, &out);
+  cl_tuple_free(s);
+  cl_tuple_free(d);
+  if (status < 0)
+    return fail_status(status);
+  self->handle = out;
+  return 0;
+}
+
+static int layout_deferred(const LayoutObject *self) { return self->handle == NULL && self->shape != NULL; }
+
+/* 0 when the layout has its handle (made now if it was deferred). */
 static int layout_ready(LayoutObject *self) {
   if (self->handle != NULL)
     return 0;
+  if (layout_deferred(self))
+    return layout_build(self);
   PyErr_SetString(PyExc_ValueError, "an uninitialised Layout");
   return -1;
 }
@@ -566,6 +632,9 @@ static int layout_init(LayoutObject *self, PyObject *args, PyObject *kwds) {
         return -1;
       status = cl_layout_copy(from->handle, &out);
     }
+  } else if (stride != Py_None && stride != layout_left && stride != layout_right &&
+             layout_defer(self, shape, stride) == 0) {
+    return 0;
   } else {
     cl_tuple_t *s, *d = NULL;
     if (value_to_tuple(shape, 1, &s) < 0)
@@ -589,6 +658,8 @@ static int layout_init(LayoutObject *self, PyObject *args, PyObject *kwds) {
 }
 
 static PyObject *layout_call(LayoutObject *self, PyObject *args, PyObject *kwds) {
+  if (layout_deferred(self) && layout_build(self) < 0)
+    return NULL;
   if (kwds == NULL && PyTuple_GET_SIZE(args) == 1 && !self->coordinate && self->handle != NULL) {
     PyObject *i = PyTuple_GET_ITEM(args, 0);
     if (PyLong_CheckExact(i)) {
@@ -642,6 +713,9 @@ static Py_hash_t layout_hash(LayoutObject *self) {
 static PyObject *layout_richcompare(PyObject *a, PyObject *b, int op) {
   if ((op != Py_EQ && op != Py_NE) || !PyObject_TypeCheck(b, &LayoutType))
     Py_RETURN_NOTIMPLEMENTED;
+  if ((layout_deferred((LayoutObject *)a) && layout_build((LayoutObject *)a) < 0) ||
+      (layout_deferred((LayoutObject *)b) && layout_build((LayoutObject *)b) < 0))
+    return NULL;
   const cl_layout_t *x = ((LayoutObject *)a)->handle, *y = ((LayoutObject *)b)->handle;
   int equal = x != NULL && y != NULL ? cl_layout_equal(x, y) > 0 : x == y;
   return PyBool_FromLong(op == Py_EQ ? equal : !equal);
@@ -713,6 +787,8 @@ static PyObject *layout_is_coordinate(LayoutObject *self, void *unused) {
 
 static PyObject *layout_parameter(LayoutObject *self, void *unused) {
   (void)unused;
+  if (layout_deferred(self) && layout_build(self) < 0)
+    return NULL;
   return self->handle == NULL ? Py_NewRef(Py_None) : PyLong_FromVoidPtr(self->handle);
 }
 
@@ -979,7 +1055,9 @@ typedef struct {
   PyObject *slow;
 } DispatchObject;
 
-static int is_layout(PyObject *o) { return PyObject_TypeCheck(o, &LayoutType) && ((LayoutObject *)o)->handle != NULL; }
+static int is_layout(PyObject *o) {
+  return PyObject_TypeCheck(o, &LayoutType) && (((LayoutObject *)o)->handle != NULL || layout_deferred((LayoutObject *)o));
+}
 
 static int takes(const struct fast_path *path, PyObject *const *args, Py_ssize_t nargs) {
   switch (path->accepts) {

@@ -122,6 +122,44 @@ class TestFloor(unittest.TestCase):
         self.assertEqual(str(cl.logical_divide(A, (cl.Layout(2, 1), None))), '((2,2),8):((8,16),1)')
         self.assertEqual(str(cl.composition(A, (2, 4))), '(2,4):(8,1)')
 
+    # Layout(shape, stride) of flat int tuples makes its handle on first use
+    # (the extension's layout_defer): every first use must find the same layout.
+    FIRST_USES = {
+        'str': str, 'repr': repr, 'hash': lambda L: hash(L) == hash(cl.Layout('(4,8):(8,1)')),
+        'eq': lambda L: L == cl.Layout('(4,8):(8,1)'), 'eq_reflected': lambda L: cl.Layout('(4,8):(8,1)') == L,
+        'eval': lambda L: L(13), 'eval_crd': lambda L: L(1, 2), 'slice': lambda L: str(L[:, 2]),
+        'mode': lambda L: str(L[1]), 'size': len, 'cosize': cl.cosize, 'rank': cl.rank, 'depth': cl.depth,
+        'shape': lambda L: L.shape, 'stride': lambda L: L.stride, 'coordinate': lambda L: L.is_coordinate,
+        'ctypes': lambda L: str(cl.Layout._adopt(_copy_handle(L))), 'pickle': lambda L: str(pickle.loads(pickle.dumps(L))),
+        'copy': lambda L: str(cl.Layout(L)), 'lhs': lambda L: str(cl.composition(L, cl.Layout((2, 4), (1, 2)))),
+        'rhs': lambda L: str(cl.composition(cl.Layout(64, 2), L)), 'tiler_leaf': lambda L: str(cl.composition(cl.Layout(64, 1), (L,))),
+        'complement': lambda L: str(cl.complement(L, 64)), 'concat': lambda L: str(cl.make_layout(L, L)),
+        'coalesce': lambda L: str(cl.coalesce(L)), 'indices': lambda L: list(L.indices()),
+    }
+
+    def test_first_use_of_a_layout_made_from_tuples(self):
+        for name, use in self.FIRST_USES.items():
+            with self.subTest(first_use=name):
+                self.assertEqual(use(cl.Layout((4, 8), (8, 1))), use(cl.Layout('(4,8):(8,1)')))
+
+    def test_made_from_tuples_still_checked_when_made(self):
+        for shape, stride, error in [((-2, 3), (1, 2), ValueError), (('2', 3), (1, 2), TypeError),
+                                     ((2, 3), (1,), ValueError), ((2, 3), (1, 'x'), TypeError),
+                                     ((2, 3.0), (1, 2), TypeError), ((True, 3), (1, 2), TypeError),
+                                     ((2 ** 64, 3), (1, 2), OverflowError), ((2, 3), (1, -2 ** 63 - 1), OverflowError)]:
+            with self.subTest(shape=shape, stride=stride), self.assertRaises(error):
+                cl.Layout(shape, stride)
+
+    def test_remade_in_place(self):
+        # __init__ again replaces the layout, deferred or not.
+        L = cl.Layout((4, 8), (8, 1))
+        L.__init__((2, 2), (1, 2))
+        self.assertEqual((str(L), L(3)), ('(2,2):(1,2)', 3))
+        L.__init__('8:2')
+        self.assertEqual((str(L), L.shape), ('8:2', 8))
+        L.__init__((3, 3), (3, 1))
+        self.assertEqual((L.shape, L(1)), ((3, 3), 3))
+
 
 def _copy_handle(layout):
     from ctypes import byref, c_void_p
