@@ -61,7 +61,7 @@ static PyTypeObject TupleType;
 typedef struct {
   PyObject_HEAD
   cl_layout_t *handle;  /* NULL while deferred: made from shape and stride on first use (layout_defer) */
-  int coordinate;       /* scaled-basis strides: L(i) is a tuple, not an int */
+  int coordinate;       /* scaled-basis strides: L(i) is a tuple, not an int; -1: not yet asked */
   PyObject *weakrefs;
   PyObject *shape;      /* shape(L) and stride(L) as Python values, made on first use */
   PyObject *stride;     /* (a layout never changes; they hold no reference back to it) */
@@ -495,7 +495,15 @@ static void layout_set(LayoutObject *self, cl_layout_t *handle) {
   Py_CLEAR(self->shape);
   Py_CLEAR(self->stride);
   self->handle = handle;
-  self->coordinate = handle != NULL && cl_layout_is_coordinate(handle) > 0;
+  self->coordinate = -1;
+}
+
+/* Whether the strides hold scaled bases, found when first asked (most
+ * layouts, an algebra's results among them, are never called). */
+static int layout_coordinate(LayoutObject *self) {
+  if (self->coordinate < 0)
+    self->coordinate = cl_layout_is_coordinate(self->handle) > 0;
+  return self->coordinate;
 }
 
 /* A new object of `type` (Layout or a subclass) owning `handle`; the handle
@@ -660,7 +668,7 @@ static int layout_init(LayoutObject *self, PyObject *args, PyObject *kwds) {
 static PyObject *layout_call(LayoutObject *self, PyObject *args, PyObject *kwds) {
   if (layout_deferred(self) && layout_build(self) < 0)
     return NULL;
-  if (kwds == NULL && PyTuple_GET_SIZE(args) == 1 && !self->coordinate && self->handle != NULL) {
+  if (kwds == NULL && PyTuple_GET_SIZE(args) == 1 && self->handle != NULL && !layout_coordinate(self)) {
     PyObject *i = PyTuple_GET_ITEM(args, 0);
     if (PyLong_CheckExact(i)) {
       int overflow = 0;
@@ -672,7 +680,7 @@ static PyObject *layout_call(LayoutObject *self, PyObject *args, PyObject *kwds)
       }
     }
   }
-  if (kwds == NULL && PyTuple_GET_SIZE(args) >= 1 && !self->coordinate && self->handle != NULL) {
+  if (kwds == NULL && PyTuple_GET_SIZE(args) >= 1 && self->handle != NULL && !layout_coordinate(self)) {
     /* L(crd) or L(c0, c1, ...) of integer coordinates */
     PyObject *crd = PyTuple_GET_SIZE(args) == 1 ? PyTuple_GET_ITEM(args, 0) : args;
     int sliced = PyTuple_Check(crd) || PyList_Check(crd) ? has_underscore(crd) : 1;
@@ -782,7 +790,9 @@ static PyObject *layout_stride(LayoutObject *self, void *unused) {
 
 static PyObject *layout_is_coordinate(LayoutObject *self, void *unused) {
   (void)unused;
-  return PyBool_FromLong(self->coordinate);
+  if (layout_deferred(self) && layout_build(self) < 0)
+    return NULL;
+  return PyBool_FromLong(layout_coordinate(self));
 }
 
 static PyObject *layout_parameter(LayoutObject *self, void *unused) {
