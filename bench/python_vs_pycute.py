@@ -46,6 +46,8 @@ def cases(cl, pc):
     return [
         ('Layout((4,8),(8,1))', lambda: cl.Layout((4, 8), (8, 1)), lambda: pc.Layout((4, 8), (8, 1))),
         ('Layout((4,8))', lambda: cl.Layout((4, 8)), lambda: pc.Layout((4, 8))),
+        # made and used once: a layout made from tuples builds its library handle on first use
+        ('Layout((4,8),(8,1))(13)', lambda: cl.Layout((4, 8), (8, 1))(13), lambda: pc.Layout((4, 8), (8, 1))(13)),
         ('L(13)', lambda: a_cl(13), lambda: a_pc(13)),
         ('L((1,2))', lambda: a_cl((1, 2)), lambda: a_pc((1, 2))),
         ('L.shape', lambda: big_cl.shape, lambda: big_pc.shape),
