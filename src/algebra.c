@@ -90,6 +90,39 @@ void cl_lb_flat(cl_lbuilder *lb, const cl_flat *f) {
   cl_lb_close(lb, at);
 }
 
+/* The layout of f as cl_lb_flat makes it, as a new handle.  Integer strides
+ * (the common case) are written as two small trees on the stack and copied
+ * once into the handle's one allocation, with no builder between; a scaled
+ * basis (its path is nodes of its own) or a long list takes the builder. */
+cl_status cl_layout_of_flat(const cl_flat *f, cl_layout_t **out) {
+  if (f->n > CL_FLAT_INLINE || cl_flat_has_basis(f)) {
+    cl_lbuilder lb;
+    cl_lb_init(&lb);
+    cl_lb_flat(&lb, f);
+    return cl_lb_finish(&lb, out);
+  }
+  cl_node shape[CL_FLAT_INLINE + 1], stride[CL_FLAT_INLINE + 1];
+  int32_t first = 0; /* one mode is a leaf; any other count a flat tuple */
+  if (f->n != 1) {
+    shape[0] = stride[0] = (cl_node){0, (int32_t)f->n + 1, (int16_t)f->n, CL_KIND_TUPLE, 1};
+    first = 1;
+  }
+  for (int64_t i = 0; i < f->n; i++) {
+    shape[first + i] = (cl_node){f->m[i].shape, 1, 0, CL_KIND_INT, 0};
+    stride[first + i] = (cl_node){f->m[i].stride, 1, 0, CL_KIND_INT, 0};
+  }
+  return cl_layout_from_trees(shape, stride, out);
+}
+
+/* The public result of an operation computed as flat modes into `result`
+ * with status s (released either way). */
+static cl_status flat_result(cl_status s, cl_flat *result, cl_layout_t **out) {
+  if (s == CL_OK)
+    s = cl_layout_of_flat(result, out);
+  cl_flat_release(result);
+  return s;
+}
+
 static void reverse_modes(cl_flat *f) {
   for (int64_t i = 0, j = f->n - 1; i < j; i++, j--) {
     cl_mode t = f->m[i];
@@ -835,13 +868,7 @@ static cl_status flat_public(const cl_layout_t *layout, cl_layout_t **out, flat_
   CHECK_NULL(layout);
   cl_flat result;
   cl_flat_init(&result);
-  cl_status s = f(cl_view_of(layout), &result);
-  cl_lbuilder lb;
-  cl_lb_init(&lb);
-  if (s == CL_OK)
-    cl_lb_flat(&lb, &result);
-  cl_flat_release(&result);
-  return cl_lb_result(&lb, s, out);
+  return flat_result(f(cl_view_of(layout), &result), &result, out);
 }
 
 static cl_status coalesce_flat_view(cl_lview v, cl_flat *out) {
@@ -926,13 +953,7 @@ static cl_status complement_public(const cl_layout_t *layout, const cl_node *cot
   CL_TRY(cl_require_shape(cotarget, "complement's cotarget"));
   cl_flat result;
   cl_flat_init(&result);
-  cl_status s = cl_complement_view(cl_view_of(layout), cotarget, &result);
-  cl_lbuilder lb;
-  cl_lb_init(&lb);
-  if (s == CL_OK)
-    cl_lb_flat(&lb, &result);
-  cl_flat_release(&result);
-  return cl_lb_result(&lb, s, out);
+  return flat_result(cl_complement_view(cl_view_of(layout), cotarget, &result), &result, out);
 }
 
 cl_status cl_complement(const cl_layout_t *layout, int64_t cotarget, cl_layout_t **out) {
@@ -966,13 +987,8 @@ cl_status cl_complement_full(const cl_layout_t *layout, cl_layout_t **out) {
     cl_int_node m = cl_int_leaf(cosize);
     s = cl_complement_flat(&filtered, &m.node, &result);
   }
-  cl_lbuilder lb;
-  cl_lb_init(&lb);
-  if (s == CL_OK)
-    cl_lb_flat(&lb, &result);
   cl_flat_release(&filtered);
-  cl_flat_release(&result);
-  return cl_lb_result(&lb, s, out);
+  return flat_result(s, &result, out);
 }
 
 /* ============================================================== utilities */

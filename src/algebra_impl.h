@@ -99,6 +99,8 @@ void cl_flat_of_view(cl_flat *f, cl_lview v);
 /* Appends f as one mode: a leaf when it has one mode (CuTe's integral
  * layouts), else a flat tuple. */
 void cl_lb_flat(cl_lbuilder *lb, const cl_flat *f);
+/* The layout of f (as cl_lb_flat makes it) as a new handle. */
+cl_status cl_layout_of_flat(const cl_flat *f, cl_layout_t **out);
 
 /* ---- C's integer division as CuTe uses it ----
  * The fast paths stay inline; anything unusual (a zero divisor, an overflow)

@@ -1498,6 +1498,42 @@ static void test_tile_unzip(void **state) {
 
 /* ------------------------------------------------------------ the whitepaper's algebra */
 
+/* The flat results (coalesce, filter) take every form of the layout they
+ * write: a leaf, a flat tuple, one past the inline modes (17), and scaled
+ * basis strides (written through the builder). */
+static void test_flat_result_forms(void **state) {
+  (void)state;
+  char long_text[512] = "(2", long_stride[256] = "(1";
+  int64_t stride = 1;
+  for (int i = 1; i < 17; i++) {
+    stride *= 3; /* 2 * 3^i is never 3^(i+1): no two modes merge */
+    strcat(long_text, ",2");
+    snprintf(long_stride + strlen(long_stride), sizeof long_stride - strlen(long_stride), ",%lld", (long long)stride);
+  }
+  strcat(long_stride, ")");
+  strcat(strcat(long_text, "):"), long_stride);
+  static const struct { bool filter; const char *l, *expect; } cases[] = {
+    {false, "(2,4):(1,2)", "8:1"},
+    {false, "(2,4):(1,4)", "(2,4):(1,4)"},
+    {false, "(2,4):(1@0,2@0)", "8:1@0"},
+    {false, "(2,4):(1@0,1@1)", "(2,4):(1@0,1@1)"},
+    {true, "(2,4):(0,2)", "4:2"},
+    {true, "(2,3,4):(1,0,7)", "(2,4):(1,7)"},
+    {false, NULL, NULL}, /* the 17 modes, unchanged */
+    {true, NULL, NULL},
+  };
+  for (size_t i = 0; i < COUNT_OF(cases); i++) {
+    const char *text = cases[i].l != NULL ? cases[i].l : long_text;
+    const char *expect = cases[i].expect != NULL ? cases[i].expect : long_text;
+    cl_layout_t *l = lay(text), *r = NULL;
+    assert_int_equal(cases[i].filter ? cl_filter(l, &r) : cl_coalesce(l, &r), CL_OK);
+    if (strcmp(layout_text(r), expect) != 0)
+      fail_msg("%s(%s) = %s, expected %s", cases[i].filter ? "filter" : "coalesce", text, layout_text(r), expect);
+    cl_layout_free(r);
+    cl_layout_free(l);
+  }
+}
+
 static void test_coalesce_z(void **state) {
   (void)state;
   static const struct { const char *l, *expect; } cases[] = {
@@ -1917,6 +1953,7 @@ int main(void) {
     cmocka_unit_test(test_domain_distribute),
     cmocka_unit_test(test_tile_unzip),
     cmocka_unit_test(test_coalesce_z),
+    cmocka_unit_test(test_flat_result_forms),
     cmocka_unit_test(test_greatest_common_domain),
     cmocka_unit_test(test_layout_add),
     cmocka_unit_test(test_mode_targeted),

@@ -46,8 +46,8 @@ from ._cuda import CudaTensor, cuda_copy, cuda_copy_explain
 from ._ffi import ERRORS as _ERRORS, CuteLayoutError, capi, library
 from ._layout import (CompiledLayout, ComposedLayout, Layout, LayoutLeft, LayoutRight, Odometer, Swizzle,
                       make_swizzle, parse)
-from ._picture import Panel, draw, draw_panels, print1D, print1d, print_layout
-from ._tensor import (Tensor, copy, copy_explain, copy_plan, inner_partition, local_partition, local_tile, make_tensor_like,
+from ._picture import Panel, Picture, draw, draw_panels, print1D, print1d, print_layout
+from ._tensor import (ComposedTensor, Tensor, copy, copy_explain, copy_plan, inner_partition, local_partition, local_tile, make_tensor_like,
                       outer_partition, recast)
 from ._values import (E, ScaledBasis, _, ceil_div, colex_less, common_coarsening, common_refinement,
                       compact_col_major, compact_order, compact_row_major, compatible, congruent, crd2crd, elem_less,

@@ -10,7 +10,8 @@ from ctypes import byref, c_int64, c_void_p
 
 from . import _values
 from ._ffi import capi, check, out_call
-from ._layout import ComposedLayout, Layout, Swizzle, _as_fn, _path, either, fn_arg, parse
+from ._handles import native
+from ._layout import ComposedLayout, Layout, LayoutLeft, LayoutRight, Swizzle, _as_fn, _path, either, fn_arg, parse
 from ._values import Tuple, _int_out, optional_tuple, value_of
 
 # Set by _tensor: the Tensor class, for the functions that also take tensors.
@@ -58,6 +59,8 @@ def make_layout(*args):
     if len(args) == 1 and isinstance(args[0], Swizzle):
         return either(capi.cl_make_layout_from_swizzle, args[0])
     if all(isinstance(a, Layout) for a in args):
+        if native is not None and args:
+            return native.concat(*args)
         handles = (c_void_p * max(len(args), 1))(*(a._as_parameter_ for a in args))
         return _layout(capi.cl_layout_concat, handles, len(args))
     if len(args) in (1, 2):
@@ -530,8 +533,14 @@ def raked_product(block, tiler):
 
 
 def tile_to_shape(block, shape, order=None):
-    """Copies of L blocked to fill shape, in the given order of modes (column-major by default)."""
+    """Copies of L blocked to fill shape, in the given order of modes:
+    column-major by default or with LayoutLeft, row-major with LayoutRight
+    (the order (R-1, ..., 1, 0) of the shape's R modes), or an order tuple."""
     block = _as_fn(block)
+    if order is LayoutLeft:
+        order = None
+    elif order is LayoutRight:
+        order = tuple(reversed(range(_values.tuple_rank(shape))))
     if isinstance(block, ComposedLayout):
         return either(capi.cl_composed_tile_to_shape, block, Tuple(shape), optional_tuple(order))
     return _layout(capi.cl_tile_to_shape, block, Tuple(shape), optional_tuple(order))
@@ -583,3 +592,14 @@ upcast = _cast('upcast', capi.cl_upcast, capi.cl_composed_upcast, capi.cl_swizzl
                'upcast(x, n): a layout, swizzled layout or swizzle over elements n times larger.')
 downcast = _cast('downcast', capi.cl_downcast, capi.cl_composed_downcast, capi.cl_swizzle_downcast,
                  'downcast(x, n): a layout, swizzled layout or swizzle over elements n times smaller.')
+
+
+# The common case of each (layouts, tilers as tuples, an int cotarget) taken
+# in C by the extension, without the Python frames above; every other kind of
+# argument reaches the function as defined here.
+if native is not None:
+    for _name in ('coalesce', 'filter', 'right_inverse', 'left_inverse', 'complement', 'composition',
+                  'logical_divide', 'zipped_divide', 'tiled_divide', 'flat_divide', 'logical_product',
+                  'zipped_product', 'tiled_product', 'flat_product', 'blocked_product', 'raked_product'):
+        globals()[_name] = native.dispatch(_name, globals()[_name])
+    del _name

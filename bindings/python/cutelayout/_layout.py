@@ -5,6 +5,7 @@ import operator
 from ctypes import POINTER, byref, c_int64, c_void_p
 
 from . import _values
+from ._handles import LayoutBase, LayoutLeft, LayoutRight, native  # noqa: F401 (LayoutLeft, LayoutRight: re-exported)
 from ._ffi import (CuteLayoutError, Owned, capi, check, cl_compiled_layout_t, cl_fn, cl_layout_fn_t, cl_swizzle_t, out_call,
                    snprintf_text)
 from ._values import Tuple, _int_out, has_underscore, value_of
@@ -15,31 +16,12 @@ def _path(path):
     return (c_int64 * len(path))(*path), len(path)
 
 
-class _Strides:
-    """LayoutLeft / LayoutRight: CuTe's tags for compact column- / row-major
-    strides, as the second argument of Layout() and make_layout()."""
-    __slots__ = ('name',)
-
-    def __init__(self, name):
-        self.name = name
-
-    def __repr__(self):
-        return self.name
-
-    def __reduce__(self):
-        return self.name
-
-
-LayoutLeft = _Strides('LayoutLeft')
-LayoutRight = _Strides('LayoutRight')
-
-
 class _Function:
     """What layouts and composed layouts share: evaluation, slicing, modes,
     text, equality, pickling and pictures."""
     __slots__ = ()
 
-    def __call__(self, *crd):
+    def _call(self, *crd):
         """L(i) for a linear coordinate i, L(crd) or L(c0, c1, ...) for a
         (hierarchical) coordinate; with `_` (or None) in the coordinate, CuTe's
         slice: the sub-layout over the `_` modes."""
@@ -51,6 +33,8 @@ class _Function:
         if isinstance(crd, (tuple, list)):
             return self._eval_coord(Tuple(crd))
         return self._eval(operator.index(crd))
+
+    __call__ = _call  # (Layout's base class evaluates L(i) itself, then calls _call for the rest)
 
     def __getitem__(self, key):
         """L[i], L[i, j]: the mode get<i,j>(L).  L[:, 2] or L[None, 2]: CuTe's
@@ -103,7 +87,7 @@ class _Function:
         return slice_and_offset(crd, self)
 
 
-class Layout(_Function, Owned):
+class Layout(LayoutBase, _Function):
     """CuTe's Layout: a function from coordinates to indices given by a shape
     and a congruent stride.
 
@@ -117,81 +101,17 @@ class Layout(_Function, Owned):
     L(i) and L(crd) evaluate, L[i] is a mode, L[:, 2] a slice, len(L) the
     size, iter(L) the values; repr(L) round-trips; pickles as its text.
     """
-    __slots__ = ('_as_parameter_', '__weakref__')
+    __slots__ = ()
 
-    def __init__(self, shape, stride=None):
-        self._as_parameter_ = c_void_p()
-        out = byref(self._as_parameter_)
-        if isinstance(shape, Layout):
-            if stride is not None:
-                raise TypeError('Layout(layout) takes no stride')
-            check(capi.cl_layout_copy(shape, out))
-        elif isinstance(shape, str):
-            if stride is not None:
-                raise TypeError('Layout(text) takes no stride')
-            check(capi.cl_layout_parse(shape.encode(), out))
-        elif stride is None or stride is LayoutLeft:
-            check(capi.cl_layout_make_left(Tuple(shape), out))
-        elif stride is LayoutRight:
-            check(capi.cl_layout_make_right(Tuple(shape), out))
-        else:
-            check(capi.cl_layout_make(Tuple(shape), Tuple(stride), out))
-
-    @classmethod
-    def _adopt(cls, handle):
-        """Wraps a handle the library just returned (ownership moves here)."""
-        self = cls.__new__(cls)
-        self._as_parameter_ = handle
-        return self
-
-    _free = capi.cl_layout_free
-
-    def __str__(self):
-        return snprintf_text(capi.cl_layout_format, self)
-
-    def __eq__(self, other):
-        if not isinstance(other, Layout):
-            return NotImplemented
-        return bool(capi.cl_layout_equal(self, other))
-
-    __hash__ = _Function.__hash__  # defining __eq__ would reset it
-
-    # ---- queries
-    @property
-    def shape(self):
-        """shape(L) as an int tuple."""
-        return value_of(out_call(capi.cl_layout_shape, self))
-
-    @property
-    def stride(self):
-        """stride(L): ints, or scaled bases for a coordinate layout."""
-        return value_of(out_call(capi.cl_layout_stride, self))
+    # The handle, construction, L(i), text, equality, hashing, shape,
+    # stride, is_coordinate, size, cosize, rank and depth are LayoutBase's
+    # (_handles: the compiled extension's type, or its ctypes equivalent);
+    # _adopt(handle) wraps a handle a C call returned.
 
     @property
     def coshape(self):
         """coshape(L): the cosize, or for a coordinate layout the bound of its values."""
         return value_of(out_call(capi.cl_layout_coshape, self))
-
-    @property
-    def is_coordinate(self):
-        """True when the strides hold scaled bases (the values are coordinates)."""
-        return bool(capi.cl_layout_is_coordinate(self))
-
-    def size(self):
-        """size(L): the product of the shape."""
-        return _int_out(capi.cl_layout_size_checked, self)
-
-    def cosize(self):
-        """cosize(L): 1 + the largest index (for non-negative strides)."""
-        return _int_out(capi.cl_layout_cosize_checked, self)
-
-    def rank(self):
-        """rank(L): the number of top-level modes."""
-        return check(capi.cl_layout_rank(self))
-
-    def depth(self):
-        """depth(L): the nesting of the shape (0 for an integer)."""
-        return check(capi.cl_layout_depth(self))
 
     # ---- evaluation
     def _eval(self, i):
@@ -365,7 +285,12 @@ class ComposedLayout(_Function, Owned):
         else:
             raise TypeError('ComposedLayout(text) or ComposedLayout(outer, offset, inner)')
 
-    _adopt = Layout.__dict__['_adopt']
+    @classmethod
+    def _adopt(cls, handle):
+        """Wraps a handle the library just returned (ownership moves here)."""
+        self = cls.__new__(cls)
+        self._as_parameter_ = handle
+        return self
 
     _free = capi.cl_composed_free
 
@@ -421,8 +346,16 @@ class ComposedLayout(_Function, Owned):
         return _int_out(capi.cl_composed_eval_coord, self, crd)
 
     def indices(self):
-        """Every C(i), i < size, as a numpy int64 array."""
+        """Every C(i), i < size, as a numpy int64 array (compiled and
+        evaluated in C where the extension is built and C compiles)."""
         import numpy
+        if native is not None:
+            out = numpy.empty(self.size(), dtype=numpy.int64)
+            try:
+                native.eval_into(self._as_parameter_, 1, 0, out)
+                return out
+            except CuteLayoutError:
+                pass  # not compilable (e.g. a nested composed layout): one call per element
         return numpy.fromiter(iter(self), dtype=numpy.int64, count=self.size())
 
     def compile(self):
@@ -448,12 +381,15 @@ def either(fn, *args):
 
 
 def _as_fn(x):
-    """A Layout, ComposedLayout or Swizzle, parsed when given as text."""
+    """A Layout, ComposedLayout or Swizzle, parsed when given as text; a
+    shape (an int or a tuple of ints) is make_layout(shape), as in the CLI."""
     if isinstance(x, (Layout, ComposedLayout, Swizzle)):
         return x
     if isinstance(x, str):
         return parse(x)
-    raise TypeError('expected a Layout, a ComposedLayout, a Swizzle or the text of one, got %r' % (x,))
+    if isinstance(x, (int, tuple, list)) and not isinstance(x, bool):
+        return Layout(x)
+    raise TypeError('expected a Layout, a ComposedLayout, a Swizzle, a shape or the text of one, got %r' % (x,))
 
 
 def parse(text):
@@ -535,5 +471,4 @@ class CompiledLayout:
         return bytes(self.struct)
 
 
-_values.LAYOUT_TYPES = (Layout,)
 _values.make_layout_from_text = Layout

@@ -12,6 +12,23 @@ _COLOURS = {'auto': capi.CL_COLOUR_AUTO, 'index': capi.CL_COLOUR_INDEX, 'bank': 
             'thread': capi.CL_COLOUR_THREAD, 'value': capi.CL_COLOUR_VALUE}
 
 
+class Picture(str):
+    """The text of a picture (a str), which Jupyter shows as the picture:
+    `_repr_svg_` for SVG, `_repr_latex_` for TikZ (format 'tex'); a
+    console table ('txt') shows as text."""
+
+    def __new__(cls, text, format):
+        self = super().__new__(cls, text)
+        self.format = format
+        return self
+
+    def _repr_svg_(self):
+        return str(self) if self.format == 'svg' else None
+
+    def _repr_latex_(self):
+        return str(self) if self.format == 'tex' else None
+
+
 def _choice(table, value, what):
     try:
         return table[value]
@@ -25,6 +42,7 @@ class _Options:
 
     def __init__(self, format='svg', title=None, colour='auto', element_bytes=None, map=None):
         self.error = None
+        self.format = format
         self.struct = cl_picture_options(sizeof(cl_picture_options), _choice(_FORMATS, format, 'format'),
                                          None if title is None else title.encode(), cl_index_map_fn(),
                                          None, _choice(_COLOURS, colour, 'colour'), element_bytes or 0)
@@ -41,7 +59,7 @@ class _Options:
 
     def render(self, fn, *args):
         try:
-            return snprintf_text(fn, *args, ctypes.byref(self.struct))
+            return Picture(snprintf_text(fn, *args, ctypes.byref(self.struct)), self.format)
         except CuteLayoutError:
             if self.error is not None:
                 raise self.error from None
@@ -49,7 +67,8 @@ class _Options:
 
 
 def draw(x, tv=None, format='svg', title=None, colour='auto', element_bytes=None, map=None):
-    """The picture of a layout or composed layout as text.
+    """The picture of a layout or composed layout as text: a Picture, a
+    str that Jupyter shows as the picture.
 
     tv=(M, N) draws x as a thread-value layout (thr,val) -> index into an M x N
     tile, each cell labelled T{thr}V{val}; otherwise the grid of x, each cell

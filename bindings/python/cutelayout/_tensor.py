@@ -15,7 +15,7 @@ from ctypes import byref, c_double, c_int64, c_void_p, sizeof
 from . import _algebra
 from ._ffi import Owned, capi, check, cl_copy_options_t, cl_copy_plan_t, cl_dltensor_t, cl_tensor_desc, out_call, snprintf_text
 from ._coord import CoordTensor
-from ._layout import Layout, _as_fn, _path
+from ._layout import ComposedLayout, Layout, _as_fn, _path
 from ._values import Tuple, has_underscore
 
 # --------------------------------------------------------------- dtypes
@@ -108,6 +108,10 @@ def _from_array_interface(obj):
     array = numpy.asarray(obj)
     info = array.__array_interface__
     kind, itemsize = array.dtype.kind, array.dtype.itemsize
+    if array.dtype.hasobject:
+        # Its elements are pointers to Python objects, which a copy of bytes
+        # would duplicate without their references.
+        raise TypeError('an array of Python objects (dtype %s) has no plain elements to view' % array.dtype)
     if not array.dtype.isnative:
         raise ValueError('an array of non-native byte order')
     strides = array.strides
@@ -153,6 +157,12 @@ class Tensor(Owned):
     view CuTe calls tensor(_, 2); numpy.asarray(T) is a view where each mode
     has one stride (else a copy); copy(dst, src) is the library's fast copy."""
     __slots__ = ('_as_parameter_', '_owner', 'writable', '__weakref__')
+
+    def __new__(cls, obj=None, layout=None):
+        # Memory through a composed (swizzled) layout: a ComposedTensor.
+        if cls is Tensor and layout is not None and isinstance(_as_fn(layout), ComposedLayout):
+            return ComposedTensor(obj, layout)
+        return super().__new__(cls)
 
     def __init__(self, obj, layout=None):
         if isinstance(obj, Tensor):
@@ -285,9 +295,21 @@ class Tensor(Owned):
     def __repr__(self):
         return 'Tensor(%s, dtype=%r)' % (self.layout, self.dtype)
 
+    # Above this many elements, str() summarises as numpy does (its
+    # default threshold): the first and last elements of each mode.
+    SUMMARY_THRESHOLD = 1000
+
     def __str__(self):
-        """CuTe's print_tensor."""
-        return self.to_text()
+        """CuTe's print_tensor; for more than SUMMARY_THRESHOLD elements, its
+        header line and numpy's summary of the elements (to_text() prints
+        them all)."""
+        if self.size() <= self.SUMMARY_THRESHOLD:
+            return self.to_text()
+        import numpy
+        header = 'Tensor %s, %s, %d elements (summarised; to_text() prints them all):' % (
+            self.layout, self.dtype, self.size())
+        with numpy.printoptions(threshold=self.SUMMARY_THRESHOLD, edgeitems=3):
+            return header + '\n' + numpy.array2string(numpy.asarray(self))
 
     def to_text(self, header=True):
         """CuTe's print_tensor, with or without its first line."""
@@ -447,6 +469,139 @@ class Tensor(Owned):
         return numpy.dtype(name)
 
 
+class ComposedTensor:
+    """Memory through a composed layout, CuTe's swizzled shared-memory
+    tensors on the host: Tensor(array, ComposedLayout) or
+    ComposedTensor(array, "Sw<3,3,3> o 0 o (8,8):(8,1)").  Element i is the
+    memory's element C(i) (offsets from the array's element 0, each checked
+    against the array's extent: BoundsError).
+
+    T[i], T[crd], T(i) read, T[i] = v and T[crd] = v write, numpy.asarray(T)
+    gathers the elements (dimension k = mode k), copy(dst, src) takes it on
+    either side (a gather and a scatter through numpy), len(T) is the size."""
+    __slots__ = ('layout', '_memory', '__weakref__')
+
+    def __init__(self, obj, layout):
+        self.layout = _as_fn(layout)
+        if not isinstance(self.layout, ComposedLayout):
+            raise TypeError('a ComposedTensor takes a composed layout, got %r' % (layout,))
+        memory = obj if isinstance(obj, Tensor) else Tensor(obj)
+        lo, hi = memory.offset_range
+        if lo < 0:
+            raise ValueError('a ComposedTensor views memory from its element 0 on (the array has negative strides)')
+        # The memory as one flat mode from element 0: offsets are C(i).
+        self._memory = memory.with_layout(Layout(hi + 1))
+
+    @property
+    def shape(self):
+        return self.layout.shape
+
+    @property
+    def dtype(self):
+        return self._memory.dtype
+
+    @property
+    def elem_size(self):
+        return self._memory.elem_size
+
+    @property
+    def writable(self):
+        return self._memory.writable
+
+    def size(self):
+        return self.layout.size()
+
+    def rank(self):
+        return self.layout.rank()
+
+    def __len__(self):
+        return self.size()
+
+    def __iter__(self):
+        return (self[i] for i in range(self.size()))
+
+    def __repr__(self):
+        return 'ComposedTensor(%s, dtype=%r)' % (self.layout, self.dtype)
+
+    def __str__(self):
+        import numpy
+        with numpy.printoptions(threshold=Tensor.SUMMARY_THRESHOLD, edgeitems=3):
+            return 'ComposedTensor %s, %s:\n%s' % (self.layout, self.dtype, numpy.array2string(numpy.asarray(self)))
+
+    def offset(self, key):
+        """The memory offset of element i or crd: C(i)."""
+        return self.layout(key)
+
+    def __getitem__(self, key):
+        if has_underscore(key):
+            raise TypeError('a ComposedTensor has no slices; index it element by element')
+        return self._memory[self.layout(key)]
+
+    def __call__(self, *crd):
+        return self[crd[0] if len(crd) == 1 else crd]
+
+    def __setitem__(self, key, value):
+        if has_underscore(key):
+            raise TypeError('a ComposedTensor has no slices; index it element by element')
+        self._memory[self.layout(key)] = value
+
+    def fill(self, value):
+        for i in range(self.size()):
+            self[i] = value
+
+    def indices(self):
+        """Every C(i) as a numpy int64 array."""
+        return self.layout.indices()
+
+    def _flat(self):
+        """(the memory as a 1-D numpy view, every C(i)), bounds-checked."""
+        import numpy
+        memory = numpy.asarray(self._memory)
+        indices = self.layout.indices()
+        if indices.size and (indices.min() < 0 or indices.max() >= memory.size):
+            check(capi.CL_E_BOUNDS)  # raises BoundsError
+        return memory, indices
+
+    def __array__(self, dtype=None, copy=None):
+        memory, indices = self._flat()
+        sizes = tuple(self.layout.get(k).size() for k in range(self.rank())) or (1,)
+        array = memory[indices].reshape(sizes, order='F')
+        return array if dtype is None else array.astype(dtype, copy=False)
+
+    def numpy(self):
+        import numpy
+        return numpy.asarray(self)
+
+
+def _copy_composed(dst, src):
+    """copy() where a side is a ComposedTensor: dst(i) = src(i), through
+    numpy (a gather of src, a scatter into dst)."""
+    import numpy
+    if dst.size() != src.size():
+        raise ValueError('copy: the tensors have %d and %d elements' % (dst.size(), src.size()))
+    if dst.elem_size != src.elem_size:
+        raise ValueError('copy: elements of %d and %d bytes' % (dst.elem_size, src.elem_size))
+    values = numpy.asarray(src).reshape(-1, order='F') if isinstance(src, ComposedTensor) else \
+        numpy.asarray(_flat_view(src))
+    if isinstance(dst, ComposedTensor):
+        if not dst.writable:
+            raise ValueError('the tensor views read-only memory')
+        memory, indices = dst._flat()
+        memory[indices] = values.view(memory.dtype)
+    else:
+        dst._check_writable()
+        check(capi.cl_tensor_copy(dst, Tensor(numpy.ascontiguousarray(values))))
+    return dst
+
+
+def _flat_view(tensor):
+    """A Tensor's elements in linear-coordinate order, as a 1-D numpy array."""
+    import numpy
+    out = numpy.empty(tensor.size(), dtype=tensor._numpy_dtype())
+    check(capi.cl_tensor_copy(Tensor(out), tensor))
+    return out
+
+
 def _read_bf16(address):
     bits = ctypes.c_uint16.from_address(address).value
     return struct.unpack('=f', struct.pack('=I', bits << 16))[0]
@@ -482,7 +637,7 @@ class _ArrayView:
 
 
 def as_tensor(x):
-    return x if isinstance(x, Tensor) else Tensor(x)
+    return x if isinstance(x, (Tensor, ComposedTensor)) else Tensor(x)
 
 
 _STORES = {'auto': capi.CL_COPY_STORES_AUTO, 'cached': capi.CL_COPY_STORES_CACHED,
@@ -490,22 +645,30 @@ _STORES = {'auto': capi.CL_COPY_STORES_AUTO, 'cached': capi.CL_COPY_STORES_CACHE
 
 
 def copy(dst, src, stores='auto', threads=1):
-    """dst(i) = src(i) for every i (memcpy-style order), with the library's
+    """dst(i) = src(i) for every linear coordinate i < size, and returns dst
+    (as a Tensor).  Elements pair by linear coordinate, that is by their
+    coordinates in CuTe's colexicographic order (the first mode fastest),
+    not by numpy's row-major order: copying between a (4,8) array and a
+    (8,4) array pairs a[i % 4, i // 4] with b[i % 8, i // 8].  The library's
     fast copy: the two layouts coalesced jointly, contiguous runs memcpy'd,
     transposes through vector registers.  dst and src are Tensors, numpy
-    arrays or objects with __dlpack__ of the same size and element size;
-    src may broadcast (stride 0).  stores: 'auto', 'cached' or 'streaming'
-    (non-temporal stores); threads: split the copy between that many
-    threads.  OverlapError when they share memory."""
+    arrays or objects with __dlpack__ of the same size and element size
+    (arrays of Python objects are refused: TypeError); src may broadcast
+    (stride 0).  stores: 'auto', 'cached' or 'streaming' (non-temporal
+    stores); threads: split the copy between that many threads.
+    OverlapError when they share memory."""
     dst, src = as_tensor(dst), as_tensor(src)
+    if isinstance(dst, ComposedTensor) or isinstance(src, ComposedTensor):
+        return _copy_composed(dst, src)
     dst._check_writable()
     if stores == 'auto' and threads == 1:
         check(capi.cl_tensor_copy(dst, src))
-        return
+        return dst
     if stores not in _STORES:
         raise ValueError('stores must be one of %s' % ', '.join(_STORES))
     options = cl_copy_options_t(sizeof(cl_copy_options_t), _STORES[stores], operator.index(threads))
     check(capi.cl_tensor_copy_ex(dst, src, byref(options)))
+    return dst
 
 
 _KERNELS = {0: 'none', 1: 'memcpy', 2: 'strided', 3: 'transpose'}

@@ -7,9 +7,11 @@ ScaledBasis such as E(0) or 2*E(1) (CuTe's E<i...>{} * k, the strides of
 coordinate layouts) or a Layout (in tilers).  Results come back in the same
 form: ints, tuples, `_`, ScaledBasis and Layout objects."""
 import operator
-from ctypes import byref, c_int, c_int64, c_void_p
+from ctypes import c_int, c_int64
 
-from ._ffi import Owned, capi, check, out_call, snprintf_text
+from . import _handles
+from ._ffi import capi, check, out_call, snprintf_text
+from ._handles import Tuple
 
 
 class _Underscore:
@@ -78,8 +80,7 @@ def has_underscore(value):
     return is_underscore(value)
 
 
-# Set by _layout: the Layout class (layouts are leaves of tilers).
-LAYOUT_TYPES = ()
+# Set by _layout: the Layout class's constructor from text (layouts are leaves of tilers).
 make_layout_from_text = None
 
 
@@ -88,39 +89,7 @@ def text(value):
     str is taken to be text already."""
     if isinstance(value, str):
         return value
-    if is_underscore(value):
-        return '_'
-    if isinstance(value, bool):
-        raise TypeError('a coordinate or shape is made of integers, not booleans')
-    if isinstance(value, (tuple, list)):
-        return '(' + ','.join(text(v) for v in value) + ')'
-    if isinstance(value, ScaledBasis) or isinstance(value, LAYOUT_TYPES):
-        return str(value)
-    try:
-        return str(operator.index(value))
-    except TypeError:
-        raise TypeError('expected an int, a tuple of ints, _ or a Layout, got %r' % (value,)) from None
-
-
-class Tuple(Owned):
-    """An owned cl_tuple_t made from a Python value (freed with the object):
-    the argument of the C functions that take a `const cl_tuple_t *`."""
-    __slots__ = ('_as_parameter_',)
-
-    def __init__(self, value):
-        self._as_parameter_ = c_void_p()
-        check(capi.cl_tuple_parse(text(value).encode(), byref(self._as_parameter_)))
-
-    @classmethod
-    def adopt(cls, handle):
-        self = cls.__new__(cls)
-        self._as_parameter_ = handle
-        return self
-
-    _free = capi.cl_tuple_free
-
-    def value(self):
-        return parse_value(snprintf_text(capi.cl_tuple_format, self))
+    return snprintf_text(capi.cl_tuple_format, Tuple(value))
 
 
 def optional_tuple(value):
@@ -169,6 +138,9 @@ def parse_value(s):
         return value
 
     return element()
+
+
+_handles.register(_, ScaledBasis, parse_value)
 
 
 # ------------------------------------------------------------- tuple.h

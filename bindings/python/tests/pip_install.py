@@ -25,15 +25,18 @@ import sys
 
 SKIP = 77
 HERE = os.path.dirname(os.path.abspath(__file__))
-TESTS = ['test_cutelayout.py', 'test_pythonic.py', 'test_tensor.py']
+TESTS = ['test_cutelayout.py', 'test_pythonic.py', 'test_tensor.py', 'test_native.py', 'test_pycute.py']
 KEPT = ('PATH', 'HOME', 'LANG', 'LC_ALL', 'TMPDIR', 'CUTELAYOUT_EXPECTED_VERSION')
 
 WHICH = r'''
 import cutelayout, os
+from cutelayout import _handles
 with open('/proc/self/maps') as maps:
     libs = sorted({line.split()[-1] for line in maps if 'libcutelayout' in line})
 print(os.path.dirname(cutelayout.__file__))
 print(libs[0])
+print(len(libs))
+print(_handles.native.__file__ if _handles.native else '')
 '''
 
 
@@ -89,8 +92,19 @@ def main():
     # Import from the environment, outside the source tree.
     out = run([vpython, '-c', WHICH], env=env, cwd=args.work, stdout=subprocess.PIPE,
               universal_newlines=True).stdout.split('\n')
-    package, library = out[0], out[1]
-    print('imported %s, loaded %s' % (package, library))
+    package, library, libraries, native = out[0], out[1], int(out[2]), out[3]
+    print('imported %s, loaded %s, extension %s' % (package, library, native or '(none)'))
+    # The compiled extension is in the package and links the package's own
+    # library (one copy loaded), and no CUDA module came along: the package
+    # would never load it from where Meson installs it.
+    if libraries != 1:
+        raise SystemExit('%d copies of libcutelayout loaded' % libraries)
+    if os.path.dirname(native) != package:
+        raise SystemExit('the compiled extension is not in use: %r' % native)
+    for directory, _, files in os.walk(venv):
+        cuda = [f for f in files if f.startswith('libcutelayout-cuda')]
+        if cuda:
+            raise SystemExit('the wheel installed %s in %s' % (cuda, directory))
     if not package.startswith(os.path.realpath(venv)) and not package.startswith(venv):
         raise SystemExit('the package was imported from %s, not from the virtual environment' % package)
     if os.path.dirname(os.path.realpath(library)) != os.path.realpath(package):
