@@ -286,15 +286,15 @@ static cl_status explain_coalesce(cl_explanation_t *e, int64_t depth, const cl_l
       sentence = strf("leaf %lld, %lld:%lld, starts the result", (long long)k, (long long)m.shape, (long long)m.stride);
       cl_flat_push(&merged, m.shape, m.stride);
     } else if (m.stride == reach) {
+      int64_t merged_shape;
+      if ((s = cl_mul(last->shape, m.shape, &merged_shape)) != CL_OK)
+        break;
       rule = "merge";
       sentence = strf("leaf %lld, %lld:%lld, continues %lld:%lld (its stride is %lld*%lld): they merge into %lld:%lld",
                       (long long)k, (long long)m.shape, (long long)m.stride, (long long)last->shape,
                       (long long)last->stride, (long long)last->shape, (long long)last->stride,
-                      (long long)(last->shape * m.shape), (long long)last->stride);
-      if ((s = cl_mul(last->shape, m.shape, &last->shape)) != CL_OK) {
-        cl_dealloc(sentence);
-        break;
-      }
+                      (long long)merged_shape, (long long)last->stride);
+      last->shape = merged_shape;
     } else {
       rule = "keep";
       sentence = strf("leaf %lld, %lld:%lld, does not continue %lld:%lld (%lld is not %lld*%lld = %lld): a new mode",
@@ -684,7 +684,8 @@ static cl_status explain_complement(cl_explanation_t *e, int64_t depth, const cl
     if ((s = mode_layout(copies, copies == 1 ? 0 : covered, &mode)) == CL_OK)
       s = add(e, depth, "rest", mode, NULL,
               strf("make_layout(size(ceil_div(%s,%lld)),%lld)", cot, (long long)covered, (long long)(copies == 1 ? 0 : covered)),
-              strf("all that spans [0,%lld); size(ceil_div(%s,%lld)) = %lld copies of it reach the cotarget%s",
+              strf("the modes and gaps so far span [0,%lld); size(ceil_div(%s,%lld)) = %lld copies of them reach the "
+                   "cotarget%s",
                    (long long)covered, cot, (long long)covered, (long long)copies, note));
   }
   if (s == CL_OK)
@@ -783,18 +784,18 @@ static cl_status explain_inverse(cl_explanation_t *e, int64_t depth, const cl_la
     }
     if (!left) {
       int64_t at = position.m[i].shape;
+      if ((s = cl_mul(shape, stride, &covered)) != CL_OK)
+        break;
       char *sh = mode_shape_expr(ct, &c, i), *pos = mode_position_expr(ct, &c, i);
       cl_flat_push(&result, shape, at);
       if ((s = mode_layout(shape, at, &mode)) == CL_OK)
         s = add(e, depth, "take", mode, NULL, sh && pos ? strf("make_layout(%s,%s)", sh, pos) : NULL,
                 strf("mode %lld:%lld starts at %lld, the extent covered so far: its %lld elements are the next indices, "
                      "reached from position %lld of the domain; now %lld are covered",
-                     (long long)shape, (long long)stride, (long long)covered, (long long)shape, (long long)at,
-                     (long long)(shape * stride)));
+                     (long long)shape, (long long)stride, (long long)stride, (long long)shape, (long long)at,
+                     (long long)covered));
       cl_dealloc(sh);
       cl_dealloc(pos);
-      if (s == CL_OK)
-        s = cl_mul(shape, stride, &covered);
       continue;
     }
     if (stride == 0) {

@@ -330,6 +330,10 @@ static void bad_input(void **state) {
   assert_int_equal(cl_explain("coalesce", basis, NULL, &e), CL_E_UNSUPPORTED);
   assert_int_equal(cl_explain("composition", l, basis_arg, &e), CL_E_UNSUPPORTED);
   assert_null(e);
+  cl_layout_t *huge = lay("(4294967296,4294967296):(1,4294967296)");
+  assert_int_equal(cl_explain("coalesce", huge, NULL, &e), CL_E_OVERFLOW);
+  assert_null(e);
+  cl_layout_free(huge);
   /* accessors */
   assert_int_equal(cl_explanation_count(NULL), 0);
   assert_int_equal(cl_explanation_status(NULL), CL_E_NULL);

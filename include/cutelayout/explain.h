@@ -47,7 +47,8 @@ typedef struct cl_explanation cl_explanation_t;
  * a tuple of these); blocked_product, raked_product (arg a layout leaf).
  * Errors: CL_E_NULL; CL_E_DOMAIN for an unknown op, or an arg missing or
  * present against the list above; CL_E_TYPE for an arg of the wrong kind;
- * CL_E_UNSUPPORTED for scaled-basis strides; CL_E_NOMEM.  A failure of the
+ * CL_E_UNSUPPORTED for scaled-basis strides; CL_E_OVERFLOW where a number
+ * of the explanation leaves int64_t; CL_E_NOMEM.  A failure of the
  * operation itself is not an error (see above).  The caller frees *out with
  * cl_explanation_free(); on failure *out is NULL. */
 CL_API cl_status cl_explain(const char *op, const cl_layout_t *layout, const cl_tuple_t *arg, cl_explanation_t **out);
