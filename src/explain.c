@@ -587,7 +587,7 @@ static cl_status add_sorted(cl_explanation_t *e, int64_t depth, const cl_flat *f
  * repeated up to the cotarget, and coalesced. */
 static cl_status explain_complement(cl_explanation_t *e, int64_t depth, const cl_layout_t *l, const cl_tuple_t *cotarget,
                                     cl_layout_t **out) {
-  char *lt = text_of(l), *ft = NULL, *cot = NULL;
+  char *lt = text_of(l), *ft = NULL, *cot = NULL, *per_mode = NULL; /* per_mode: ceil_div's quotient by mode */
   cl_layout_t *filtered = NULL, *kept = NULL;
   cl_tuple_t *own_cotarget = NULL;
   cl_flat f, modes, result;
@@ -664,8 +664,9 @@ static cl_status explain_complement(cl_explanation_t *e, int64_t depth, const cl
   }
   int64_t copies = 0, plain = 0;
   cl_tuple_t *divisor = NULL, *quotient = NULL;
-  if (s == CL_OK && (s = cl_tuple_int(covered, &divisor)) == CL_OK && (s = cl_tuple_ceil_div(cotarget, divisor, &quotient)) == CL_OK)
-    s = cl_tuple_product(quotient, &copies);
+  if (s == CL_OK && (s = cl_tuple_int(covered, &divisor)) == CL_OK && (s = cl_tuple_ceil_div(cotarget, divisor, &quotient)) == CL_OK &&
+      (s = cl_tuple_product(quotient, &copies)) == CL_OK && (per_mode = tuple_text(quotient)) == NULL)
+    s = nomem();
   cl_tuple_free(divisor);
   cl_tuple_free(quotient);
   if (s == CL_OK)
@@ -673,14 +674,15 @@ static cl_status explain_complement(cl_explanation_t *e, int64_t depth, const cl
   if (s == CL_OK) {
     cl_flat_push(&modes, copies, copies == 1 ? 0 : covered);
     cl_layout_t *mode = NULL;
-    char note[200] = "";
+    char note[400] = "";
     if (cot_size % covered != 0)
       snprintf(note, sizeof note, "; %lld is not a multiple of %lld, so the last copy runs past the cotarget",
                (long long)cot_size, (long long)covered);
     if (copies != plain)
       snprintf(note + strlen(note), sizeof note - strlen(note),
-               "; ceil_div divides the cotarget's modes one by one, so not ceil_div(%lld,%lld) = %lld copies",
-               (long long)cot_size, (long long)covered, (long long)plain);
+               "; ceil_div divides the cotarget's modes one by one (each mode takes what it can of %lld, the next "
+               "gets the rest), %s, so not ceil_div(%lld,%lld) = %lld copies",
+               (long long)covered, per_mode, (long long)cot_size, (long long)covered, (long long)plain);
     if ((s = mode_layout(copies, copies == 1 ? 0 : covered, &mode)) == CL_OK)
       s = add(e, depth, "rest", mode, NULL,
               strf("make_layout(size(ceil_div(%s,%lld)),%lld)", cot, (long long)covered, (long long)(copies == 1 ? 0 : covered)),
@@ -710,6 +712,7 @@ done:
   cl_dealloc(lt);
   cl_dealloc(ft);
   cl_dealloc(cot);
+  cl_dealloc(per_mode);
   return s;
 }
 

@@ -285,6 +285,23 @@ static void non_divisible_zipped_divide(void **state) {
   check("zipped_divide", "(12,10):(1,12)", "(8,4)");
   check("zipped_divide", "((6,2),10):((1,6),12)", "(4:1,3:1)");
   check("complement", "2:1", "(3,4)");
+  /* CUTLASS issue 2545: the tile (4,8):(1,4) up to the shape (12,32) is
+   * repeated 11 times, ceil_div folding the shape's modes, (1,11); up to
+   * the coalesced 384, as today's logical_divide takes it, 12 times. */
+  e = explain_text("complement", "(4,8):(1,4)", "(12,32)");
+  replay(e, "complement((4,8):(1,4),(12,32))");
+  assert_string_equal(cl_explanation_value(e, cl_explanation_count(e) - 1), "11:32");
+  const char *rest = NULL;
+  for (int64_t i = 0; i < cl_explanation_count(e); i++)
+    if (strcmp(cl_explanation_rule(e, i), "rest") == 0)
+      rest = cl_explanation_sentence(e, i);
+  assert_non_null(rest);
+  assert_non_null(strstr(rest, "(1,11), so not ceil_div(384,32) = 12 copies"));
+  cl_explanation_free(e);
+  e = explain_text("logical_divide", "(12,32):(1,12)", "(4,8):(1,4)");
+  assert_string_equal(value_of_rule(e, "complement"), "12:32");
+  assert_string_equal(cl_explanation_value(e, cl_explanation_count(e) - 1), "((4,8),12):((1,4),32)");
+  cl_explanation_free(e);
 }
 
 /* Failures: the explanation ends with the step that breaks the condition. */
