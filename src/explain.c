@@ -453,7 +453,9 @@ static cl_status compose_tree(cl_explanation_t *e, int64_t depth, const composin
         st = cl_composition(c->a_layout, b, &r);
       cl_layout_free(b);
       cl_layout_free(r);
-      return fails_as(e, depth, st, bt ? strf("composition(%s,%s)", c->a, bt) : NULL);
+      char *expr = bt ? strf("composition(%s,%s)", c->a, bt) : NULL;
+      cl_dealloc(bt);
+      return fails_as(e, depth, st, expr);
     }
     cl_lb_mark at = cl_lb_open(lb);
     const cl_node *d = cl_first(stride);

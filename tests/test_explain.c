@@ -251,6 +251,11 @@ static void documented_composition(void **state) {
   cl_explanation_free(e);
   assert_int_equal(check("composition", "(20,2):(16,4)", "(5,4):(1,5)"), CL_OK);
   assert_int_equal(check("composition", "(10,2):(16,4)", "(5,4):(1,5)"), CL_OK);
+  /* negative strides walk A backwards */
+  assert_int_equal(check("composition", "(4,6):(1,8)", "(2,3):(-1,4)"), CL_OK);
+  assert_int_equal(check("composition", "(4,6):(-1,8)", "(2,6):(2,4)"), CL_OK);
+  check("coalesce", "(2,3,4):(-1,-2,-6)", NULL);
+  check("right_inverse", "(2,3):(-1,2)", NULL);
 }
 
 /* complement((2,2):(1,6), 24) is (3,2):(2,12): a gap of 3 at stride 2. */
@@ -316,6 +321,7 @@ static void failures(void **state) {
   cl_explanation_free(e);
   assert_int_equal(check("composition", "(4,6):(1,8)", "2:6"), CL_E_DIVISIBILITY);
   assert_int_equal(check("composition", "(4,6):(1,8)", "3:2"), CL_E_DIVISIBILITY); /* shape condition */
+  assert_int_equal(check("composition", "(4,6):(1,8)", "((),2):((),1)"), CL_E_DOMAIN); /* an empty mode of B */
   assert_int_equal(check("complement", "(2,2):(1,1)", "8"), CL_E_NOT_INJECTIVE);
   assert_int_equal(check("left_inverse", "(3,2):(2,3)", NULL), CL_E_DIVISIBILITY);
   assert_int_equal(check("logical_divide", "(4,6):(1,8)", "2:6"), CL_E_DIVISIBILITY);
