@@ -236,6 +236,17 @@
     $('table').textContent = '';
     showCommand('');
     showPicture('', '');
+    showExplanation(null);
+  }
+
+  // The explanation of an expression that calls an operation of the algebra
+  // (`cute-layout explain EXPR`, whose steps end with the failing one when
+  // the operation fails); none for any other expression.
+  function showExplanation(s) {
+    const explained = s && s.mode === 'layout' ? playground.run(['explain', s.expr]) : null;
+    const shown = explained !== null && explained.out !== '';
+    $('explanation').textContent = shown ? explained.out.replace(/\n$/, '') : '';
+    $('explanation-part').hidden = !shown;
   }
 
   // The values: one line, or A, B (and composition(A,B)) named.  Shows the
@@ -272,6 +283,7 @@
       playground.renderedKey = key;
       return;
     }
+    showExplanation(state);
     if (!showValues(state)) {
       $('table').textContent = '';
       showCommand('');

@@ -8,6 +8,7 @@
 #include "tuple.h"
 #include "layout.h"
 #include "algebra.h"
+#include "explain.h"
 #include "eval.h"
 #include "compiled.h"
 #include "text.h"

@@ -162,7 +162,7 @@ int cli_choice_error(const command *cmd, const char *option, const char *value, 
 
 /* ------------------------------------------------------------ the tool */
 
-const command *const cli_commands[] = {&command_eval, &command_functions, &command_copy, &command_draw, &command_help, NULL};
+const command *const cli_commands[] = {&command_eval, &command_functions, &command_copy, &command_draw, &command_explain, &command_help, NULL};
 
 const command command_tool = {
   NULL, NULL,

@@ -38,7 +38,7 @@ typedef struct command {
   const char *listing;  /* "NAME ARGS   what it does" lines for `cute-layout --help` */
 } command;
 
-extern const command command_eval, command_functions, command_copy, command_draw, command_help;
+extern const command command_eval, command_functions, command_copy, command_draw, command_explain, command_help;
 
 /* The commands in the order `cute-layout --help` lists them; NULL-terminated. */
 extern const command *const cli_commands[];

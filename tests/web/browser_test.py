@@ -358,6 +358,16 @@ def run_checks(page, tool, out):
     c.expect(page.text('value') == '32' and page.cells() == [] and 'not a layout' in page.text('picture-note'),
              'size((4,8)): the value 32 and a note instead of a picture', page.text('picture-note'))
 
+    c.expect(not page.visible('explanation-part'), 'size((4,8)): no explanation (not an operation of the algebra)')
+
+    # The explanation of an operation of the algebra: `cute-layout explain`'s
+    # text, also when the operation fails (up to the failing step).
+    for explained in ['zipped_divide(make_layout((8,8)),(2,4))', 'composition((6,2):(2,1),(4,2):(2,1))']:
+        page.type_into('expr', explained)
+        want = tool_run(tool, ['explain', explained])[1].rstrip('\n')
+        c.expect(page.visible('explanation-part') and page.text('explanation') == want,
+                 explained + ': the explanation is `cute-layout explain`\'s', page.text('explanation')[:200])
+
     # Options: TV on a tile, a colour scheme, side by side, an outlined cell.
     mma = '((4,8),(2,2)):((32,1),(16,8))'
     page.type_into('expr', mma)

@@ -43,6 +43,7 @@ from ._algebra import (append, blocked_product, coalesce, coalesce_z, complement
                        zipped_divide_mode, zipped_product)
 from ._coord import CoordTensor, make_coord_tensor, make_identity_tensor
 from ._cuda import CudaTensor, cuda_copy, cuda_copy_explain
+from ._explain import Explanation, Step, explain
 from ._ffi import ERRORS as _ERRORS, CuteLayoutError, capi, library
 from ._layout import (CompiledLayout, ComposedLayout, Layout, LayoutLeft, LayoutRight, Odometer, Swizzle,
                       make_swizzle, parse)

@@ -108,7 +108,8 @@ STRUCTS = {name: value for name, value in globals().items()
 # ------------------------------------------------------------------- types
 
 # Opaque handles travel as void pointers.
-_HANDLES = ('cl_layout_t', 'cl_tuple_t', 'cl_composed_t', 'cl_tensor_t', 'cl_odometer_t', 'cl_coord_tensor_t', 'cl_copy_pool_t')
+_HANDLES = ('cl_layout_t', 'cl_tuple_t', 'cl_composed_t', 'cl_tensor_t', 'cl_odometer_t', 'cl_coord_tensor_t', 'cl_copy_pool_t',
+            'cl_explanation_t')
 _SCALARS = {
     'void': None, 'int': c_int, 'unsigned': c_uint, 'int64_t': c_int64, 'size_t': c_size_t, 'double': c_double,
     'cl_status': c_int, 'cl_kind': c_int, 'cl_dtype': c_int, 'cl_copy_kernel_t': c_int,

@@ -966,6 +966,59 @@ extern "C" {
         out: *mut *mut cl_layout_t,
     ) -> cl_status;
 }
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct cl_explanation {
+    _unused: [u8; 0],
+}
+pub type cl_explanation_t = cl_explanation;
+extern "C" {
+    pub fn cl_explain(
+        op: *const std::os::raw::c_char,
+        layout: *const cl_layout_t,
+        arg: *const cl_tuple_t,
+        out: *mut *mut cl_explanation_t,
+    ) -> cl_status;
+}
+extern "C" {
+    pub fn cl_explanation_free(e: *mut cl_explanation_t);
+}
+extern "C" {
+    pub fn cl_explanation_count(e: *const cl_explanation_t) -> i64;
+}
+extern "C" {
+    pub fn cl_explanation_status(e: *const cl_explanation_t) -> cl_status;
+}
+extern "C" {
+    pub fn cl_explanation_rule(e: *const cl_explanation_t, i: i64) -> *const std::os::raw::c_char;
+}
+extern "C" {
+    pub fn cl_explanation_sentence(
+        e: *const cl_explanation_t,
+        i: i64,
+    ) -> *const std::os::raw::c_char;
+}
+extern "C" {
+    pub fn cl_explanation_value(e: *const cl_explanation_t, i: i64) -> *const std::os::raw::c_char;
+}
+extern "C" {
+    pub fn cl_explanation_expression(
+        e: *const cl_explanation_t,
+        i: i64,
+    ) -> *const std::os::raw::c_char;
+}
+extern "C" {
+    pub fn cl_explanation_depth(e: *const cl_explanation_t, i: i64) -> i64;
+}
+extern "C" {
+    pub fn cl_explanation_layout(e: *const cl_explanation_t, i: i64) -> *const cl_layout_t;
+}
+extern "C" {
+    pub fn cl_explanation_text(
+        e: *const cl_explanation_t,
+        out: *mut *mut std::os::raw::c_char,
+    ) -> cl_status;
+}
 extern "C" {
     pub fn cl_layout_eval_range(
         layout: *const cl_layout_t,
