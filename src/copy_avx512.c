@@ -7,7 +7,7 @@
  * Only this set has the strided and stashed tiles (copy_simd.h): here they
  * make the byte transpose about 10% faster on Sapphire Rapids, where in
  * AVX2 and SSE2 they were slower; with the line tiles alone this set
- * measured the same as AVX2 (README "Copy performance"). */
+ * measured the same as AVX2 (docs/performance.md, "Copies"). */
 #include "copy_kernels.h"
 
 #ifdef CL_COPY_X86

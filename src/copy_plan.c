@@ -234,8 +234,8 @@ static bool read_in_order(const cl_copy_job *p) {
 #define IN_ORDER_UNFETCHED_BYTES 2
 
 /* How a transpose walks memory (measured on 2-core AMD EPYC, Zen 3, and
- * Intel Xeon, Sapphire Rapids, machines with 4 KiB pages; README "Copy
- * performance" has the figures):
+ * Intel Xeon, Sapphire Rapids, machines with 4 KiB pages; docs/performance.md,
+ * "Copies", has the figures):
  *   - line tiles: every source line is read whole and every destination line
  *     written whole, by one tile, so no line is fetched twice;
  *   - strips of tiles sweep chunks of j (copy_exec.c), so the src rows of a

@@ -5,7 +5,7 @@
  *
  * No rule names a vendor: the measurement times each candidate on a copy
  * that exercises it and keeps the faster.  What it settles (measured on
- * 2-core AMD EPYC and Intel Xeon machines, README "Copy performance"):
+ * 2-core AMD EPYC and Intel Xeon machines, docs/performance.md, "Copies"):
  * whether streaming one line into each of many dst rows a multiple of 256
  * bytes apart is slow enough that staging pays (on AMD Zen 3 it ran at a
  * third of the speed of 256-byte runs; on Sapphire Rapids staging cost
