@@ -233,6 +233,13 @@ def error_class(status):
     return _BY_STATUS.get(status, _UNKNOWN)
 
 
+def negative_extent_error(extent):
+    """The library's error for a negative extent, for checks made before it sees the shape."""
+    status = _capi.CONSTANTS['CL_E_DOMAIN']
+    return error_class(status)(status, "a layout's shape has the negative extent %d; "
+                                       "a shape's extents are integers >= 0" % extent)
+
+
 def check(status):
     """Raises the exception of a failure status; returns a success value."""
     if status < 0:

@@ -18,7 +18,7 @@ import operator
 import os
 from ctypes import byref, c_int64, c_void_p
 
-from ._ffi import Owned, capi, check, error_class, snprintf_text
+from ._ffi import Owned, capi, check, error_class, negative_extent_error, snprintf_text
 
 
 class _Strides:
@@ -93,7 +93,7 @@ def _leaf_text(value, shape):
     if not -2**63 <= v < 2**63:
         raise OverflowError('%r does not fit in a 64-bit integer' % (value,))
     if shape and v < 0:
-        raise ValueError("a shape's extents are not negative, got %d" % v)
+        raise negative_extent_error(v)
     return str(v)
 
 
@@ -142,7 +142,7 @@ class _LayoutBase(Owned):
                 check(capi.cl_layout_parse(_c_text(shape), byref(out)))
                 self._as_parameter_ = out
                 if any(e < 0 for e in _flat(self.shape)):
-                    raise ValueError("a shape's extents are not negative, got %d" % min(_flat(self.shape)))
+                    raise negative_extent_error(min(_flat(self.shape)))
                 return
             check(capi.cl_layout_copy(shape, byref(out)))
         else:

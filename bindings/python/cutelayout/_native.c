@@ -89,6 +89,23 @@ static PyObject *raise_status(cl_status status) {
   return NULL;
 }
 
+/* A negative extent found before the library sees the shape: the same
+ * exception (DomainError, CL_E_DOMAIN) and words as the library's check. */
+static void raise_negative_extent(long long extent) {
+  PyObject *text = PyUnicode_FromFormat(
+      "a layout's shape has the negative extent %lld; a shape's extents are integers >= 0", extent);
+  if (text == NULL)
+    return;
+  PyObject *exc = make_error == NULL ? NULL : PyObject_CallFunction(make_error, "iO", (int)CL_E_DOMAIN, text);
+  if (exc != NULL) {
+    PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
+    Py_DECREF(exc);
+  } else if (!PyErr_Occurred()) {
+    PyErr_SetObject(PyExc_ValueError, text);
+  }
+  Py_DECREF(text);
+}
+
 static int fail_status(cl_status status) {
   raise_status(status);
   return -1;
@@ -218,7 +235,7 @@ static int sequence_to_tuple(PyObject *seq, int shape, cl_tuple_t **out) {
         PyErr_Format(PyExc_OverflowError, "%R does not fit in a 64-bit integer", items[i]);
         r = -1;
       } else if (shape && values[i] < 0) {
-        PyErr_Format(PyExc_ValueError, "a shape's extents are not negative, got %lld", (long long)values[i]);
+        raise_negative_extent((long long)values[i]);
         r = -1;
       }
     }
@@ -257,7 +274,7 @@ static int value_to_tuple(PyObject *o, int shape, cl_tuple_t **out) {
     if (leaf_int(o, &v) < 0)
       return -1;
     if (shape && v < 0) {
-      PyErr_Format(PyExc_ValueError, "a shape's extents are not negative, got %lld", (long long)v);
+      raise_negative_extent((long long)v);
       return -1;
     }
     status = cl_tuple_int(v, out);
@@ -600,7 +617,7 @@ static cl_status check_extents(const cl_layout_t *layout) {
     status = CL_OK;
   cl_tuple_free(shape);
   if (status >= 0 && least < 0) {
-    PyErr_Format(PyExc_ValueError, "a shape's extents are not negative, got %lld", (long long)least);
+    raise_negative_extent((long long)least);
     return CL_E_DOMAIN;
   }
   if (status < 0)
