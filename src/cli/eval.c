@@ -518,7 +518,7 @@ int eval_and_print(const char *text, FILE *f) {
 /* Each module of functions adds its table here. */
 static const builtin *const tables[] = {
   cli_builtins_tuple, cli_builtins_layout, cli_builtins_print, cli_builtins_algebra, cli_builtins_tuple_ops,
-  cli_builtins_swizzle, cli_builtins_coord, cli_builtins_layout_ops, NULL,
+  cli_builtins_swizzle, cli_builtins_coord, cli_builtins_layout_ops, cli_builtins_banks, NULL,
 };
 
 const builtin *builtin_find(const char *name) {
