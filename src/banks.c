@@ -119,7 +119,7 @@ void cl_bank_count(cl_smem_op op, const int64_t lanes[CL_WARP], int64_t bytes, i
   }
 }
 
-cl_status cl_smem_wavefronts(cl_smem_op op, const int64_t lanes[32], int64_t bytes, int64_t *wavefronts,
+cl_status cl_smem_wavefronts(cl_smem_op op, const int64_t *lanes, int64_t bytes, int64_t *wavefronts,
                              int64_t *ideal) {
   CHECK_NULL(lanes);
   if (!width_of_op(op, bytes))

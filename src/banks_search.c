@@ -106,11 +106,11 @@ static cl_status search(const cl_bank_plan *plans, int64_t n, int64_t cosize, cl
 cl_status cl_swizzle_search(const cl_layout_t *smem, const cl_smem_access_t *accesses, int64_t n, cl_swizzle_t *best,
                             int64_t *wavefronts, int64_t *ideal) {
   CHECK_NULL(smem);
-  CHECK_NULL(accesses);
   CHECK_NULL(best);
   memset(best, 0, sizeof *best);
   if (n < 1 || n > CL_MAX_RANK)
     return cl_fail(CL_E_DOMAIN, "swizzle_search: %lld accesses (1 to %d)", (long long)n, CL_MAX_RANK);
+  CHECK_NULL(accesses);
   int64_t cosize;
   CL_TRY(cl_layout_cosize_checked(smem, &cosize));
   cl_bank_plan *plans = cl_alloc((size_t)n * sizeof *plans);

@@ -676,8 +676,28 @@ static void test_nested_and_plan() {
   CHECK_THROWS(cl::copy_plan(row, col, CL_COPY_STORES_AUTO, -1), CL_E_DOMAIN);
 }
 
+/* banks.h: the counts the C tests derive by hand, the report's totals, the search. */
+static void test_banks() {
+  cl::Layout rows("((8,4),8):((1,64),8)");
+  cl::BankCount plain = cl::bank_conflicts(cl::SmemAccess{rows, 16, CL_SMEM_LDMATRIX}, cl::Layout("(8,64):(64,1)"));
+  CHECK(plain.wavefronts == 32 && plain.ideal == 4);
+  cl::ComposedLayout sw128("Sw<3,3,3> o 0 o (8,64):(64,1)");
+  CHECK(cl::bank_conflicts(rows, sw128, 16).wavefronts == 4);
+  cl::BankReport r(cl::SmemAccess{rows, 16}, sw128);
+  CHECK(r.size() == 1 && r[0].bytes == 16 && r.lane(0, 8).first == 64);
+  CHECK(r.totals().wavefronts == 4);
+  std::array<int64_t, 32> lanes;
+  lanes.fill(256);
+  CHECK(cl::smem_wavefronts(CL_SMEM_LOAD, lanes, 16).wavefronts == 2);
+  CHECK(cl::swizzle_search(cl::Layout("(8,64):(64,1)"), {cl::SmemAccess{rows, 16, CL_SMEM_LDMATRIX}}).str() ==
+        "Sw<3,3,3> o 0 o (8,64):(64,1)");
+  CHECK_THROWS(cl::bank_conflicts(rows, cl::Layout("8:1"), 16), CL_E_DOMAIN);
+  CHECK_THROWS(cl::swizzle_search(cl::Layout("8:1"), {}), CL_E_DOMAIN);
+}
+
 int main() {
   test_values();
+  test_banks();
   test_errors();
   test_evaluation();
   test_tuples();

@@ -51,15 +51,18 @@ typedef struct cl_smem_access {
   int64_t matrices;    /* ldmatrix / stmatrix only; 0: 4 */
 } cl_smem_access_t;
 
-/* The wavefronts of one instruction of one warp, given each lane's byte
- * address (-1: the lane takes no part) and the bytes each lane moves (1, 2,
- * 4, 8 or 16; 16 for ldmatrix / stmatrix rows).  *wavefronts is the model's
- * count; *ideal the fewest the same bytes could take: each group's distinct
- * words over 32, rounded up, summed over the groups that take part.
+/* The wavefronts of one instruction of one warp, given lanes[0..31], each
+ * lane's byte address (-1: the lane takes no part), and the bytes each lane
+ * moves (1, 2, 4, 8 or 16; 16 for ldmatrix / stmatrix rows).  *wavefronts is
+ * the model's count; *ideal the fewest the same bytes could take: each served
+ * group's words over 32, rounded up, summed over the groups.  Two details
+ * were measured on an H100: a 64- or 128-bit ld.shared whose neighbouring
+ * groups (half-warps; quarter-warps 0-1 and 2-3) each read one address
+ * serves the two as one group, and cp.async lanes never share a word.
  * CL_E_DOMAIN for a width the op does not have or an address that is
  * negative (other than -1) or not a multiple of the width; CL_E_NULL for a
  * NULL pointer.  Either out pointer may be NULL. */
-CL_API cl_status cl_smem_wavefronts(cl_smem_op op, const int64_t lanes[32], int64_t bytes, int64_t *wavefronts,
+CL_API cl_status cl_smem_wavefronts(cl_smem_op op, const int64_t *lanes, int64_t bytes, int64_t *wavefronts,
                                     int64_t *ideal);
 
 /* ---- the report of an access ---- */

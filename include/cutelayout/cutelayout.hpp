@@ -35,6 +35,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <array>
 #include <cstdio>
 #include <exception>
 #include <functional>
@@ -1328,6 +1329,77 @@ private:
   };
   std::unique_ptr<cl_odometer_t, Free> h_;
 };
+
+/* ---- shared-memory bank conflicts (banks.h) ---- */
+
+/* One access: a TV layout (thread, value) -> tile index, of bits-bit
+ * elements, standing for instruction op (vector_bits 0: the widest;
+ * matrices for ldmatrix / stmatrix, 0: 4). */
+struct SmemAccess {
+  Layout tv;
+  int64_t bits;
+  cl_smem_op op = CL_SMEM_LOAD;
+  int64_t vector_bits = 0;
+  int64_t matrices = 0;
+  cl_smem_access_t raw() const { return cl_smem_access_t{tv.get(), bits, op, vector_bits, matrices}; }
+};
+
+/* Wavefronts and the fewest possible for the same bytes. */
+struct BankCount {
+  int64_t wavefronts;
+  int64_t ideal;
+};
+
+/* Every instruction of an access over a shared-memory layout. */
+class BankReport {
+public:
+  BankReport(const SmemAccess &access, const Side &smem) {
+    cl_smem_access_t a = access.raw();
+    h_.reset(detail::out<cl_bank_report_t *>(cl_bank_conflicts, &a, detail::side(smem)));
+  }
+  int64_t size() const { return detail::check(cl_bank_report_count(h_.get())); }
+  cl_bank_instruction_t operator[](int64_t i) const {
+    return detail::out<cl_bank_instruction_t>(cl_bank_report_instruction, h_.get(), i);
+  }
+  /* Lane `lane`'s first tile index and element offset in instruction i (-1, -1: none). */
+  std::pair<int64_t, int64_t> lane(int64_t i, int64_t lane) const {
+    int64_t tile = 0, offset = 0;
+    detail::check(cl_bank_report_lane(h_.get(), i, lane, &tile, &offset));
+    return {tile, offset};
+  }
+  BankCount totals() const {
+    BankCount t{0, 0};
+    detail::check(cl_bank_report_totals(h_.get(), &t.wavefronts, &t.ideal));
+    return t;
+  }
+
+private:
+  struct Free {
+    void operator()(cl_bank_report_t *r) const { cl_bank_report_free(r); }
+  };
+  std::unique_ptr<cl_bank_report_t, Free> h_;
+};
+
+/* bank_conflicts(tv, L, bits): the contract's (w, i) of a warp-wide load. */
+inline BankCount bank_conflicts(const SmemAccess &access, const Side &smem) { return BankReport(access, smem).totals(); }
+inline BankCount bank_conflicts(const Layout &tv, const Side &smem, int64_t bits) {
+  return bank_conflicts(SmemAccess{tv, bits}, smem);
+}
+/* One instruction from its 32 lanes' byte addresses (-1: none). */
+inline BankCount smem_wavefronts(cl_smem_op op, const std::array<int64_t, 32> &lanes, int64_t bytes) {
+  BankCount c{0, 0};
+  detail::check(cl_smem_wavefronts(op, lanes.data(), bytes, &c.wavefronts, &c.ideal));
+  return c;
+}
+/* swizzle_search: Sw<B,M,S> o 0 o smem with the fewest wavefronts for all the accesses. */
+inline ComposedLayout swizzle_search(const Layout &smem, const std::vector<SmemAccess> &accesses) {
+  std::vector<cl_smem_access_t> raw;
+  for (const SmemAccess &a : accesses)
+    raw.push_back(a.raw());
+  cl_swizzle_t best{};
+  detail::check(cl_swizzle_search(smem.get(), raw.data(), int64_t(raw.size()), &best, nullptr, nullptr));
+  return make_composed_layout(Swizzle(best), 0, smem);
+}
 
 } // namespace cutelayout
 

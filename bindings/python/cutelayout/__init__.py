@@ -41,6 +41,7 @@ from ._algebra import (append, blocked_product, coalesce, coalesce_z, complement
                        right_inverse, select, shape, size, slice, slice_and_offset, stride, take, tile_to_shape,
                        tile_unzip, tiled_divide, tiled_product, unflatten, upcast, zip, zipped_divide,
                        zipped_divide_mode, zipped_product)
+from ._banks import bank_conflicts, bank_report, smem_wavefronts, swizzle_search
 from ._coord import CoordTensor, make_coord_tensor, make_identity_tensor
 from ._cuda import CudaTensor, cuda_copy, cuda_copy_explain
 from ._ffi import ERRORS as _ERRORS, CuteLayoutError, capi, library

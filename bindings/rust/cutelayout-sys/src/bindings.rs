@@ -2246,6 +2246,93 @@ extern "C" {
         f: *mut FILE,
     ) -> i64;
 }
+pub const CL_SMEM_LOAD: cl_smem_op = 0;
+pub const CL_SMEM_STORE: cl_smem_op = 1;
+pub const CL_SMEM_LDMATRIX: cl_smem_op = 2;
+pub const CL_SMEM_STMATRIX: cl_smem_op = 3;
+pub const CL_SMEM_CP_ASYNC: cl_smem_op = 4;
+pub type cl_smem_op = std::os::raw::c_uint;
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct cl_smem_access {
+    pub tv: *const cl_layout_t,
+    pub bits: i64,
+    pub op: cl_smem_op,
+    pub vector_bits: i64,
+    pub matrices: i64,
+}
+pub type cl_smem_access_t = cl_smem_access;
+extern "C" {
+    pub fn cl_smem_wavefronts(
+        op: cl_smem_op,
+        lanes: *const i64,
+        bytes: i64,
+        wavefronts: *mut i64,
+        ideal: *mut i64,
+    ) -> cl_status;
+}
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct cl_bank_report {
+    _unused: [u8; 0],
+}
+pub type cl_bank_report_t = cl_bank_report;
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct cl_bank_instruction {
+    pub warp: i64,
+    pub index: i64,
+    pub bytes: i64,
+    pub wavefronts: i64,
+    pub ideal: i64,
+}
+pub type cl_bank_instruction_t = cl_bank_instruction;
+extern "C" {
+    pub fn cl_bank_conflicts(
+        access: *const cl_smem_access_t,
+        smem: cl_layout_fn_t,
+        out: *mut *mut cl_bank_report_t,
+    ) -> cl_status;
+}
+extern "C" {
+    pub fn cl_bank_report_free(report: *mut cl_bank_report_t);
+}
+extern "C" {
+    pub fn cl_bank_report_count(report: *const cl_bank_report_t) -> i64;
+}
+extern "C" {
+    pub fn cl_bank_report_instruction(
+        report: *const cl_bank_report_t,
+        i: i64,
+        out: *mut cl_bank_instruction_t,
+    ) -> cl_status;
+}
+extern "C" {
+    pub fn cl_bank_report_lane(
+        report: *const cl_bank_report_t,
+        i: i64,
+        lane: i64,
+        tile_index: *mut i64,
+        offset: *mut i64,
+    ) -> cl_status;
+}
+extern "C" {
+    pub fn cl_bank_report_totals(
+        report: *const cl_bank_report_t,
+        wavefronts: *mut i64,
+        ideal: *mut i64,
+    ) -> cl_status;
+}
+extern "C" {
+    pub fn cl_swizzle_search(
+        smem: *const cl_layout_t,
+        accesses: *const cl_smem_access_t,
+        n: i64,
+        best: *mut cl_swizzle_t,
+        wavefronts: *mut i64,
+        ideal: *mut i64,
+    ) -> cl_status;
+}
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
 pub struct cl_composed {
