@@ -68,9 +68,11 @@ macro_rules! hash_by_text {
     };
 }
 
+mod banks;
 mod composed;
 mod coord;
 mod tensor;
+pub use banks::{bank_conflicts, bank_report, smem_wavefronts, swizzle_search, BankCount, BankInstruction, SmemOp};
 pub use composed::{AnyLayout, ComposedLayout, Swizzle};
 pub use coord::CoordTensor;
 pub use tensor::{copy, Tensor, TensorMut};
