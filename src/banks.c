@@ -7,6 +7,9 @@
  * and a report lists each one's count. */
 #include <string.h>
 
+#include <cutelayout/compiled.h>
+#include <cutelayout/eval.h>
+
 #include "banks_impl.h"
 
 /* ------------------------------------------------------------ one instruction */
@@ -34,18 +37,18 @@ static bool width_of_op(cl_smem_op op, int64_t bytes) {
   return false;
 }
 
-/* Distinct values among words[0..n), sorted in place (n <= 32). */
-static int64_t sort_unique(int64_t *words, int64_t n) {
+/* Distinct values among ids[0..n), sorted in place (n <= 32). */
+static int64_t sort_unique(int64_t *ids, int64_t n) {
   for (int64_t i = 1; i < n; i++) {
-    int64_t w = words[i], j = i;
-    for (; j > 0 && words[j - 1] > w; j--)
-      words[j] = words[j - 1];
-    words[j] = w;
+    int64_t w = ids[i], j = i;
+    for (; j > 0 && ids[j - 1] > w; j--)
+      ids[j] = ids[j - 1];
+    ids[j] = w;
   }
   int64_t distinct = 0;
   for (int64_t i = 0; i < n; i++)
-    if (distinct == 0 || words[distinct - 1] != words[i])
-      words[distinct++] = words[i];
+    if (distinct == 0 || ids[distinct - 1] != ids[i])
+      ids[distinct++] = ids[i];
   return distinct;
 }
 
@@ -56,26 +59,28 @@ static int64_t sort_unique(int64_t *words, int64_t n) {
 static bool lanes_share_words(cl_smem_op op) { return op != CL_SMEM_CP_ASYNC; }
 
 /* One served group of n lanes: the most words asked of any bank (its
- * wavefronts) and the words asked in all. */
+ * wavefronts) and the words asked in all.  A lane of 4 bytes or more asks
+ * an aligned run of banks, so the group is counted in units of its width
+ * (a 16-byte unit is 4 words in 4 banks): two lanes ask different words of
+ * a bank exactly when they ask different units of the same unit slot. */
 static void count_group(const int64_t *lanes, int64_t n, int64_t bytes, bool share, int64_t *wavefronts,
                         int64_t *words_out) {
-  int64_t words[2 * CL_WARP * 4];
-  int64_t nwords = 0;
-  for (int64_t l = 0; l < n; l++) {
-    if (lanes[l] < 0)
-      continue;
-    for (int64_t w = lanes[l] / CL_BANK_BYTES; w <= (lanes[l] + bytes - 1) / CL_BANK_BYTES; w++)
-      words[nwords++] = w;
-  }
-  int64_t asked = share ? sort_unique(words, nwords) : nwords;
-  int64_t per_bank[CL_BANKS] = {0};
+  int64_t unit = bytes < CL_BANK_BYTES ? CL_BANK_BYTES : bytes;
+  int64_t slots = CL_BANKS * CL_BANK_BYTES / unit;
+  int64_t units[2 * CL_WARP];
+  int64_t nunits = 0;
+  for (int64_t l = 0; l < n; l++)
+    if (lanes[l] >= 0)
+      units[nunits++] = lanes[l] / unit;
+  int64_t asked = share ? sort_unique(units, nunits) : nunits;
+  int64_t per_slot[CL_BANKS] = {0};
   int64_t most = 0;
   for (int64_t i = 0; i < asked; i++) {
-    int64_t in_bank = ++per_bank[words[i] % CL_BANKS];
-    most = in_bank > most ? in_bank : most;
+    int64_t in_slot = ++per_slot[units[i] % slots];
+    most = in_slot > most ? in_slot : most;
   }
   *wavefronts = most;
-  *words_out = asked;
+  *words_out = asked * (unit / CL_BANK_BYTES);
 }
 
 /* Whether the lanes that take part all name one address (or none does). */
@@ -161,21 +166,48 @@ static cl_status smem_at(cl_layout_fn_t smem, int64_t i, int64_t *offset) {
   return smem.composed != NULL ? cl_composed_eval(smem.composed, i, offset) : cl_layout_eval(smem.fn.layout, i, offset);
 }
 
+/* The offsets of the tile indices tile[0..n) (each checked inside the
+ * domain first).  A layout's offsets come from one pass over its domain
+ * when that is not much larger than the access (cl_layout_eval_range's
+ * odometer, no division per element), a swizzled layout's from its compiled
+ * form; anything else is evaluated index by index. */
+static cl_status offsets_of(cl_layout_fn_t smem, const int64_t *tile, int64_t n, int64_t domain, int64_t *offset) {
+  if (smem.composed == NULL && domain <= 4 * n + 1024) {
+    int64_t *table = cl_alloc((size_t)(domain > 0 ? domain : 1) * sizeof *table);
+    if (table == NULL)
+      return cl_fail(CL_E_NOMEM, "bank_conflicts: out of memory");
+    cl_status s = cl_layout_eval_range(smem.fn.layout, 0, domain, table);
+    for (int64_t i = 0; i < n && s == CL_OK; i++)
+      offset[i] = table[tile[i]];
+    cl_dealloc(table);
+    return s;
+  }
+  cl_compiled_layout_t compiled;
+  if (smem.composed != NULL && cl_composed_compile(smem.composed, &compiled) == CL_OK) {
+    for (int64_t i = 0; i < n; i++)
+      offset[i] = cl_compiled_eval(&compiled, tile[i]);
+    return CL_OK;
+  }
+  for (int64_t i = 0; i < n; i++)
+    CL_TRY(smem_at(smem, tile[i], &offset[i]));
+  return CL_OK;
+}
+
 /* Every value's tile index and offset. */
 static cl_status lay_out_values(const cl_layout_t *tv, cl_layout_fn_t smem, cl_bank_plan *p) {
-  int64_t domain;
+  int64_t domain, n = p->threads * p->values;
   CL_TRY(smem_size(smem, &domain));
-  for (int64_t i = 0; i < p->threads * p->values; i++) {
-    CL_TRY(cl_layout_eval(tv, i, &p->tile[i]));
+  CL_TRY(cl_layout_eval_range(tv, 0, n, p->tile));
+  for (int64_t i = 0; i < n; i++)
     if (p->tile[i] < 0 || p->tile[i] >= domain)
       return cl_fail(CL_E_DOMAIN, "bank_conflicts: thread %lld's value %lld is tile index %lld, outside the "
                      "shared-memory layout's %lld indices", (long long)(i % p->threads), (long long)(i / p->threads),
                      (long long)p->tile[i], (long long)domain);
-    CL_TRY(smem_at(smem, p->tile[i], &p->offset[i]));
+  CL_TRY(offsets_of(smem, p->tile, n, domain, p->offset));
+  for (int64_t i = 0; i < n; i++)
     if (p->offset[i] < 0)
       return cl_fail(CL_E_DOMAIN, "bank_conflicts: tile index %lld has the negative offset %lld",
                      (long long)p->tile[i], (long long)p->offset[i]);
-  }
   return CL_OK;
 }
 
@@ -298,13 +330,6 @@ cl_status cl_bank_plan_make(const cl_smem_access_t *access, cl_layout_fn_t smem,
 int64_t cl_bank_plan_warps(const cl_bank_plan *plan) { return (plan->threads + CL_WARP - 1) / CL_WARP; }
 
 int64_t cl_bank_plan_vectors(const cl_bank_plan *plan) { return plan->values / plan->vector; }
-
-int64_t cl_bank_plan_value(const cl_bank_plan *plan, int64_t w, int64_t k, int64_t lane) {
-  int64_t t = w * CL_WARP + lane;
-  if (lane >= plan->lanes || t >= plan->threads)
-    return -1;
-  return t + plan->threads * (k * plan->vector);
-}
 
 /* ------------------------------------------------------------- the report */
 

@@ -36,8 +36,14 @@ int64_t cl_bank_plan_warps(const cl_bank_plan *plan);
 int64_t cl_bank_plan_vectors(const cl_bank_plan *plan);
 
 /* The values index of lane `lane` of warp w's k-th vector (its first
- * element, thread t = 32w + lane), or -1 when that lane takes no part. */
-int64_t cl_bank_plan_value(const cl_bank_plan *plan, int64_t w, int64_t k, int64_t lane);
+ * element, thread t = 32w + lane), or -1 when that lane takes no part.
+ * Inline: the search asks it for every lane of every candidate. */
+static inline int64_t cl_bank_plan_value(const cl_bank_plan *plan, int64_t w, int64_t k, int64_t lane) {
+  int64_t t = w * CL_WARP + lane;
+  if (lane >= plan->lanes || t >= plan->threads)
+    return -1;
+  return t + plan->threads * (k * plan->vector);
+}
 
 /* Wavefronts and ideal of one instruction from its lanes' byte addresses
  * (-1: no part), already checked. */
