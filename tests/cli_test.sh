@@ -374,6 +374,25 @@ draw_status "text" 1 "is text, not a layout" -- 'print1D(8:1)'
 draw_status "swizzle inside" 1 "inner function is a swizzle, which has no grid" -- 'composition((8,8):(8,1),0,Sw<1,1,1>)'
 draw_status "unwritable" 1 "cute-layout: draw: cannot write '$work/no/such/dir.svg'" -- 8:1 -o "$work/no/such/dir.svg"
 draw_status "swizzle innermost" 1 "inner function is a swizzle, which has no grid" -- '(4,4):(4,1) o 0 o 16:1 o 0 o Sw<1,1,1>'
+# --banks: the title counts a warp's ldmatrix-like rows over the plain rows
+# (8 rows of 128 bytes in one bank group: 32 wavefronts, ideal 4) and over
+# CuTe's 128-byte swizzle (conflict-free); the plain picture outlines a
+# conflicting cell, the swizzled one none; cells are coloured by bank.
+rows='((8,4),8):((1,64),8)'
+"$exe" draw '(8,64):(64,1)' --banks "$rows" --element-bytes 2 > "$work/banks.svg" || fail "draw --banks: exit status $?"
+grep -q 'bank_conflicts = (32,4); warp 0, vector 0: 32 wavefronts (ideal 4)' "$work/banks.svg" || fail "draw --banks: title"
+grep -q 'class="highlight"' "$work/banks.svg" || fail "draw --banks: no conflicting cell outlined"
+grep -q 'bank' "$work/banks.svg" || fail "draw --banks: no note on the bank colours"
+"$exe" draw 'composition(Swizzle(3,3,3),(8,64):(64,1))' --banks "$rows" --element-bytes 2 > "$work/banks_sw.svg" ||
+  fail "draw --banks swizzled: exit status $?"
+grep -q 'bank_conflicts = (4,4)' "$work/banks_sw.svg" || fail "draw --banks swizzled: title"
+grep -q 'class="highlight"' "$work/banks_sw.svg" && fail "draw --banks swizzled: a cell outlined"
+draw_status "banks, not a layout" 1 "--banks wants a thread-value layout, not '(1,2)'" -- 64:1 --banks '(1,2)'
+draw_status "banks, bad TV" 1 "cute-layout: draw: " -- 64:1 --banks 'make_layout('
+draw_status "banks, outside" 1 "outside the shared-memory layout's 8 indices" -- 8:1 --banks '(32,1):(1,0)'
+draw_status "banks with tv" 2 "--banks draws one shared-memory layout" -- 64:1 --banks '(32,1):(1,0)' --tv 8,8
+draw_status "banks of a coordinate tensor" 1 "no thread-value, highlighted or bank picture" -- 'make_identity_tensor((4,4))' --banks '(16,1):(1,0)'
+
 # A composed layout nested in another (CuTe's composition of a swizzled layout
 # with its inverse): the swizzle twice is the identity on (4,4):(1,4)'s grid.
 "$exe" draw -f txt 'Sw<1,0,2> o 0 o Sw<1,0,2> o 0 o (4,4):(1,4)' > "$work/nested.txt" || fail "draw nested: exit status $?"
