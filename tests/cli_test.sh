@@ -374,6 +374,29 @@ draw_status "text" 1 "is text, not a layout" -- 'print1D(8:1)'
 draw_status "swizzle inside" 1 "inner function is a swizzle, which has no grid" -- 'composition((8,8):(8,1),0,Sw<1,1,1>)'
 draw_status "unwritable" 1 "cute-layout: draw: cannot write '$work/no/such/dir.svg'" -- 8:1 -o "$work/no/such/dir.svg"
 draw_status "swizzle innermost" 1 "inner function is a swizzle, which has no grid" -- '(4,4):(4,1) o 0 o 16:1 o 0 o Sw<1,1,1>'
+# bank_conflicts and swizzle_search in the eval language (banks.h; the numbers
+# are derived in docs/bank-conflicts.md): a plain and a swizzled layout, the
+# search, and each argument that is not what the function takes.
+while IFS=$'\t' read -r expr want; do
+  got=$("$exe" eval "$expr" 2>&1)
+  case $got in "$want"*) ;; *) fail "eval $expr: got '$got', want '$want'" ;; esac
+done <<'EOF_BANKS'
+bank_conflicts(((8,4),8):((1,64),8), (8,64):(64,1), 16)	(32,4)
+bank_conflicts(((8,4),8):((1,64),8), composition(Swizzle(3,3,3),(8,64):(64,1)), 16)	(4,4)
+bank_conflicts((32,1):(33,0), 4096:1, 32)	(1,1)
+swizzle_search((8,64):(64,1), 16, ((8,4),8):((1,64),8))	Sw<3,3,3> o 0 o (8,64):(64,1)
+swizzle_search((32,32):(32,1), 32, (32,32):(1,32), (32,32):(32,1))	Sw<3,2,3> o 0 o (32,32):(32,1)
+swizzle_search(128:1, 32, (32,4):(4,1))	Sw<0,0,0> o 0 o 128:1
+bank_conflicts((32,1):(1,0), 16:1, 32)	error: bank_conflicts: thread 16's value 0 is tile index 16, outside
+bank_conflicts((32,1):(1,0), 64:1, 12)	error: bank_conflicts: elements of 12 bits
+bank_conflicts(32:1, 64:1, 32)	error: bank_conflicts: a TV layout has rank 2
+bank_conflicts((32,1):(1,0), Sw<1,1,1>, 32)	error:
+bank_conflicts((32,1):(1,0), 64:1, (1,2))	error:
+swizzle_search(composition(Swizzle(1,1,1),64:1), 32, (32,1):(1,0))	error:
+swizzle_search(64:1, 32, (1,2))	error:
+swizzle_search(64:1, 32, (32,1):(1,0), (32,1):(2,0))	Sw<1,0,5> o 0 o 64:1
+EOF_BANKS
+
 # --banks: the title counts a warp's ldmatrix-like rows over the plain rows
 # (8 rows of 128 bytes in one bank group: 32 wavefronts, ideal 4) and over
 # CuTe's 128-byte swizzle (conflict-free); the plain picture outlines a
