@@ -468,6 +468,27 @@ static void test_search_sm80_gemm(void **state) {
   cl_layout_free(smem);
 }
 
+/* Where no swizzle is conflict-free (cp.async lanes writing one word never
+ * share it) every candidate is counted, and none beats the plain layout. */
+static void test_search_no_cure(void **state) {
+  (void)state;
+  cl_layout_t *smem = lay("(32,32):(32,1)"), *same = lay("(32,1):(0,0)"), *rows = lay("(32,32):(1,32)");
+  cl_smem_access_t a[2] = {{same, 32, CL_SMEM_CP_ASYNC, 0, 0}, {rows, 32, CL_SMEM_LOAD, 0, 0}};
+  cl_swizzle_t best;
+  int64_t w, i;
+  assert_int_equal(cl_swizzle_search(smem, a, 1, &best, &w, &i), CL_OK);
+  assert_int_equal(best.bits, 0);
+  assert_int_equal(w, 32);
+  assert_int_equal(i, 1);
+  /* with the column reads too, the swizzle that cures them is still chosen */
+  assert_int_equal(cl_swizzle_search(smem, a, 2, &best, &w, &i), CL_OK);
+  assert_true(best.bits > 0);
+  assert_int_equal(w, 32 + 8 * 4); /* 8 quarter-warp loads of 4 wavefronts */
+  cl_layout_free(smem);
+  cl_layout_free(same);
+  cl_layout_free(rows);
+}
+
 static void test_search_errors(void **state) {
   (void)state;
   cl_layout_t *smem = lay("(8,64):(64,1)"), *tv = lay("(32,1):(1,0)"), *bad = lay("(32,1):(1,0)");
@@ -562,6 +583,7 @@ int main(void) {
     cmocka_unit_test(test_report_errors),
     cmocka_unit_test(test_search),
     cmocka_unit_test(test_search_sm80_gemm),
+    cmocka_unit_test(test_search_no_cure),
     cmocka_unit_test(test_search_errors),
     cmocka_unit_test(test_allocation_failures),
   };
