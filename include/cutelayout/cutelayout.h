@@ -15,5 +15,6 @@
 #include "swizzle.h"
 #include "tensor.h"
 #include "coord_tensor.h"
+#include "atom.h"
 
 #endif

@@ -29,6 +29,7 @@ extern const builtin cli_builtins_tuple_ops[];
 extern const builtin cli_builtins_swizzle[];
 extern const builtin cli_builtins_coord[];
 extern const builtin cli_builtins_layout_ops[];
+extern const builtin cli_builtins_atom[];
 
 /* Looks a name up in every table; NULL if unknown. */
 const builtin *builtin_find(const char *name);
