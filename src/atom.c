@@ -324,7 +324,7 @@ int64_t cl_mma_atom_value_bits(const cl_mma_atom_t *atom, cl_mma_operand operand
 /* ------------------------------------------------------------ copy atoms */
 
 typedef struct copy_traits {
-  char op[160];
+  char op[200];
   const char *thr_id;
   char layout[3][160]; /* src, dst, ref in bits */
   cl_copy_kind kind;
@@ -419,7 +419,9 @@ static const char *const side_names[3] = {"Src", "Dst", "Ref"};
 /* The side's layout in values of the type (CuTe's recast_layout<uint1_t,
  * T>), which must keep one row per thread (Copy_Atom's static_assert). */
 static cl_status values_of_side(cl_copy_atom_t *a, int side) {
-  CL_TRY(cl_recast_layout(a->bits[side], 1, a->type_bits, &a->vals[side]));
+  if (cl_recast_layout(a->bits[side], 1, a->type_bits, &a->vals[side]) != CL_OK)
+    return cl_fail(CL_E_TYPE, "copy_atom(%s,%s): the instruction cannot move %lld-bit values (%s)", a->op, a->type,
+                   (long long)a->type_bits, cl_last_error());
   int64_t threads = cl_layout_size(a->thr_id);
   cl_layout_t *thr_mode = NULL;
   int64_t zero = 0;
@@ -480,7 +482,7 @@ cl_status cl_copy_atom_clone(const cl_copy_atom_t *atom, cl_copy_atom_t **out) {
 int64_t cl_copy_atom_format(const cl_copy_atom_t *atom, char *buf, size_t cap) {
   if (atom == NULL)
     return -1;
-  char text[192];
+  char text[256];
   snprintf(text, sizeof text, "copy_atom(%s,%s)", atom->op, atom->type);
   return cl_atom_snprintf(buf, cap, text);
 }

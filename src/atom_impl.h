@@ -50,7 +50,7 @@ struct cl_mma_atom {
 };
 
 struct cl_copy_atom {
-  char op[160];
+  char op[200];
   char type[32];
   int64_t type_bits;
   cl_copy_kind kind;
