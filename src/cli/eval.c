@@ -271,8 +271,8 @@ static cl_status atom_name(const char *name, size_t column, value *out) {
   cl_status s = cli_atom_name_value(name, out, &known);
   if (known)
     return s;
-  if (strchr(name, '<') != NULL || strchr(name, ':') != NULL || strncmp(name, "SM", 2) == 0) {
-    cli_unknown_atom("name", name);
+  bool near = strstr(cli_unknown_atom("name", name) == CL_E_DOMAIN ? cli_error() : "", "did you mean") != NULL;
+  if (near || strchr(name, '<') != NULL || strchr(name, ':') != NULL || strncmp(name, "SM", 2) == 0) {
     char detail[512];
     snprintf(detail, sizeof detail, "%s", cli_error());
     return cli_fail(CL_E_DOMAIN, "column %zu: %s", column, detail);
