@@ -15,6 +15,7 @@
 #include "swizzle.h"
 #include "tensor.h"
 #include "coord_tensor.h"
+#include "atom.h"
 #include "banks.h"
 
 #endif

@@ -47,6 +47,7 @@
 #include <type_traits>
 #include <utility>
 #include <variant>
+#include <array>
 #include <vector>
 
 #include "cutelayout.h"
@@ -126,6 +127,13 @@ protected:
 };
 
 inline size_t hash_text(const std::string &s) { return std::hash<std::string>()(s); }
+
+/* For handles the library cannot copy (atoms and tiled atoms): copying the
+ * C++ object fails with CL_E_UNSUPPORTED. */
+template <class T> cl_status no_copy(const T *, T **out) {
+  *out = nullptr;
+  return CL_E_UNSUPPORTED;
+}
 
 } // namespace detail
 
@@ -1400,6 +1408,127 @@ inline ComposedLayout swizzle_search(const Layout &smem, const std::vector<SmemA
   detail::check(cl_swizzle_search(smem.get(), raw.data(), int64_t(raw.size()), &best, nullptr, nullptr));
   return make_composed_layout(Swizzle(best), 0, smem);
 }
+/* ================================================================ atoms */
+
+/* The names of a family of the atom catalog (CL_ATOM_MMA, CL_ATOM_COPY, ...). */
+inline std::vector<std::string> atom_catalog(cl_atom_family family) {
+  std::vector<std::string> names;
+  for (int64_t i = 0; cl_atom_catalog_name(family, i) != nullptr; i++)
+    names.emplace_back(cl_atom_catalog_name(family, i));
+  return names;
+}
+/* The width in bits of a CuTe element type ("half_t": 16). */
+inline int64_t atom_type_bits(const std::string &type) { return detail::out<int64_t>(cl_atom_type_bits, type.c_str()); }
+/* A GMMA shared-memory layout atom in elements: its swizzle {B, M, S}
+ * (B == 0: none) and the layout under it. */
+inline std::pair<std::array<int32_t, 3>, Layout> gmma_smem_atom(const std::string &name) {
+  std::array<int32_t, 3> sw{};
+  cl_layout_t *l = nullptr;
+  detail::check(cl_gmma_smem_atom(name.c_str(), &sw[0], &sw[1], &sw[2], &l));
+  return {sw, Layout::adopt(l)};
+}
+
+/* CuTe's MMA_Atom of an operation's name (atom.h):
+ * MmaAtom("SM80_16x8x16_F32F16F16F32_TN"). */
+class MmaAtom : public detail::Owned<cl_mma_atom_t, cl_mma_atom_free, detail::no_copy<cl_mma_atom_t>> {
+public:
+  explicit MmaAtom(const std::string &name) : Owned(detail::out<cl_mma_atom_t *>(cl_mma_atom_new, name.c_str())) {}
+  std::string str() const { return detail::text(cl_mma_atom_format, get()); }
+  Layout thr_id() const { return Layout::adopt(detail::out<cl_layout_t *>(cl_mma_atom_thr_id, get())); }
+  Tuple shape_mnk() const { return Tuple::adopt(detail::out<cl_tuple_t *>(cl_mma_atom_shape_mnk, get())); }
+  /* ALayout, BLayout or CLayout of the traits. */
+  Layout layout_tv(cl_mma_operand op) const {
+    return Layout::adopt(detail::out<cl_layout_t *>(cl_mma_atom_layout_tv, get(), op));
+  }
+  int64_t value_bits(cl_mma_operand op) const { return detail::check(cl_mma_atom_value_bits(get(), op)); }
+  static MmaAtom adopt(cl_mma_atom_t *handle) { return MmaAtom(handle, 0); }
+
+private:
+  MmaAtom(cl_mma_atom_t *handle, int) : Owned(handle) {}
+};
+
+/* CuTe's Copy_Atom<OP, T>: CopyAtom("SM75_U32x4_LDSM_N", "half_t"). */
+class CopyAtom : public detail::Owned<cl_copy_atom_t, cl_copy_atom_free, detail::no_copy<cl_copy_atom_t>> {
+public:
+  CopyAtom(const std::string &op, const std::string &type)
+      : Owned(detail::out<cl_copy_atom_t *>(cl_copy_atom_new, op.c_str(), type.c_str())) {}
+  std::string str() const { return detail::text(cl_copy_atom_format, get()); }
+  cl_copy_kind kind() const { return cl_copy_atom_kind(get()); }
+  int64_t value_bits() const { return detail::check(cl_copy_atom_value_bits(get())); }
+  int64_t access_bits(cl_copy_side side) const { return detail::check(cl_copy_atom_access_bits(get(), side)); }
+  Layout thr_id() const { return Layout::adopt(detail::out<cl_layout_t *>(cl_copy_atom_thr_id, get())); }
+  Layout layout(cl_copy_side side, bool in_bits = false) const {
+    return Layout::adopt(detail::out<cl_layout_t *>(cl_copy_atom_layout, get(), side, in_bits ? 1 : 0));
+  }
+};
+
+/* make_tiled_mma(atom, atom_layout, permutation). */
+class TiledMMA : public detail::Owned<cl_tiled_mma_t, cl_tiled_mma_free, detail::no_copy<cl_tiled_mma_t>> {
+public:
+  explicit TiledMMA(const MmaAtom &atom) : Owned(detail::out<cl_tiled_mma_t *>(cl_make_tiled_mma, atom.get(), nullptr, nullptr)) {}
+  TiledMMA(const MmaAtom &atom, const Layout &atom_layout)
+      : Owned(detail::out<cl_tiled_mma_t *>(cl_make_tiled_mma, atom.get(), atom_layout.get(), nullptr)) {}
+  TiledMMA(const MmaAtom &atom, const Layout &atom_layout, const Tuple &permutation)
+      : Owned(detail::out<cl_tiled_mma_t *>(cl_make_tiled_mma, atom.get(), atom_layout.get(), permutation.get())) {}
+  std::string str() const { return detail::text(cl_tiled_mma_format, get()); }
+  MmaAtom atom() const { return MmaAtom::adopt(detail::out<cl_mma_atom_t *>(cl_tiled_mma_atom, get())); }
+  int64_t size() const { return detail::check(cl_tiled_mma_size(get())); }
+  Layout thr_layout_vmnk() const { return Layout::adopt(detail::out<cl_layout_t *>(cl_tiled_mma_thr_layout_vmnk, get())); }
+  Tuple tile_shape() const { return Tuple::adopt(detail::out<cl_tuple_t *>(cl_tiled_mma_tile_shape, get())); }
+  Layout layout_tv(cl_mma_operand op) const {
+    return Layout::adopt(detail::out<cl_layout_t *>(cl_tiled_mma_layout_tv, get(), op));
+  }
+  Layout thrfrg(cl_mma_operand op, const Layout &l) const {
+    return Layout::adopt(detail::out<cl_layout_t *>(cl_tiled_mma_thrfrg, get(), op, l.get()));
+  }
+  /* get_slice(thr).partition_A/B/C of a layout: the thread's layout and its offset. */
+  std::pair<Layout, int64_t> partition(cl_mma_operand op, int64_t thr, const Layout &l) const {
+    cl_layout_t *out = nullptr;
+    int64_t offset = 0;
+    detail::check(cl_tiled_mma_partition(get(), op, thr, l.get(), &out, &offset));
+    return {Layout::adopt(out), offset};
+  }
+  /* The same of a tensor: a view of its memory. */
+  Tensor partition(cl_mma_operand op, int64_t thr, const Tensor &t) const {
+    return t.view(detail::out<cl_tensor_t *>(cl_tiled_mma_partition_tensor, get(), op, thr, t.get()));
+  }
+};
+
+/* make_tiled_copy(copy_atom, thr, val) and make_tiled_copy_A/B/C. */
+class TiledCopy : public detail::Owned<cl_tiled_copy_t, cl_tiled_copy_free, detail::no_copy<cl_tiled_copy_t>> {
+public:
+  TiledCopy(const CopyAtom &atom, const Layout &thr, const Layout &val)
+      : Owned(detail::out<cl_tiled_copy_t *>(cl_make_tiled_copy, atom.get(), thr.get(), val.get())) {}
+  TiledCopy(const CopyAtom &atom, const TiledMMA &mma, cl_mma_operand op)
+      : Owned(detail::out<cl_tiled_copy_t *>(cl_make_tiled_copy_operand, atom.get(), mma.get(), op)) {}
+  std::string str() const { return detail::text(cl_tiled_copy_format, get()); }
+  int64_t size() const { return detail::check(cl_tiled_copy_size(get())); }
+  cl_copy_kind kind() const {
+    cl_copy_atom_t *a = detail::out<cl_copy_atom_t *>(cl_tiled_copy_atom, get());
+    cl_copy_kind k = cl_copy_atom_kind(a);
+    cl_copy_atom_free(a);
+    return k;
+  }
+  Layout layout_tv() const { return Layout::adopt(detail::out<cl_layout_t *>(cl_tiled_copy_layout_tv, get())); }
+  Tuple tiler_mn() const { return Tuple::adopt(detail::out<cl_tuple_t *>(cl_tiled_copy_tiler_mn, get())); }
+  /* get_layoutS_TV() (CL_COPY_SRC) or get_layoutD_TV() (CL_COPY_DST). */
+  Layout side_tv(cl_copy_side side) const {
+    return Layout::adopt(detail::out<cl_layout_t *>(cl_tiled_copy_side_tv, get(), side));
+  }
+  Layout tidfrg(cl_copy_side side, const Layout &l) const {
+    return Layout::adopt(detail::out<cl_layout_t *>(cl_tiled_copy_tidfrg, get(), side, l.get()));
+  }
+  Layout retile(const Layout &l) const { return Layout::adopt(detail::out<cl_layout_t *>(cl_tiled_copy_retile, get(), l.get())); }
+  std::pair<Layout, int64_t> partition(cl_copy_side side, int64_t thr, const Layout &l) const {
+    cl_layout_t *out = nullptr;
+    int64_t offset = 0;
+    detail::check(cl_tiled_copy_partition(get(), side, thr, l.get(), &out, &offset));
+    return {Layout::adopt(out), offset};
+  }
+  Tensor partition(cl_copy_side side, int64_t thr, const Tensor &t) const {
+    return t.view(detail::out<cl_tensor_t *>(cl_tiled_copy_partition_tensor, get(), side, thr, t.get()));
+  }
+};
 
 } // namespace cutelayout
 

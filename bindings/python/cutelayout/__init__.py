@@ -31,6 +31,7 @@ carries the status code and the library's message (`status`, `message`,
 function, for the rare call without a Python spelling.
 """
 from . import _capi
+from ._atoms import CopyAtom, MmaAtom, TiledCopy, TiledMMA
 from ._algebra import (append, blocked_product, coalesce, coalesce_z, complement, composition, composition_mode,
                        coprofile, coshape, cosize, crd2idx, depth, dice, domain_distribute, domain_offset, downcast,
                        filter, filter_zeros, flat_divide, flat_product, flatten, get, greatest_common_domain, group,
