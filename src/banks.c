@@ -403,6 +403,45 @@ cl_status cl_bank_conflicts(const cl_smem_access_t *access, cl_layout_fn_t smem,
   return s;
 }
 
+/* ------------------------------------------------------------- tiled copies */
+
+/* The access a copy atom's instruction makes of shared memory, and which
+ * side of the copy that is. */
+static void access_of_atom(const cl_copy_atom_t *atom, cl_smem_access_t *access, cl_copy_side *side) {
+  cl_copy_kind kind = cl_copy_atom_kind(atom);
+  static const cl_smem_op ops[] = {CL_SMEM_LOAD, CL_SMEM_LDMATRIX, CL_SMEM_STMATRIX, CL_SMEM_CP_ASYNC};
+  access->op = (unsigned)kind < 4 ? ops[kind] : CL_SMEM_LOAD;
+  *side = kind == CL_COPY_STMATRIX || kind == CL_COPY_CP_ASYNC ? CL_COPY_DST : CL_COPY_SRC;
+  access->bits = cl_copy_atom_value_bits(atom);
+  int64_t moved = cl_copy_atom_access_bits(atom, *side);
+  /* a width an instruction has; AutoVectorizingCopy's whole tile is not one */
+  access->vector_bits = moved >= access->bits && moved <= 128 && (moved & (moved - 1)) == 0 ? moved : 0;
+  access->matrices = 0;
+  if (kind == CL_COPY_LDMATRIX || kind == CL_COPY_STMATRIX) {
+    /* each matrix puts one 32-bit register in every thread */
+    int64_t registers = cl_copy_atom_access_bits(atom, kind == CL_COPY_LDMATRIX ? CL_COPY_DST : CL_COPY_SRC) / 32;
+    access->matrices = registers == 1 || registers == 2 || registers == 4 ? registers : 4;
+    access->vector_bits = 128;
+  }
+}
+
+cl_status cl_bank_conflicts_tiled_copy(const cl_tiled_copy_t *copy, cl_layout_fn_t smem, cl_bank_report_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(copy);
+  cl_copy_atom_t *atom = NULL;
+  CL_TRY(cl_tiled_copy_atom(copy, &atom));
+  cl_smem_access_t access;
+  cl_copy_side side;
+  access_of_atom(atom, &access, &side);
+  cl_copy_atom_free(atom);
+  cl_layout_t *tv = NULL;
+  CL_TRY(cl_tiled_copy_side_tv(copy, side, &tv));
+  access.tv = tv;
+  cl_status s = cl_bank_conflicts(&access, smem, out);
+  cl_layout_free(tv);
+  return s;
+}
+
 int64_t cl_bank_report_count(const cl_bank_report_t *report) {
   CHECK_NULL(report);
   return report->count;

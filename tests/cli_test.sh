@@ -395,6 +395,11 @@ bank_conflicts((32,1):(1,0), 64:1, (1,2))	error:
 swizzle_search(composition(Swizzle(1,1,1),64:1), 32, (32,1):(1,0))	error:
 swizzle_search(64:1, 32, (1,2))	error:
 swizzle_search(64:1, 32, (32,1):(1,0), (32,1):(2,0))	Sw<1,0,5> o 0 o 64:1
+bank_conflicts(make_tiled_copy_A(copy_atom(SM75_U32x4_LDSM_N,half_t),make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN,(2,2,1),(32,32,16))), (32,16):(16,1))	(32,16)
+bank_conflicts(make_tiled_copy_A(copy_atom(SM75_U32x4_LDSM_N,half_t),make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN,(2,2,1),(32,32,16))), composition(Swizzle(3,3,3),(32,16):(64,1)))	(16,16)
+bank_conflicts(make_tiled_copy_C(copy_atom(SM90_U32x4_STSM_N,half_t),make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN,(2,2,1),(32,32,16))), (32,32):(32,1))	(64,16)
+bank_conflicts(make_tiled_copy(copy_atom(SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>,half_t),(16,8):(8,1),(1,8)), (16,64):(64,1))	(16,16)
+bank_conflicts(8:1, 8:1)	error: bank_conflicts: with two arguments, argument 1 must be a tiled copy
 EOF_BANKS
 
 # --banks: the title counts a warp's ldmatrix-like rows over the plain rows

@@ -507,6 +507,85 @@ static void test_search_errors(void **state) {
   cl_layout_free(bad);
 }
 
+/* ------------------------------------------------------------ tiled copies */
+
+static cl_tiled_copy_t *operand_copy(const char *op, cl_mma_operand operand) {
+  cl_mma_atom_t *mma_atom = NULL;
+  cl_copy_atom_t *atom = NULL;
+  cl_tiled_mma_t *mma = NULL;
+  cl_tiled_copy_t *copy = NULL;
+  cl_layout_t *warps = lay("(2,2,1):(1,2,0)");
+  cl_tuple_t *tile = tup("(32,32,16)");
+  assert_int_equal(cl_mma_atom_new("SM80_16x8x16_F32F16F16F32_TN", &mma_atom), CL_OK);
+  assert_int_equal(cl_make_tiled_mma(mma_atom, warps, tile, &mma), CL_OK);
+  assert_int_equal(cl_copy_atom_new(op, "half_t", &atom), CL_OK);
+  assert_int_equal(cl_make_tiled_copy_operand(atom, mma, operand, &copy), CL_OK);
+  cl_copy_atom_free(atom);
+  cl_tiled_mma_free(mma);
+  cl_mma_atom_free(mma_atom);
+  cl_layout_free(warps);
+  cl_tuple_free(tile);
+  return copy;
+}
+
+static int64_t copy_wavefronts(const cl_tiled_copy_t *copy, const char *smem_text) {
+  cl_bank_report_t *r = NULL;
+  cl_status s;
+  int64_t w = -1;
+  if (strstr(smem_text, " o ")) {
+    cl_composed_t *c = NULL;
+    assert_int_equal(cl_composed_parse(smem_text, &c), CL_OK);
+    s = cl_bank_conflicts_tiled_copy(copy, cl_layout_fn_composed(c), &r);
+    cl_composed_free(c);
+  } else {
+    cl_layout_t *l = lay(smem_text);
+    s = cl_bank_conflicts_tiled_copy(copy, cl_layout_fn_of(cl_fn_layout(l)), &r);
+    cl_layout_free(l);
+  }
+  if (s != CL_OK)
+    fail_msg("cl_bank_conflicts_tiled_copy over %s: %s", smem_text, cl_last_error());
+  cl_bank_report_totals(r, &w, NULL);
+  cl_bank_report_free(r);
+  return w;
+}
+
+/* A tiled copy counts as its atom's instruction on its shared-memory side:
+ * the same numbers as the suite's pairs of the same copies, measured on an
+ * H100 (tests/banks/pairs.tsv: ldsm4-A-*, ldsm1-B-row16, stsm4-C-row32,
+ * cp16-K-*). */
+static void test_tiled_copies(void **state) {
+  (void)state;
+  cl_tiled_copy_t *a = operand_copy("SM75_U32x4_LDSM_N", CL_OPERAND_A);
+  assert_int_equal(copy_wavefronts(a, "(32,16):(16,1)"), 32);
+  assert_int_equal(copy_wavefronts(a, "(32,16):(24,1)"), 16);
+  assert_int_equal(copy_wavefronts(a, "Sw<3,3,3> o 0 o (32,16):(64,1)"), 16);
+  cl_tiled_copy_t *b = operand_copy("SM75_U32x1_LDSM_N", CL_OPERAND_B);
+  assert_int_equal(copy_wavefronts(b, "(32,16):(16,1)"), 32);
+  cl_tiled_copy_t *c = operand_copy("SM90_U32x4_STSM_N", CL_OPERAND_C);
+  assert_int_equal(copy_wavefronts(c, "(32,32):(32,1)"), 64);
+  cl_copy_atom_t *atom = NULL;
+  cl_tiled_copy_t *cp = NULL;
+  cl_layout_t *threads = lay("(16,8):(8,1)"), *values = lay("(1,8):(0,1)");
+  assert_int_equal(cl_copy_atom_new("SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>", "half_t", &atom), CL_OK);
+  assert_int_equal(cl_make_tiled_copy(atom, threads, values, &cp), CL_OK);
+  assert_int_equal(copy_wavefronts(cp, "(16,64):(64,1)"), 16);
+  /* errors: a NULL copy; a shared-memory layout smaller than the tile */
+  cl_bank_report_t *r = NULL;
+  cl_layout_t *small = lay("16:1");
+  assert_int_equal(cl_bank_conflicts_tiled_copy(NULL, cl_layout_fn_of(cl_fn_layout(small)), &r), CL_E_NULL);
+  assert_int_equal(cl_bank_conflicts_tiled_copy(cp, cl_layout_fn_of(cl_fn_layout(small)), &r), CL_E_DOMAIN);
+  assert_int_equal(cl_bank_conflicts_tiled_copy(cp, cl_layout_fn_of(cl_fn_layout(small)), NULL), CL_E_NULL);
+  assert_null(r);
+  cl_layout_free(small);
+  cl_layout_free(threads);
+  cl_layout_free(values);
+  cl_copy_atom_free(atom);
+  cl_tiled_copy_free(cp);
+  cl_tiled_copy_free(a);
+  cl_tiled_copy_free(b);
+  cl_tiled_copy_free(c);
+}
+
 /* ------------------------------------------------------------ memory */
 
 static struct {
@@ -584,6 +663,7 @@ int main(void) {
     cmocka_unit_test(test_search),
     cmocka_unit_test(test_search_sm80_gemm),
     cmocka_unit_test(test_search_no_cure),
+    cmocka_unit_test(test_tiled_copies),
     cmocka_unit_test(test_search_errors),
     cmocka_unit_test(test_allocation_failures),
   };

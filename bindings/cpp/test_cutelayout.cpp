@@ -693,6 +693,8 @@ static void test_banks() {
         "Sw<3,3,3> o 0 o (8,64):(64,1)");
   CHECK_THROWS(cl::bank_conflicts(rows, cl::Layout("8:1"), 16), CL_E_DOMAIN);
   CHECK_THROWS(cl::swizzle_search(cl::Layout("8:1"), {}), CL_E_DOMAIN);
+}
+
 /* Atoms: CuTe's answers (tests/cute_atoms.tsv has them from CuTe itself),
  * the defining property of a tiled C layout, partitions as views. */
 static void test_atoms() {

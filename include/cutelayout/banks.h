@@ -19,6 +19,7 @@
 #include "common.h"
 #include "layout.h"
 #include "swizzle.h"
+#include "atom.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -90,6 +91,17 @@ typedef struct cl_bank_instruction {
  * or a bare swizzle as smem; CL_E_LIMIT for an access of more than 2^24
  * values; CL_E_NOMEM. */
 CL_API cl_status cl_bank_conflicts(const cl_smem_access_t *access, cl_layout_fn_t smem, cl_bank_report_t **out);
+/* bank_conflicts(tiled_copy, smem): the same for a tiled copy's own
+ * instructions over one tile.  The shared-memory side is the one its atom's
+ * instruction reads or writes there: the source of ldmatrix (LDSM), the
+ * destination of stmatrix (STSM) and cp.async, otherwise the source (a plain
+ * copy counted as loads); the access is that side's TV layout
+ * (get_layoutS_TV / get_layoutD_TV), of the atom's element width, each
+ * thread moving the atom's bits on that side an instruction, and ldmatrix /
+ * stmatrix taking the matrices the atom's register side holds (x1, x2, x4).
+ * Errors as cl_bank_conflicts, and CL_E_NULL for a NULL copy. */
+CL_API cl_status cl_bank_conflicts_tiled_copy(const cl_tiled_copy_t *copy, cl_layout_fn_t smem,
+                                              cl_bank_report_t **out);
 /* NULL is a no-op. */
 CL_API void cl_bank_report_free(cl_bank_report_t *report);
 /* The number of instructions (all warps), or a negative status for NULL. */

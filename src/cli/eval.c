@@ -267,6 +267,9 @@ static cl_status unknown_name(const char *name, size_t column) {
 
 /* A name of CuTe's catalog of atoms (fn_atom.h), or an unknown name. */
 static cl_status atom_name(const char *name, size_t column, value *out) {
+  /* a function's name without its call is not a misspelt atom */
+  if (builtin_find(name) != NULL)
+    return unknown_name(name, column);
   bool known;
   cl_status s = cli_atom_name_value(name, out, &known);
   if (known)

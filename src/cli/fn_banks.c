@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "builtins.h"
+#include "fn_atom.h"
 
 /* The shared-memory layout argument: a layout or a composed layout. */
 static cl_status arg_smem(const char *fn, const value *a, int i, cl_layout_fn_t *out) {
@@ -33,8 +34,23 @@ static cl_smem_access_t load_of(const cl_layout_t *tv, int64_t bits) {
   return access;
 }
 
+/* bank_conflicts(tiled_copy, L): the copy's own instructions. */
+static cl_status tiled_copy_conflicts(const char *name, const value *a, value *out) {
+  if (a[0].kind != V_ATOM || a[0].num[0] != A_TILED_COPY)
+    return cli_fail(CL_E_TYPE, "%s: with two arguments, argument 1 must be a tiled copy (make_tiled_copy...)", name);
+  cl_layout_fn_t smem;
+  TRY(arg_smem(name, a, 1, &smem));
+  cl_bank_report_t *report = NULL;
+  TRY(cl_bank_conflicts_tiled_copy(a[0].atom, smem, &report));
+  int64_t w, i;
+  cl_bank_report_totals(report, &w, &i);
+  cl_bank_report_free(report);
+  return pair_of(w, i, out);
+}
+
 static cl_status fn_bank_conflicts(const char *name, const value *a, int n, value *out) {
-  (void)n;
+  if (n == 2)
+    return tiled_copy_conflicts(name, a, out);
   const cl_layout_t *tv;
   cl_layout_fn_t smem;
   int64_t bits;
@@ -72,7 +88,7 @@ static cl_status fn_swizzle_search(const char *name, const value *a, int n, valu
 }
 
 const builtin cli_builtins_banks[] = {
-  {"bank_conflicts", 3, 3, fn_bank_conflicts, "bank_conflicts(tv,L,bits) | bank_conflicts(tv,C,bits)"},
+  {"bank_conflicts", 2, 3, fn_bank_conflicts, "bank_conflicts(tv,L,bits) | bank_conflicts(tv,C,bits) | bank_conflicts(tiled_copy,L)"},
   {"swizzle_search", 3, 2 + MAX_ACCESSES, fn_swizzle_search, "swizzle_search(L,bits,tv,...)"},
   {NULL, 0, 0, NULL, NULL},
 };

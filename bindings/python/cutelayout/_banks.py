@@ -71,9 +71,16 @@ def bank_report(tv, smem, bits, op='ld', vector_bits=0, matrices=0):
     return out
 
 
-def bank_conflicts(tv, smem, bits, op='ld', vector_bits=0, matrices=0):
-    """(wavefronts, ideal) of the access over smem: CuTe's bank_conflicts."""
-    report = _report(tv, smem, bits, op, vector_bits, matrices)
+def bank_conflicts(tv, smem, bits=None, op='ld', vector_bits=0, matrices=0):
+    """(wavefronts, ideal) of the access over smem: CuTe's bank_conflicts.
+    bank_conflicts(tiled_copy, smem) counts a TiledCopy's own instructions
+    on its shared-memory side."""
+    if bits is None:
+        smem = _as_fn(smem)
+        report = _Report()
+        report._as_parameter_ = out_call(capi.cl_bank_conflicts_tiled_copy, tv, side_arg(smem))
+    else:
+        report = _report(tv, smem, bits, op, vector_bits, matrices)
     w, i = c_int64(), c_int64()
     check(capi.cl_bank_report_totals(report, byref(w), byref(i)))
     return w.value, i.value

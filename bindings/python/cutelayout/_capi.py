@@ -107,6 +107,7 @@ FUNCTIONS = {
     'cl_atom_catalog_name': ('const char *', ('cl_atom_family', 'int64_t')),
     'cl_atom_type_bits': ('cl_status', ('const char *', 'int64_t *')),
     'cl_bank_conflicts': ('cl_status', ('const cl_smem_access_t *', 'cl_layout_fn_t', 'cl_bank_report_t **')),
+    'cl_bank_conflicts_tiled_copy': ('cl_status', ('const cl_tiled_copy_t *', 'cl_layout_fn_t', 'cl_bank_report_t **')),
     'cl_bank_report_count': ('int64_t', ('const cl_bank_report_t *',)),
     'cl_bank_report_free': ('void', ('cl_bank_report_t *',)),
     'cl_bank_report_instruction': ('cl_status', ('const cl_bank_report_t *', 'int64_t', 'cl_bank_instruction_t *')),

@@ -56,6 +56,12 @@ class TestBanks(unittest.TestCase):
         gemm = cl.swizzle_search("(128,64):(64,1)", 16, (cp, "cp.async"), (ld, "ldmatrix"))
         self.assertEqual(str(gemm), "Sw<3,3,3> o 0 o (128,64):(64,1)")
 
+    def test_tiled_copy(self):
+        mma = cl.TiledMMA("SM80_16x8x16_F32F16F16F32_TN", "(2,2,1):(1,2,0)", (32, 32, 16))
+        copy = cl.TiledCopy.for_mma(cl.CopyAtom("SM75_U32x4_LDSM_N", "half_t"), mma, "A")
+        self.assertEqual(cl.bank_conflicts(copy, "(32,16):(16,1)"), (32, 16))
+        self.assertEqual(cl.bank_conflicts(copy, cl.parse("Sw<3,3,3> o 0 o (32,16):(64,1)")), (16, 16))
+
     def test_errors(self):
         with self.assertRaises(cl.DomainError):
             cl.bank_conflicts("(32,1):(1,0)", "64:1", 12)

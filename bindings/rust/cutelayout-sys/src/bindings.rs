@@ -2586,6 +2586,13 @@ extern "C" {
     ) -> cl_status;
 }
 extern "C" {
+    pub fn cl_bank_conflicts_tiled_copy(
+        copy: *const cl_tiled_copy_t,
+        smem: cl_layout_fn_t,
+        out: *mut *mut cl_bank_report_t,
+    ) -> cl_status;
+}
+extern "C" {
     pub fn cl_bank_report_free(report: *mut cl_bank_report_t);
 }
 extern "C" {
