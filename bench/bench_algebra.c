@@ -144,6 +144,59 @@ static timed timed_of(const algebra_case *c) {
   return t;
 }
 
+/* ---- swizzle_search (banks.h) ---- */
+
+/* The A tile of a GEMM, 128x128 halves with rows along K: 16-byte cp.async
+ * writes by 16x8 threads and ldmatrix x4 reads of CuTe's tiled copy for 2x2
+ * warps of 16x8x16 MMAs, both over the tile's (m,k) indices.  The baseline
+ * is one bank_conflicts of each access over the plain layout: the search
+ * costs that many full evaluations. */
+typedef struct search_work {
+  cl_layout_t *smem;
+  cl_smem_access_t accesses[2];
+} search_work;
+
+static void run_search(void *ctx, int64_t iters) {
+  search_work *w = ctx;
+  for (int64_t i = 0; i < iters; i++) {
+    cl_swizzle_t best;
+    bench_check(cl_swizzle_search(w->smem, w->accesses, 2, &best, NULL, NULL), "cl_swizzle_search");
+    bench_do_not_optimize(best.bits);
+  }
+}
+
+static void run_bank_conflicts(void *ctx, int64_t iters) {
+  search_work *w = ctx;
+  for (int64_t i = 0; i < iters; i++)
+    for (int k = 0; k < 2; k++) {
+      cl_bank_report_t *r = NULL;
+      bench_check(cl_bank_conflicts(&w->accesses[k], cl_layout_fn_of(cl_fn_layout(w->smem)), &r), "cl_bank_conflicts");
+      cl_bank_report_free(r);
+    }
+}
+
+static void bench_swizzle_search(void) {
+  search_work w;
+  cl_layout_t *cp = NULL, *ld = NULL;
+  bench_check(cl_layout_parse("(128,128):(128,1)", &w.smem), "smem");
+  bench_check(cl_layout_parse("((16,8),(8,16)):((1024,1),(128,8))", &cp), "cp.async TV");
+  bench_check(cl_layout_parse("((16,2,2,2),(8,4,8)):((1,1024,16,0),(128,32,2048))", &ld), "ldmatrix TV");
+  w.accesses[0] = (cl_smem_access_t){cp, 16, CL_SMEM_CP_ASYNC, 0, 0};
+  w.accesses[1] = (cl_smem_access_t){ld, 16, CL_SMEM_LDMATRIX, 0, 4};
+  cl_swizzle_t best;
+  int64_t wavefronts, ideal;
+  bench_check(cl_swizzle_search(w.smem, w.accesses, 2, &best, &wavefronts, &ideal), "cl_swizzle_search");
+  if (wavefronts != ideal) {
+    fprintf(stderr, "cute-layout-bench: swizzle_search found no conflict-free swizzle of the 128x128 tile\n");
+    bench_check(CL_E_DOMAIN, "swizzle-search-128x128");
+  }
+  bench_pair vs_eval = bench_compare(run_search, &w, run_bank_conflicts, &w, 1);
+  bench_report("algebra", "swizzle-search-128x128", vs_eval.a * 1e3, "ms", vs_eval.ratio, "bank-conflicts");
+  cl_layout_free(cp);
+  cl_layout_free(ld);
+  cl_layout_free(w.smem);
+}
+
 void bench_algebra(void) {
   algebra_case work[NCASES];
   memcpy(work, cases, sizeof work);
@@ -177,4 +230,5 @@ void bench_algebra(void) {
     cl_layout_free(work[k].lb);
     cl_tuple_free(work[k].tb);
   }
+  bench_swizzle_search();
 }

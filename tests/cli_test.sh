@@ -391,6 +391,53 @@ draw_status "text" 1 "is text, not a layout" -- 'print1D(8:1)'
 draw_status "swizzle inside" 1 "inner function is a swizzle, which has no grid" -- 'composition((8,8):(8,1),0,Sw<1,1,1>)'
 draw_status "unwritable" 1 "cute-layout: draw: cannot write '$work/no/such/dir.svg'" -- 8:1 -o "$work/no/such/dir.svg"
 draw_status "swizzle innermost" 1 "inner function is a swizzle, which has no grid" -- '(4,4):(4,1) o 0 o 16:1 o 0 o Sw<1,1,1>'
+# bank_conflicts and swizzle_search in the eval language (banks.h; the numbers
+# are derived in docs/bank-conflicts.md): a plain and a swizzled layout, the
+# search, and each argument that is not what the function takes.
+while IFS=$'\t' read -r expr want; do
+  got=$("$exe" eval "$expr" 2>&1)
+  case $got in "$want"*) ;; *) fail "eval $expr: got '$got', want '$want'" ;; esac
+done <<'EOF_BANKS'
+bank_conflicts(((8,4),8):((1,64),8), (8,64):(64,1), 16)	(32,4)
+bank_conflicts(((8,4),8):((1,64),8), composition(Swizzle(3,3,3),(8,64):(64,1)), 16)	(4,4)
+bank_conflicts((32,1):(33,0), 4096:1, 32)	(1,1)
+swizzle_search((8,64):(64,1), 16, ((8,4),8):((1,64),8))	Sw<3,3,3> o 0 o (8,64):(64,1)
+swizzle_search((32,32):(32,1), 32, (32,32):(1,32), (32,32):(32,1))	Sw<3,2,3> o 0 o (32,32):(32,1)
+swizzle_search(128:1, 32, (32,4):(4,1))	Sw<0,0,0> o 0 o 128:1
+bank_conflicts((32,1):(1,0), 16:1, 32)	error: bank_conflicts: thread 16's value 0 is tile index 16, outside
+bank_conflicts((32,1):(1,0), 64:1, 12)	error: bank_conflicts: elements of 12 bits
+bank_conflicts(32:1, 64:1, 32)	error: bank_conflicts: a TV layout has rank 2
+bank_conflicts((32,1):(1,0), Sw<1,1,1>, 32)	error:
+bank_conflicts((32,1):(1,0), 64:1, (1,2))	error:
+swizzle_search(composition(Swizzle(1,1,1),64:1), 32, (32,1):(1,0))	error:
+swizzle_search(64:1, 32, (1,2))	error:
+swizzle_search(64:1, 32, (32,1):(1,0), (32,1):(2,0))	Sw<1,0,5> o 0 o 64:1
+bank_conflicts(make_tiled_copy_A(copy_atom(SM75_U32x4_LDSM_N,half_t),make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN,(2,2,1),(32,32,16))), (32,16):(16,1))	(32,16)
+bank_conflicts(make_tiled_copy_A(copy_atom(SM75_U32x4_LDSM_N,half_t),make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN,(2,2,1),(32,32,16))), composition(Swizzle(3,3,3),(32,16):(64,1)))	(16,16)
+bank_conflicts(make_tiled_copy_C(copy_atom(SM90_U32x4_STSM_N,half_t),make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN,(2,2,1),(32,32,16))), (32,32):(32,1))	(64,16)
+bank_conflicts(make_tiled_copy(copy_atom(SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>,half_t),(16,8):(8,1),(1,8)), (16,64):(64,1))	(16,16)
+bank_conflicts(8:1, 8:1)	error: bank_conflicts: with two arguments, argument 1 must be a tiled copy
+EOF_BANKS
+
+# --banks: the title counts a warp's ldmatrix-like rows over the plain rows
+# (8 rows of 128 bytes in one bank group: 32 wavefronts, ideal 4) and over
+# CuTe's 128-byte swizzle (conflict-free); the plain picture outlines a
+# conflicting cell, the swizzled one none; cells are coloured by bank.
+rows='((8,4),8):((1,64),8)'
+"$exe" draw '(8,64):(64,1)' --banks "$rows" --element-bytes 2 > "$work/banks.svg" || fail "draw --banks: exit status $?"
+grep -q 'bank_conflicts = (32,4); warp 0, vector 0: 32 wavefronts (ideal 4)' "$work/banks.svg" || fail "draw --banks: title"
+grep -q 'class="highlight"' "$work/banks.svg" || fail "draw --banks: no conflicting cell outlined"
+grep -q 'bank' "$work/banks.svg" || fail "draw --banks: no note on the bank colours"
+"$exe" draw 'composition(Swizzle(3,3,3),(8,64):(64,1))' --banks "$rows" --element-bytes 2 > "$work/banks_sw.svg" ||
+  fail "draw --banks swizzled: exit status $?"
+grep -q 'bank_conflicts = (4,4)' "$work/banks_sw.svg" || fail "draw --banks swizzled: title"
+grep -q 'class="highlight"' "$work/banks_sw.svg" && fail "draw --banks swizzled: a cell outlined"
+draw_status "banks, not a layout" 1 "--banks wants a thread-value layout, not '(1,2)'" -- 64:1 --banks '(1,2)'
+draw_status "banks, bad TV" 1 "cute-layout: draw: " -- 64:1 --banks 'make_layout('
+draw_status "banks, outside" 1 "outside the shared-memory layout's 8 indices" -- 8:1 --banks '(32,1):(1,0)'
+draw_status "banks with tv" 2 "--banks draws one shared-memory layout" -- 64:1 --banks '(32,1):(1,0)' --tv 8,8
+draw_status "banks of a coordinate tensor" 1 "no thread-value, highlighted or bank picture" -- 'make_identity_tensor((4,4))' --banks '(16,1):(1,0)'
+
 # A composed layout nested in another (CuTe's composition of a swizzled layout
 # with its inverse): the swizzle twice is the identity on (4,4):(1,4)'s grid.
 "$exe" draw -f txt 'Sw<1,0,2> o 0 o Sw<1,0,2> o 0 o (4,4):(1,4)' > "$work/nested.txt" || fail "draw nested: exit status $?"

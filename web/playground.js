@@ -48,6 +48,10 @@
      state: {expr: '(6,2):(8,2)', b: '(4,3):(3,1)', mode: 'composition', hl: 5}},
     {title: 'A copy that transposes', text: 'a column-major source copied to a row-major destination, by bank: element 9 is outlined in both.',
      state: {expr: '(4,8):(1,4)', b: '(4,8):(8,1)', mode: 'copy', colour: 'bank', hl: 9}},
+    {title: 'Bank conflicts of ldmatrix rows', text: 'lanes 0-7 read a column of 16-byte chunks of rows of 64 halves: every row in the same banks, 8 wavefronts a matrix (one conflicting cell outlined).',
+     state: {expr: '(8,64):(64,1)', b: '((8,4),8):((1,64),8)', mode: 'banks', bytes: 2}},
+    {title: 'The same rows, swizzled', text: 'swizzle_search finds Sw<3,3,3>: the chunks of a column land in 8 different bank groups, 1 wavefront a matrix.',
+     state: {expr: 'composition(Swizzle(3,3,3),(8,64):(64,1))', b: '((8,4),8):((1,64),8)', mode: 'banks', bytes: 2}},
   ];
 
   const $ = id => document.getElementById(id);
@@ -104,14 +108,17 @@
   }
 
   function twoExpressions(s) { return s.mode === 'composition' || s.mode === 'copy'; }
+  // The second field: B, a copy's destination, or the access whose banks are drawn.
+  function usesB(s) { return twoExpressions(s) || s.mode === 'banks'; }
+  function byBank(s) { return s.colour === 'bank' || s.mode === 'banks'; }
 
   function fragmentOf(s) {
     const parts = ['expr=' + encodeURIComponent(s.expr)];
     if (s.mode !== 'layout') parts.push('mode=' + s.mode);
-    if (twoExpressions(s)) parts.push('b=' + encodeURIComponent(s.b));
+    if (usesB(s)) parts.push('b=' + encodeURIComponent(s.b));
     if (s.mode === 'tv') parts.push('tile=' + s.rows + ',' + s.cols);
     if (s.colour !== 'auto') parts.push('colour=' + s.colour);
-    if (s.colour === 'bank' && s.bytes !== 4) parts.push('bytes=' + s.bytes);
+    if (byBank(s) && s.bytes !== 4) parts.push('bytes=' + s.bytes);
     if (s.hl >= 0) parts.push('hl=' + s.hl);
     return '#' + parts.join('&');
   }
@@ -130,7 +137,7 @@
       }
       const key = part.slice(0, eq);
       if (key === 'expr' || key === 'b') s[key] = value;
-      else if (key === 'mode' && ['layout', 'tv', 'composition', 'copy'].includes(value)) s.mode = value;
+      else if (key === 'mode' && ['layout', 'tv', 'composition', 'copy', 'banks'].includes(value)) s.mode = value;
       else if (key === 'colour' && ['auto', 'index', 'bank', 'thread', 'value'].includes(value)) s.colour = value;
       else if (key === 'bytes' && /^[0-9]+$/.test(value)) s.bytes = Number(value);
       else if (key === 'hl' && /^[0-9]+$/.test(value)) s.hl = Number(value);
@@ -142,12 +149,13 @@
   let state = Object.assign({}, DEFAULTS);
 
   function showModeFields(s) {
-    const two = twoExpressions(s);
-    $('b-field').hidden = !two;
+    $('b-field').hidden = !usesB(s);
     $('tile-options').hidden = s.mode !== 'tv';
-    $('bytes-field').hidden = s.colour !== 'bank';
-    $('expr-label').textContent = s.mode === 'composition' ? 'A' : s.mode === 'copy' ? 'Source' : 'Expression';
-    $('b-field').firstElementChild.textContent = s.mode === 'copy' ? 'Destination' : 'B';
+    $('bytes-field').hidden = !byBank(s);
+    $('expr-label').textContent = s.mode === 'composition' ? 'A' : s.mode === 'copy' ? 'Source'
+      : s.mode === 'banks' ? 'Shared-memory layout' : 'Expression';
+    $('b-field').firstElementChild.textContent = s.mode === 'copy' ? 'Destination'
+      : s.mode === 'banks' ? 'Access (TV layout)' : 'B';
   }
 
   // ---------------------------------------------------------------- the tool's answers
@@ -157,6 +165,11 @@
     const args = ['draw'];
     if (twoExpressions(s)) args.push('--side-by-side=' + s.mode, s.expr, s.b);
     else args.push(s.expr);
+    if (s.mode === 'banks') {
+      args.push('--banks', s.b);
+      if (s.bytes !== 4) args.push('--element-bytes', String(s.bytes));
+      return args;
+    }
     if (s.mode === 'tv') args.push('--tv', s.rows + ',' + s.cols);
     if (s.colour !== 'auto') args.push('--colour', s.colour);
     if (s.colour === 'bank' && s.bytes !== 4) args.push('--element-bytes', String(s.bytes));
@@ -174,6 +187,7 @@
     const size = e => { const n = Number(evalLine('size(' + e + ')')); return Number.isFinite(n) ? n : 0; };
     if (s.mode === 'composition') return size(s.expr) + 2 * size(s.b);
     if (s.mode === 'copy') return size(s.expr) + size(s.b);
+    if (s.mode === 'banks') return size(s.expr);
     return size(s.expr);
   }
 
@@ -256,6 +270,10 @@
       ? [['expr', s.mode === 'copy' ? 'source' : 'A', s.expr], ['b', s.mode === 'copy' ? 'destination' : 'B', s.b]]
       : [['expr', null, s.expr]];
     if (s.mode === 'composition') named.push([null, 'composition(A,B)', 'composition(' + s.expr + ',' + s.b + ')']);
+    if (s.mode === 'banks') {
+      named.push(['b', 'access', s.b]);
+      named.push([null, 'bank_conflicts', 'bank_conflicts(' + s.b + ',' + s.expr + ',' + 8 * s.bytes + ')']);
+    }
     const lines = [];
     for (const [field, name, expr] of named) {
       const line = evalLine(expr);
@@ -278,7 +296,7 @@
     if (location.hash !== key) history.replaceState(null, '', key);
     showModeFields(state);
     clearError();
-    if (!state.expr || (twoExpressions(state) && !state.b)) {
+    if (!state.expr || (usesB(state) && !state.b)) {
       clearOutputs();
       playground.renderedKey = key;
       return;

@@ -712,8 +712,96 @@ static void test_nested_and_plan() {
   CHECK_THROWS(cl::copy_plan(row, col, CL_COPY_STORES_AUTO, -1), CL_E_DOMAIN);
 }
 
+/* banks.h: the counts the C tests derive by hand, the report's totals, the search. */
+static void test_banks() {
+  cl::Layout rows("((8,4),8):((1,64),8)");
+  cl::BankCount plain = cl::bank_conflicts(cl::SmemAccess{rows, 16, CL_SMEM_LDMATRIX}, cl::Layout("(8,64):(64,1)"));
+  CHECK(plain.wavefronts == 32 && plain.ideal == 4);
+  cl::ComposedLayout sw128("Sw<3,3,3> o 0 o (8,64):(64,1)");
+  CHECK(cl::bank_conflicts(rows, sw128, 16).wavefronts == 4);
+  cl::BankReport r(cl::SmemAccess{rows, 16}, sw128);
+  CHECK(r.size() == 1 && r[0].bytes == 16 && r.lane(0, 8).first == 64);
+  CHECK(r.totals().wavefronts == 4);
+  std::array<int64_t, 32> lanes;
+  lanes.fill(256);
+  CHECK(cl::smem_wavefronts(CL_SMEM_LOAD, lanes, 16).wavefronts == 2);
+  CHECK(cl::swizzle_search(cl::Layout("(8,64):(64,1)"), {cl::SmemAccess{rows, 16, CL_SMEM_LDMATRIX}}).str() ==
+        "Sw<3,3,3> o 0 o (8,64):(64,1)");
+  CHECK_THROWS(cl::bank_conflicts(rows, cl::Layout("8:1"), 16), CL_E_DOMAIN);
+  CHECK_THROWS(cl::swizzle_search(cl::Layout("8:1"), {}), CL_E_DOMAIN);
+}
+
+/* Atoms: CuTe's answers (tests/cute_atoms.tsv has them from CuTe itself),
+ * the defining property of a tiled C layout, partitions as views. */
+static void test_atoms() {
+  cl::MmaAtom atom("SM80_16x8x16_F32F16F16F32_TN");
+  CHECK(atom.str() == "SM80_16x8x16_F32F16F16F32_TN");
+  CHECK(atom.thr_id().str() == "32:1");
+  CHECK(atom.shape_mnk().str() == "(16,8,16)");
+  CHECK(atom.layout_tv(CL_OPERAND_A).str() == "((4,8),(2,2,2)):((32,1),(16,8,128))");
+  CHECK(atom.value_bits(CL_OPERAND_C) == 32);
+  cl::TiledMMA mma(atom, cl::Layout("(2,2,1):(1,2,0)"));
+  CHECK(mma.str() == "make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN,(2,2,1):(1,2,0),(_,_,_))");
+  CHECK(mma.atom().str() == atom.str());
+  CHECK(mma.size() == 128);
+  CHECK(mma.tile_shape().str() == "(32,16,16)");
+  CHECK(mma.thr_layout_vmnk().str() == "(32,2,2,1):(1,32,64,0)");
+  cl::Layout c = mma.layout_tv(CL_OPERAND_C);
+  std::vector<int64_t> seen = c.indices();
+  std::sort(seen.begin(), seen.end());
+  std::vector<int64_t> all(32 * 16);
+  std::iota(all.begin(), all.end(), 0);
+  CHECK(seen == all);
+  CHECK(mma.thrfrg(CL_OPERAND_C, cl::Layout("(32,16):(1,32)")).size() == 512);
+  auto part = mma.partition(CL_OPERAND_A, 5, cl::Layout("(64,32):(1,64)"));
+  CHECK(part.first.str() == "((2,2,2),2,2):((64,8,512),32,1024)");
+  std::vector<float> data(64 * 32);
+  cl::Tensor t(data, cl::Layout("(64,32):(1,64)"));
+  cl::Tensor view = mma.partition(CL_OPERAND_A, 5, t);
+  CHECK(view.layout().str() == part.first.str());
+  CHECK_THROWS(mma.partition(CL_OPERAND_A, 128, t), CL_E_DOMAIN);
+  CHECK_THROWS(cl::MmaAtom("SM80_16x8x16_F32F16F16F32_TM"), CL_E_DOMAIN);
+  CHECK_THROWS(cl::TiledMMA(atom, cl::Layout("(2,2,1,1):(1,2,0,0)")), CL_E_RANK);
+  cl::TiledMMA perm(atom, cl::Layout("(2,2,1):(1,2,0)"), cl::Tuple("(_,32,_)"));
+  CHECK(perm.tile_shape().str() == "(32,32,16)");
+  cl::TiledMMA one{atom};
+  CHECK(one.size() == 32);
+
+  cl::CopyAtom ldsm("SM75_U32x4_LDSM_N", "half_t");
+  CHECK(ldsm.str() == "copy_atom(SM75_U32x4_LDSM_N,half_t)");
+  CHECK(ldsm.kind() == CL_COPY_LDMATRIX);
+  CHECK(ldsm.value_bits() == 16);
+  CHECK(ldsm.access_bits(CL_COPY_DST) == 128);
+  CHECK(ldsm.thr_id().str() == "32:1");
+  CHECK(ldsm.layout(CL_COPY_DST).str() == "(32,(2,4)):(2,(1,64))");
+  CHECK(ldsm.layout(CL_COPY_DST, true).str() == "(32,(32,4)):(32,(1,1024))");
+  CHECK_THROWS(cl::CopyAtom("SM75_U32x4_LDSM_N", "uint128_t"), CL_E_TYPE);
+  cl::TiledCopy copy_a(ldsm, mma, CL_OPERAND_A);
+  CHECK(copy_a.kind() == CL_COPY_LDMATRIX);
+  CHECK(copy_a.size() == 128);
+  CHECK(copy_a.tiler_mn().str() == "(32,16)");
+  CHECK(copy_a.side_tv(CL_COPY_SRC).str() == "((16,2,2,2),(8,1)):((1,256,16,0),(32,0))");
+  CHECK(copy_a.layout_tv().str() == mma.layout_tv(CL_OPERAND_A).str());
+  CHECK(copy_a.tidfrg(CL_COPY_SRC, cl::Layout("(32,16):(1,32)")).size() == 1024);
+  cl::TiledCopy plain(cl::CopyAtom("UniversalCopy<uint128_t>", "half_t"), cl::Layout("(32,8):(8,1)"),
+                      cl::Layout("(1,8):(0,1)"));
+  CHECK(plain.str() == "make_tiled_copy(copy_atom(UniversalCopy<uint128_t>,half_t),(32,8):(8,1),(1,8):(0,1))");
+  std::vector<uint16_t> tile(64 * 64);
+  cl::Tensor src(tile, cl::Layout("(64,64):(64,1)"));
+  CHECK(plain.partition(CL_COPY_SRC, 3, src).size() == 16);
+  CHECK(plain.partition(CL_COPY_DST, 3, cl::Layout("(64,64):(64,1)")).first.size() == 16);
+  CHECK_THROWS(plain.retile(cl::Layout("8:1")), CL_E_UNSUPPORTED);
+
+  CHECK(cl::atom_type_bits("float_e4m3_t") == 8);
+  CHECK(cl::atom_catalog(CL_ATOM_SMEM).size() == 8);
+  auto smem = cl::gmma_smem_atom("GMMA::Layout_K_SW128_Atom<half_t>");
+  CHECK(smem.first[0] == 3 && smem.first[1] == 3 && smem.first[2] == 3);
+  CHECK(smem.second.str() == "(8,64):(64,1)");
+}
+
 int main() {
   test_values();
+  test_banks();
   test_errors();
   test_evaluation();
   test_tuples();
@@ -724,6 +812,7 @@ int main() {
   test_more_functions();
   test_coord_tensors();
   test_nested_and_plan();
+  test_atoms();
   if (failures) {
     std::fprintf(stderr, "%d checks failed\n", failures);
     return 1;

@@ -16,5 +16,7 @@
 #include "swizzle.h"
 #include "tensor.h"
 #include "coord_tensor.h"
+#include "atom.h"
+#include "banks.h"
 
 #endif

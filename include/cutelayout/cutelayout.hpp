@@ -35,6 +35,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <array>
 #include <cstdio>
 #include <exception>
 #include <functional>
@@ -47,6 +48,7 @@
 #include <type_traits>
 #include <utility>
 #include <variant>
+#include <array>
 #include <vector>
 
 #include "cutelayout.h"
@@ -142,6 +144,13 @@ protected:
 };
 
 inline size_t hash_text(const std::string &s) { return std::hash<std::string>()(s); }
+
+/* For handles the library cannot copy (atoms and tiled atoms): copying the
+ * C++ object fails with CL_E_UNSUPPORTED. */
+template <class T> cl_status no_copy(const T *, T **out) {
+  *out = nullptr;
+  return CL_E_UNSUPPORTED;
+}
 
 } // namespace detail
 
@@ -1348,6 +1357,198 @@ private:
     void operator()(cl_odometer_t *o) const { cl_odometer_free(o); }
   };
   std::unique_ptr<cl_odometer_t, Free> h_;
+};
+
+/* ---- shared-memory bank conflicts (banks.h) ---- */
+
+/* One access: a TV layout (thread, value) -> tile index, of bits-bit
+ * elements, standing for instruction op (vector_bits 0: the widest;
+ * matrices for ldmatrix / stmatrix, 0: 4). */
+struct SmemAccess {
+  Layout tv;
+  int64_t bits;
+  cl_smem_op op = CL_SMEM_LOAD;
+  int64_t vector_bits = 0;
+  int64_t matrices = 0;
+  cl_smem_access_t raw() const { return cl_smem_access_t{tv.get(), bits, op, vector_bits, matrices}; }
+};
+
+/* Wavefronts and the fewest possible for the same bytes. */
+struct BankCount {
+  int64_t wavefronts;
+  int64_t ideal;
+};
+
+/* Every instruction of an access over a shared-memory layout. */
+class BankReport {
+public:
+  BankReport(const SmemAccess &access, const Side &smem) {
+    cl_smem_access_t a = access.raw();
+    h_.reset(detail::out<cl_bank_report_t *>(cl_bank_conflicts, &a, detail::side(smem)));
+  }
+  int64_t size() const { return detail::check(cl_bank_report_count(h_.get())); }
+  cl_bank_instruction_t operator[](int64_t i) const {
+    return detail::out<cl_bank_instruction_t>(cl_bank_report_instruction, h_.get(), i);
+  }
+  /* Lane `lane`'s first tile index and element offset in instruction i (-1, -1: none). */
+  std::pair<int64_t, int64_t> lane(int64_t i, int64_t lane) const {
+    int64_t tile = 0, offset = 0;
+    detail::check(cl_bank_report_lane(h_.get(), i, lane, &tile, &offset));
+    return {tile, offset};
+  }
+  BankCount totals() const {
+    BankCount t{0, 0};
+    detail::check(cl_bank_report_totals(h_.get(), &t.wavefronts, &t.ideal));
+    return t;
+  }
+
+private:
+  struct Free {
+    void operator()(cl_bank_report_t *r) const { cl_bank_report_free(r); }
+  };
+  std::unique_ptr<cl_bank_report_t, Free> h_;
+};
+
+/* bank_conflicts(tv, L, bits): the contract's (w, i) of a warp-wide load. */
+inline BankCount bank_conflicts(const SmemAccess &access, const Side &smem) { return BankReport(access, smem).totals(); }
+inline BankCount bank_conflicts(const Layout &tv, const Side &smem, int64_t bits) {
+  return bank_conflicts(SmemAccess{tv, bits}, smem);
+}
+/* One instruction from its 32 lanes' byte addresses (-1: none). */
+inline BankCount smem_wavefronts(cl_smem_op op, const std::array<int64_t, 32> &lanes, int64_t bytes) {
+  BankCount c{0, 0};
+  detail::check(cl_smem_wavefronts(op, lanes.data(), bytes, &c.wavefronts, &c.ideal));
+  return c;
+}
+/* swizzle_search: Sw<B,M,S> o 0 o smem with the fewest wavefronts for all the accesses. */
+inline ComposedLayout swizzle_search(const Layout &smem, const std::vector<SmemAccess> &accesses) {
+  std::vector<cl_smem_access_t> raw;
+  for (const SmemAccess &a : accesses)
+    raw.push_back(a.raw());
+  cl_swizzle_t best{};
+  detail::check(cl_swizzle_search(smem.get(), raw.data(), int64_t(raw.size()), &best, nullptr, nullptr));
+  return make_composed_layout(Swizzle(best), 0, smem);
+}
+/* ================================================================ atoms */
+
+/* The names of a family of the atom catalog (CL_ATOM_MMA, CL_ATOM_COPY, ...). */
+inline std::vector<std::string> atom_catalog(cl_atom_family family) {
+  std::vector<std::string> names;
+  for (int64_t i = 0; cl_atom_catalog_name(family, i) != nullptr; i++)
+    names.emplace_back(cl_atom_catalog_name(family, i));
+  return names;
+}
+/* The width in bits of a CuTe element type ("half_t": 16). */
+inline int64_t atom_type_bits(const std::string &type) { return detail::out<int64_t>(cl_atom_type_bits, type.c_str()); }
+/* A GMMA shared-memory layout atom in elements: its swizzle {B, M, S}
+ * (B == 0: none) and the layout under it. */
+inline std::pair<std::array<int32_t, 3>, Layout> gmma_smem_atom(const std::string &name) {
+  std::array<int32_t, 3> sw{};
+  cl_layout_t *l = nullptr;
+  detail::check(cl_gmma_smem_atom(name.c_str(), &sw[0], &sw[1], &sw[2], &l));
+  return {sw, Layout::adopt(l)};
+}
+
+/* CuTe's MMA_Atom of an operation's name (atom.h):
+ * MmaAtom("SM80_16x8x16_F32F16F16F32_TN"). */
+class MmaAtom : public detail::Owned<cl_mma_atom_t, cl_mma_atom_free, detail::no_copy<cl_mma_atom_t>> {
+public:
+  explicit MmaAtom(const std::string &name) : Owned(detail::out<cl_mma_atom_t *>(cl_mma_atom_new, name.c_str())) {}
+  std::string str() const { return detail::text(cl_mma_atom_format, get()); }
+  Layout thr_id() const { return Layout::adopt(detail::out<cl_layout_t *>(cl_mma_atom_thr_id, get())); }
+  Tuple shape_mnk() const { return Tuple::adopt(detail::out<cl_tuple_t *>(cl_mma_atom_shape_mnk, get())); }
+  /* ALayout, BLayout or CLayout of the traits. */
+  Layout layout_tv(cl_mma_operand op) const {
+    return Layout::adopt(detail::out<cl_layout_t *>(cl_mma_atom_layout_tv, get(), op));
+  }
+  int64_t value_bits(cl_mma_operand op) const { return detail::check(cl_mma_atom_value_bits(get(), op)); }
+  static MmaAtom adopt(cl_mma_atom_t *handle) { return MmaAtom(handle, 0); }
+
+private:
+  MmaAtom(cl_mma_atom_t *handle, int) : Owned(handle) {}
+};
+
+/* CuTe's Copy_Atom<OP, T>: CopyAtom("SM75_U32x4_LDSM_N", "half_t"). */
+class CopyAtom : public detail::Owned<cl_copy_atom_t, cl_copy_atom_free, detail::no_copy<cl_copy_atom_t>> {
+public:
+  CopyAtom(const std::string &op, const std::string &type)
+      : Owned(detail::out<cl_copy_atom_t *>(cl_copy_atom_new, op.c_str(), type.c_str())) {}
+  std::string str() const { return detail::text(cl_copy_atom_format, get()); }
+  cl_copy_kind kind() const { return cl_copy_atom_kind(get()); }
+  int64_t value_bits() const { return detail::check(cl_copy_atom_value_bits(get())); }
+  int64_t access_bits(cl_copy_side side) const { return detail::check(cl_copy_atom_access_bits(get(), side)); }
+  Layout thr_id() const { return Layout::adopt(detail::out<cl_layout_t *>(cl_copy_atom_thr_id, get())); }
+  Layout layout(cl_copy_side side, bool in_bits = false) const {
+    return Layout::adopt(detail::out<cl_layout_t *>(cl_copy_atom_layout, get(), side, in_bits ? 1 : 0));
+  }
+};
+
+/* make_tiled_mma(atom, atom_layout, permutation). */
+class TiledMMA : public detail::Owned<cl_tiled_mma_t, cl_tiled_mma_free, detail::no_copy<cl_tiled_mma_t>> {
+public:
+  explicit TiledMMA(const MmaAtom &atom) : Owned(detail::out<cl_tiled_mma_t *>(cl_make_tiled_mma, atom.get(), nullptr, nullptr)) {}
+  TiledMMA(const MmaAtom &atom, const Layout &atom_layout)
+      : Owned(detail::out<cl_tiled_mma_t *>(cl_make_tiled_mma, atom.get(), atom_layout.get(), nullptr)) {}
+  TiledMMA(const MmaAtom &atom, const Layout &atom_layout, const Tuple &permutation)
+      : Owned(detail::out<cl_tiled_mma_t *>(cl_make_tiled_mma, atom.get(), atom_layout.get(), permutation.get())) {}
+  std::string str() const { return detail::text(cl_tiled_mma_format, get()); }
+  MmaAtom atom() const { return MmaAtom::adopt(detail::out<cl_mma_atom_t *>(cl_tiled_mma_atom, get())); }
+  int64_t size() const { return detail::check(cl_tiled_mma_size(get())); }
+  Layout thr_layout_vmnk() const { return Layout::adopt(detail::out<cl_layout_t *>(cl_tiled_mma_thr_layout_vmnk, get())); }
+  Tuple tile_shape() const { return Tuple::adopt(detail::out<cl_tuple_t *>(cl_tiled_mma_tile_shape, get())); }
+  Layout layout_tv(cl_mma_operand op) const {
+    return Layout::adopt(detail::out<cl_layout_t *>(cl_tiled_mma_layout_tv, get(), op));
+  }
+  Layout thrfrg(cl_mma_operand op, const Layout &l) const {
+    return Layout::adopt(detail::out<cl_layout_t *>(cl_tiled_mma_thrfrg, get(), op, l.get()));
+  }
+  /* get_slice(thr).partition_A/B/C of a layout: the thread's layout and its offset. */
+  std::pair<Layout, int64_t> partition(cl_mma_operand op, int64_t thr, const Layout &l) const {
+    cl_layout_t *out = nullptr;
+    int64_t offset = 0;
+    detail::check(cl_tiled_mma_partition(get(), op, thr, l.get(), &out, &offset));
+    return {Layout::adopt(out), offset};
+  }
+  /* The same of a tensor: a view of its memory. */
+  Tensor partition(cl_mma_operand op, int64_t thr, const Tensor &t) const {
+    return t.view(detail::out<cl_tensor_t *>(cl_tiled_mma_partition_tensor, get(), op, thr, t.get()));
+  }
+};
+
+/* make_tiled_copy(copy_atom, thr, val) and make_tiled_copy_A/B/C. */
+class TiledCopy : public detail::Owned<cl_tiled_copy_t, cl_tiled_copy_free, detail::no_copy<cl_tiled_copy_t>> {
+public:
+  TiledCopy(const CopyAtom &atom, const Layout &thr, const Layout &val)
+      : Owned(detail::out<cl_tiled_copy_t *>(cl_make_tiled_copy, atom.get(), thr.get(), val.get())) {}
+  TiledCopy(const CopyAtom &atom, const TiledMMA &mma, cl_mma_operand op)
+      : Owned(detail::out<cl_tiled_copy_t *>(cl_make_tiled_copy_operand, atom.get(), mma.get(), op)) {}
+  std::string str() const { return detail::text(cl_tiled_copy_format, get()); }
+  int64_t size() const { return detail::check(cl_tiled_copy_size(get())); }
+  cl_copy_kind kind() const {
+    cl_copy_atom_t *a = detail::out<cl_copy_atom_t *>(cl_tiled_copy_atom, get());
+    cl_copy_kind k = cl_copy_atom_kind(a);
+    cl_copy_atom_free(a);
+    return k;
+  }
+  Layout layout_tv() const { return Layout::adopt(detail::out<cl_layout_t *>(cl_tiled_copy_layout_tv, get())); }
+  Tuple tiler_mn() const { return Tuple::adopt(detail::out<cl_tuple_t *>(cl_tiled_copy_tiler_mn, get())); }
+  /* get_layoutS_TV() (CL_COPY_SRC) or get_layoutD_TV() (CL_COPY_DST). */
+  Layout side_tv(cl_copy_side side) const {
+    return Layout::adopt(detail::out<cl_layout_t *>(cl_tiled_copy_side_tv, get(), side));
+  }
+  Layout tidfrg(cl_copy_side side, const Layout &l) const {
+    return Layout::adopt(detail::out<cl_layout_t *>(cl_tiled_copy_tidfrg, get(), side, l.get()));
+  }
+  Layout retile(const Layout &l) const { return Layout::adopt(detail::out<cl_layout_t *>(cl_tiled_copy_retile, get(), l.get())); }
+  std::pair<Layout, int64_t> partition(cl_copy_side side, int64_t thr, const Layout &l) const {
+    cl_layout_t *out = nullptr;
+    int64_t offset = 0;
+    detail::check(cl_tiled_copy_partition(get(), side, thr, l.get(), &out, &offset));
+    return {Layout::adopt(out), offset};
+  }
+  Tensor partition(cl_copy_side side, int64_t thr, const Tensor &t) const {
+    return t.view(detail::out<cl_tensor_t *>(cl_tiled_copy_partition_tensor, get(), side, thr, t.get()));
+  }
 };
 
 } // namespace cutelayout

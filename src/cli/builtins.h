@@ -29,6 +29,8 @@ extern const builtin cli_builtins_tuple_ops[];
 extern const builtin cli_builtins_swizzle[];
 extern const builtin cli_builtins_coord[];
 extern const builtin cli_builtins_layout_ops[];
+extern const builtin cli_builtins_atom[];
+extern const builtin cli_builtins_banks[];
 
 /* Looks a name up in every table; NULL if unknown. */
 const builtin *builtin_find(const char *name);

@@ -39,7 +39,13 @@ static const char draw_help[] =
   "                     conflict-free row or column has no colour twice; for\n"
   "                     --tv pictures the thread (their default) or the value\n"
   "      --element-bytes=BYTES\n"
-  "                     bytes per element for --colour=bank (default 4)\n"
+  "                     bytes per element for --colour=bank and --banks (default 4)\n"
+  "      --banks=TV     the shared-memory banks of a warp-wide load of the thread-\n"
+  "                     value layout TV over the layout: cells coloured by bank,\n"
+  "                     the title giving bank_conflicts(TV,EXPR,8*BYTES) and the\n"
+  "                     instruction with the most wavefronts over its ideal, and\n"
+  "                     a cell it asks of a bank already asked for another word\n"
+  "                     outlined\n"
   "      --highlight=I  outline the cell of linear coordinate I (with --tv, of\n"
   "                     tile index I)\n"
   "      --side-by-side=composition|copy\n"
@@ -56,6 +62,7 @@ static const char draw_help[] =
   "  cute-layout draw 'composition(Swizzle(3,3,3),make_layout((8,8),LayoutRight))' -f txt\n"
   "  cute-layout draw '((4,8),2):((2,8),1)' --tv 8,8 -o tv.svg\n"
   "  cute-layout draw 'composition(Swizzle(3,2,3),make_layout((8,32),LayoutRight))' --colour bank\n"
+  "  cute-layout draw '(8,64):(64,1)' --banks '((8,4),8):((1,64),8)' --element-bytes 2\n"
   "  cute-layout draw --side-by-side=composition '(6,2):(8,2)' '(4,3):(3,1)' --highlight 5\n"
   "  cute-layout draw --side-by-side=copy '(4,8):(1,4)' '(4,8):(8,1)' --highlight 9\n";
 
@@ -71,6 +78,7 @@ typedef struct draw_args {
   int64_t element_bytes;       /* 0: the library's default */
   int64_t highlight;           /* -1: none */
   side_by_side side;
+  const char *banks_tv;        /* --banks: the access's TV layout, or NULL */
 } draw_args;
 
 /* "M,N", "(M,N)" or "MxN": two positive integers. */
@@ -122,7 +130,7 @@ static const cl_colour_scheme colours[] = {CL_COLOUR_INDEX, CL_COLOUR_BANK, CL_C
 static const char *const side_names[] = {"composition", "copy", NULL};
 static const side_by_side sides[] = {SIDE_COMPOSITION, SIDE_COPY};
 
-enum { OPT_TV = 256, OPT_ELEMENT_BYTES, OPT_HIGHLIGHT, OPT_SIDE_BY_SIDE };
+enum { OPT_TV = 256, OPT_ELEMENT_BYTES, OPT_HIGHLIGHT, OPT_SIDE_BY_SIDE, OPT_BANKS };
 
 /* Reads the command line into *a; returns -1 to go on, or the exit status
  * (0 after --help, 2 after a usage error). */
@@ -135,6 +143,7 @@ static int parse_args(int argc, char **argv, draw_args *a) {
     {"element-bytes", required_argument, NULL, OPT_ELEMENT_BYTES},
     {"highlight", required_argument, NULL, OPT_HIGHLIGHT},
     {"side-by-side", required_argument, NULL, OPT_SIDE_BY_SIDE},
+    {"banks", required_argument, NULL, OPT_BANKS},
     {"output", required_argument, NULL, 'o'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -177,6 +186,9 @@ static int parse_args(int argc, char **argv, draw_args *a) {
       if (parse_tile(arg, &a->tile_rows, &a->tile_cols) != 0)
         return usage_error(&command_draw, "--tv wants the tile as M,N (two positive integers), not '%s'", arg);
       break;
+    case OPT_BANKS:
+      a->banks_tv = arg;
+      break;
     case 'o':
       if (*arg == '\0')
         return usage_error(&command_draw, "--output needs a file name");
@@ -195,6 +207,9 @@ static int parse_args(int argc, char **argv, draw_args *a) {
     return usage_error(&command_draw, "--side-by-side=%s wants two expressions, A and B", side_names[a->side - 1]);
   if (a->side != SIDE_NONE && a->tile_rows > 0)
     return usage_error(&command_draw, "--side-by-side draws grids; it takes no --tv");
+  if (a->banks_tv != NULL && (a->side != SIDE_NONE || a->tile_rows > 0 || a->highlight >= 0))
+    return usage_error(&command_draw, "--banks draws one shared-memory layout; it takes no --side-by-side, --tv or "
+                                      "--highlight");
   return -1;
 }
 
@@ -309,6 +324,55 @@ static int64_t through(const value *b, const value *a, int64_t c) {
   return s == CL_OK && at >= 0 && at < size_of(a) ? at : -1;
 }
 
+/* --banks: what a warp-wide load of TV over the drawn layout asks of each
+ * bank.  The instruction with the most wavefronts over its ideal is named
+ * in the title (written to title, cap bytes), and *mark is a tile index it
+ * asks of a bank that another lane of its served group already asks for a
+ * different word (-1 when it has none). */
+static cl_status bank_view(const value *smem, const char *tv_text, int64_t bytes, char *title, size_t cap,
+                           int64_t *mark) {
+  value tv = {V_NONE};
+  TRY(eval_expression(tv_text, &tv));
+  if (tv.kind != V_LAYOUT) {
+    value_free(&tv);
+    return cli_fail(CL_E_TYPE, "--banks wants a thread-value layout, not '%s'", tv_text);
+  }
+  cl_smem_access_t access = {tv.layout, 8 * bytes, CL_SMEM_LOAD, 0, 0};
+  cl_layout_fn_t fn = smem->kind == V_COMPOSED ? cl_layout_fn_composed(smem->composed)
+                                              : cl_layout_fn_of(cl_fn_layout(smem->layout));
+  cl_bank_report_t *r = NULL;
+  cl_status s = cl_bank_conflicts(&access, fn, &r);
+  value_free(&tv);
+  TRY(s);
+  int64_t w, i, worst = 0;
+  cl_bank_report_totals(r, &w, &i);
+  cl_bank_instruction_t in, top = {0, 0, 0, 0, 0};
+  for (int64_t k = 0; k < cl_bank_report_count(r); k++) {
+    cl_bank_report_instruction(r, k, &in);
+    if (k == 0 || in.wavefronts - in.ideal > top.wavefronts - top.ideal) {
+      top = in;
+      worst = k;
+    }
+  }
+  snprintf(title, cap, "bank_conflicts = (%lld,%lld); warp %lld, vector %lld: %lld wavefronts (ideal %lld)",
+           (long long)w, (long long)i, (long long)top.warp, (long long)top.index, (long long)top.wavefronts,
+           (long long)top.ideal);
+  /* lanes served together, as banks.h says for ld.shared */
+  int64_t group = top.bytes >= 16 ? 8 : top.bytes == 8 ? 16 : 32, unit = top.bytes < 4 ? 4 : top.bytes;
+  *mark = -1;
+  for (int64_t l = 0; l < 32 && *mark < 0; l++)
+    for (int64_t e = l - l % group; e < l && *mark < 0; e++) {
+      int64_t tl, ol, te, oe;
+      cl_bank_report_lane(r, worst, l, &tl, &ol);
+      cl_bank_report_lane(r, worst, e, &te, &oe);
+      int64_t ul = ol * bytes / unit, ue = oe * bytes / unit; /* the units (words, or whole vectors) asked */
+      if (tl >= 0 && te >= 0 && ul != ue && ul % (128 / unit) == ue % (128 / unit))
+        *mark = tl;
+    }
+  cl_bank_report_free(r);
+  return CL_OK;
+}
+
 /* The picture, in memory (into *picture). */
 static int64_t render(const drawn *d, const draw_args *a, FILE *f) {
   cl_picture_options opt = CL_PICTURE_OPTIONS_INIT;
@@ -316,8 +380,8 @@ static int64_t render(const drawn *d, const draw_args *a, FILE *f) {
   opt.colour = a->colour;
   opt.element_bytes = a->element_bytes;
   if (d->v[0].kind == V_COORD) {
-    if (a->tile_rows != 0 || a->highlight >= 0)
-      return cli_fail(CL_E_DOMAIN, "a coordinate tensor has no thread-value or highlighted picture");
+    if (a->tile_rows != 0 || a->highlight >= 0 || a->banks_tv != NULL)
+      return cli_fail(CL_E_DOMAIN, "a coordinate tensor has no thread-value, highlighted or bank picture");
     return cl_render_coord_tensor_file(d->v[0].ctensor, &opt, f);
   }
   cl_picture_panel panels[3];
@@ -326,6 +390,14 @@ static int64_t render(const drawn *d, const draw_args *a, FILE *f) {
     panels[k] = (cl_picture_panel){v->kind == V_LAYOUT ? v->layout : NULL,
                                    v->kind == V_COMPOSED ? v->composed : NULL,
                                    d->titles[k], a->tile_rows, a->tile_cols, a->highlight};
+  }
+  char banks_title[192];
+  if (a->banks_tv != NULL) {
+    int64_t bytes = a->element_bytes > 0 ? a->element_bytes : 4;
+    TRY(bank_view(&d->v[0], a->banks_tv, bytes, banks_title, sizeof banks_title, &panels[0].highlight));
+    panels[0].title = banks_title;
+    opt.colour = CL_COLOUR_BANK;
+    opt.element_bytes = bytes;
   }
   if (a->side == SIDE_COMPOSITION) {
     opt.title = "composition(A,B)(c) = A(B(c))";
@@ -337,7 +409,7 @@ static int64_t render(const drawn *d, const draw_args *a, FILE *f) {
 }
 
 static int run_draw(int argc, char **argv) {
-  draw_args a = {{NULL, NULL}, 0, NULL, CL_PICTURE_SVG, 0, 0, CL_COLOUR_AUTO, 0, -1, SIDE_NONE};
+  draw_args a = {{NULL, NULL}, 0, NULL, CL_PICTURE_SVG, 0, 0, CL_COLOUR_AUTO, 0, -1, SIDE_NONE, NULL};
   int status = parse_args(argc, argv, &a);
   if (status >= 0)
     return status;
@@ -369,7 +441,7 @@ static int run_draw(int argc, char **argv) {
 
 const command command_draw = {
   "draw", run_draw,
-  "usage: cute-layout draw EXPR [--format svg|tex|txt] [--tv M,N] [--colour SCHEME] [-o FILE]\n"
+  "usage: cute-layout draw EXPR [--format svg|tex|txt] [--tv M,N] [--colour SCHEME] [--banks TV] [-o FILE]\n"
   "       cute-layout draw --side-by-side=composition|copy A B [OPTIONS]\n",
   draw_help,
   "draw EXPR        a picture of a layout: SVG, TikZ or a table\n",

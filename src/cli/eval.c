@@ -16,6 +16,7 @@
 
 #include "builtins.h"
 #include "eval.h"
+#include "fn_atom.h"
 #include "suggest.h"
 
 #define MAX_NESTING 256
@@ -264,6 +265,75 @@ static cl_status unknown_name(const char *name, size_t column) {
   return cli_fail(CL_E_PARSE, "column %zu: unknown name '%s'", column, name);
 }
 
+/* A name of CuTe's catalog of atoms (fn_atom.h), or an unknown name. */
+static cl_status atom_name(const char *name, size_t column, value *out) {
+  /* a function's name without its call is not a misspelt atom */
+  if (builtin_find(name) != NULL)
+    return unknown_name(name, column);
+  bool known;
+  cl_status s = cli_atom_name_value(name, out, &known);
+  if (known)
+    return s;
+  bool near = strstr(cli_unknown_atom("name", name) == CL_E_DOMAIN ? cli_error() : "", "did you mean") != NULL;
+  if (near || strchr(name, '<') != NULL || strchr(name, ':') != NULL || strncmp(name, "SM", 2) == 0) {
+    char detail[512];
+    snprintf(detail, sizeof detail, "%s", cli_error());
+    return cli_fail(CL_E_DOMAIN, "column %zu: %s", column, detail);
+  }
+  return unknown_name(name, column);
+}
+
+/* Appends to name (a C++ name just read) the rest of a qualified or
+ * templated name: `::NAME` parts and one `<...>` of template arguments
+ * (nested brackets allowed), white space dropped, as CuTe's atoms are
+ * written: GMMA::Layout_K_SW128_Atom<half_t>,
+ * SM90_64x128x16_F32F16F16_SS<GMMA::Major::K,GMMA::Major::K>. */
+static cl_status parse_qualified_name(parser *p, char *name, size_t cap, size_t column) {
+  size_t n = strlen(name);
+  for (;;) {
+    size_t at = p->pos;
+    while (isspace((unsigned char)p->text[at]))
+      at++;
+    if (p->text[at] == ':' && p->text[at + 1] == ':') {
+      at += 2;
+      while (isspace((unsigned char)p->text[at]))
+        at++;
+      size_t k = 0;
+      if (!is_name_start(p->text[at]))
+        return cli_fail(CL_E_PARSE, "column %zu: expected a name after '::'", at + 1);
+      while (is_name_char(p->text[at + k]))
+        k++;
+      if (n + k + 3 >= cap)
+        return cli_fail(CL_E_PARSE, "column %zu: name too long", column);
+      memcpy(name + n, "::", 2);
+      memcpy(name + n + 2, p->text + at, k);
+      n += k + 2;
+      name[n] = '\0';
+      p->pos = at + k;
+      continue;
+    }
+    if (p->text[at] == '<' && strchr(name, '<') == NULL) {
+      int depth = 0;
+      do {
+        char c = p->text[at];
+        if (c == '\0')
+          return cli_fail(CL_E_PARSE, "column %zu: '<' of the template arguments is never closed", column);
+        depth += c == '<' ? 1 : c == '>' ? -1 : 0;
+        if (!isspace((unsigned char)c)) {
+          if (n + 2 >= cap)
+            return cli_fail(CL_E_PARSE, "column %zu: name too long", column);
+          name[n++] = c;
+        }
+        at++;
+      } while (depth > 0);
+      name[n] = '\0';
+      p->pos = at;
+      continue;
+    }
+    return CL_OK;
+  }
+}
+
 /* The whitepaper's mode-targeted call name[i,j,...](args...): the builtin
  * `name[]` with the mode's indices after the arguments. */
 static cl_status parse_mode_call(parser *p, const char *name, size_t column, value *out) {
@@ -335,13 +405,16 @@ static cl_status parse_primary(parser *p, value *out) {
     if (p->text[after] == '<')
       return parse_swizzle_literal(p, out);
   }
-  char name[64];
-  if (len >= sizeof name)
+  char name[256];
+  if (len >= 64)
     return cli_fail(CL_E_PARSE, "column %zu: name too long", column);
   memcpy(name, p->text + p->pos, len);
   name[len] = '\0';
   p->pos += len;
+  TRY(parse_qualified_name(p, name, sizeof name, column));
   skip_space(p);
+  if (strchr(name, '<') != NULL || strchr(name, ':') != NULL)
+    return atom_name(name, column, out);
   if (p->text[p->pos] == '[')
     return parse_mode_call(p, name, column, out);
   if (p->text[p->pos] == '(') {
@@ -364,7 +437,7 @@ static cl_status parse_primary(parser *p, value *out) {
     *out = value_of_bool(name[0] == 't');
     return CL_OK;
   }
-  return unknown_name(name, column);
+  return atom_name(name, column, out);
 }
 
 /* primary [':' primary]: a layout literal or expression. */
@@ -522,7 +595,7 @@ int eval_and_print(const char *text, FILE *f) {
 /* Each module of functions adds its table here. */
 static const builtin *const tables[] = {
   cli_builtins_tuple, cli_builtins_layout, cli_builtins_print, cli_builtins_algebra, cli_builtins_tuple_ops,
-  cli_builtins_swizzle, cli_builtins_coord, cli_builtins_layout_ops, NULL,
+  cli_builtins_swizzle, cli_builtins_coord, cli_builtins_layout_ops, cli_builtins_atom, cli_builtins_banks, NULL,
 };
 
 const builtin *builtin_find(const char *name) {

@@ -32,6 +32,8 @@ void value_free(value *v) {
     cli_composed_free(v->composed);
   free(v->text);
   cl_coord_tensor_free(v->ctensor);
+  if (v->kind == V_ATOM)
+    cli_atom_free(v->atom, v->num[0]);
   memset(v, 0, sizeof *v);
 }
 
@@ -75,6 +77,8 @@ char *value_format(const value *v) {
     return dup_text(small);
   case V_COMPOSED: return cli_composed_format ? cli_composed_format(v->composed) : NULL;
   case V_TEXT: return dup_text(v->text);
+  case V_NAME: return dup_text(v->text);
+  case V_ATOM: return cli_atom_format(v->atom, v->num[0]);
   case V_COORD: {
     int64_t n = cl_coord_tensor_format(v->ctensor, NULL, 0);
     char *text = n < 0 ? NULL : malloc((size_t)n + 1);

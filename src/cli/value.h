@@ -18,7 +18,9 @@ typedef enum value_kind {
   V_SWIZZLE,  /* Sw<num[0],num[1],num[2]> */
   V_COMPOSED, /* a composed layout, ptr owned (see value_free) */
   V_TEXT,     /* a printed picture (print_layout, print1D): text owned */
-  V_COORD     /* a coordinate tensor (make_identity_tensor): ctensor owned */
+  V_COORD,    /* a coordinate tensor (make_identity_tensor): ctensor owned */
+  V_NAME,     /* a name that is no value by itself (a copy operation, an element type): text owned */
+  V_ATOM      /* an MMA or copy atom, tiled or not (fn_atom.c): atom owned, num[0] its kind */
 } value_kind;
 
 typedef struct value {
@@ -29,6 +31,7 @@ typedef struct value {
   int64_t num[3];
   char *text;
   cl_coord_tensor_t *ctensor;
+  void *atom;
 } value;
 
 /* How V_COMPOSED values are freed and printed: hooks that point to
@@ -37,6 +40,10 @@ extern void (*cli_composed_free)(void *composed);
 extern char *(*cli_composed_format)(const void *composed);
 void cli_swizzle_free_composed(void *composed);
 char *cli_swizzle_format_composed(const void *composed);
+
+/* V_ATOM values: freed and printed by fn_atom.c. */
+void cli_atom_free(void *atom, int64_t kind);
+char *cli_atom_format(const void *atom, int64_t kind);
 
 void value_free(value *v);
 /* The canonical text of v into a malloc'ed string (NULL on allocation failure). */

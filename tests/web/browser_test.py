@@ -402,10 +402,22 @@ def run_checks(page, tool, out):
     page.type_into('b', '(4,3):(1,4)')
     c.same_as_tool('a copy', ['--side-by-side=copy', '(6,2):(8,2)', '(4,3):(1,4)'], ['(6,2):(8,2)', '(4,3):(1,4)'])
 
+    # The banks of an access: draw --banks, the access and its bank_conflicts
+    # shown as eval gives them.
+    page.click('input[name=mode][value=banks]')
+    page.type_into('b', '((8,4),8):((1,64),8)')
+    page.type_into('expr', '(8,64):(64,1)')
+    page.set_value('bytes', '2')
+    c.same_as_tool('the banks of an access',
+                   ['(8,64):(64,1)', '--banks', '((8,4),8):((1,64),8)', '--element-bytes', '2'],
+                   ['(8,64):(64,1)', '((8,4),8):((1,64),8)', 'bank_conflicts(((8,4),8):((1,64),8),(8,64):(64,1),16)'])
+    c.expect(page.b.js('document.querySelectorAll("#picture g.highlight").length') == 1,
+             'the banks picture outlines a conflicting cell')
+
     # The gallery: CuTe's examples, each one click away.
     titles = page.b.js('Array.from(document.querySelectorAll("#examples a")).map(a => a.textContent)')
     for needed in ['Column-major', 'Row-major', 'logical_divide', 'blocked_product', 'raked_product', 'Swizzled',
-                   'MMA']:
+                   'MMA', 'Bank conflicts']:
         c.expect(any(needed in t for t in titles), 'the gallery has ' + needed)
     page.b.js('Array.from(document.querySelectorAll("#examples a")).find(a => a.textContent.includes("MMA"))'
               '.click()')

@@ -31,6 +31,7 @@ carries the status code and the library's message (`status`, `message`,
 function, for the rare call without a Python spelling.
 """
 from . import _capi
+from ._atoms import CopyAtom, MmaAtom, TiledCopy, TiledMMA
 from ._algebra import (append, blocked_product, coalesce, coalesce_z, complement, composition, composition_mode,
                        coprofile, coshape, cosize, crd2idx, depth, dice, domain_distribute, domain_offset, downcast,
                        filter, filter_zeros, flat_divide, flat_product, flatten, get, greatest_common_domain, group,
@@ -41,6 +42,7 @@ from ._algebra import (append, blocked_product, coalesce, coalesce_z, complement
                        right_inverse, select, shape, size, slice, slice_and_offset, stride, take, tile_to_shape,
                        tile_unzip, tiled_divide, tiled_product, unflatten, upcast, zip, zipped_divide,
                        zipped_divide_mode, zipped_product)
+from ._banks import bank_conflicts, bank_report, smem_wavefronts, swizzle_search
 from ._coord import CoordTensor, make_coord_tensor, make_identity_tensor
 from ._cuda import CudaTensor, cuda_copy, cuda_copy_explain
 from ._explain import Explanation, Step, explain

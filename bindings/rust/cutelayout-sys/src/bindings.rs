@@ -2320,6 +2320,391 @@ extern "C" {
 }
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
+pub struct cl_mma_atom {
+    _unused: [u8; 0],
+}
+pub type cl_mma_atom_t = cl_mma_atom;
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct cl_copy_atom {
+    _unused: [u8; 0],
+}
+pub type cl_copy_atom_t = cl_copy_atom;
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct cl_tiled_mma {
+    _unused: [u8; 0],
+}
+pub type cl_tiled_mma_t = cl_tiled_mma;
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct cl_tiled_copy {
+    _unused: [u8; 0],
+}
+pub type cl_tiled_copy_t = cl_tiled_copy;
+pub const CL_OPERAND_A: cl_mma_operand = 0;
+pub const CL_OPERAND_B: cl_mma_operand = 1;
+pub const CL_OPERAND_C: cl_mma_operand = 2;
+pub type cl_mma_operand = std::os::raw::c_uint;
+pub const CL_COPY_SRC: cl_copy_side = 0;
+pub const CL_COPY_DST: cl_copy_side = 1;
+pub const CL_COPY_REF: cl_copy_side = 2;
+pub type cl_copy_side = std::os::raw::c_uint;
+pub const CL_COPY_PLAIN: cl_copy_kind = 0;
+pub const CL_COPY_LDMATRIX: cl_copy_kind = 1;
+pub const CL_COPY_STMATRIX: cl_copy_kind = 2;
+pub const CL_COPY_CP_ASYNC: cl_copy_kind = 3;
+pub type cl_copy_kind = std::os::raw::c_uint;
+pub const CL_ATOM_MMA: cl_atom_family = 0;
+pub const CL_ATOM_COPY: cl_atom_family = 1;
+pub const CL_ATOM_TYPE: cl_atom_family = 2;
+pub const CL_ATOM_SMEM: cl_atom_family = 3;
+pub type cl_atom_family = std::os::raw::c_uint;
+extern "C" {
+    pub fn cl_atom_catalog_name(family: cl_atom_family, i: i64) -> *const std::os::raw::c_char;
+}
+extern "C" {
+    pub fn cl_atom_type_bits(type_: *const std::os::raw::c_char, bits: *mut i64) -> cl_status;
+}
+extern "C" {
+    pub fn cl_gmma_smem_atom(
+        name: *const std::os::raw::c_char,
+        swizzle_bits: *mut i32,
+        swizzle_base: *mut i32,
+        swizzle_shift: *mut i32,
+        out: *mut *mut cl_layout_t,
+    ) -> cl_status;
+}
+extern "C" {
+    pub fn cl_mma_atom_new(
+        name: *const std::os::raw::c_char,
+        out: *mut *mut cl_mma_atom_t,
+    ) -> cl_status;
+}
+extern "C" {
+    pub fn cl_mma_atom_free(atom: *mut cl_mma_atom_t);
+}
+extern "C" {
+    pub fn cl_mma_atom_format(
+        atom: *const cl_mma_atom_t,
+        buf: *mut std::os::raw::c_char,
+        cap: usize,
+    ) -> i64;
+}
+extern "C" {
+    pub fn cl_mma_atom_thr_id(atom: *const cl_mma_atom_t, out: *mut *mut cl_layout_t) -> cl_status;
+}
+extern "C" {
+    pub fn cl_mma_atom_shape_mnk(
+        atom: *const cl_mma_atom_t,
+        out: *mut *mut cl_tuple_t,
+    ) -> cl_status;
+}
+extern "C" {
+    pub fn cl_mma_atom_layout_tv(
+        atom: *const cl_mma_atom_t,
+        operand: cl_mma_operand,
+        out: *mut *mut cl_layout_t,
+    ) -> cl_status;
+}
+extern "C" {
+    pub fn cl_mma_atom_value_bits(atom: *const cl_mma_atom_t, operand: cl_mma_operand) -> i64;
+}
+extern "C" {
+    pub fn cl_copy_atom_new(
+        op: *const std::os::raw::c_char,
+        type_: *const std::os::raw::c_char,
+        out: *mut *mut cl_copy_atom_t,
+    ) -> cl_status;
+}
+extern "C" {
+    pub fn cl_copy_atom_free(atom: *mut cl_copy_atom_t);
+}
+extern "C" {
+    pub fn cl_copy_atom_format(
+        atom: *const cl_copy_atom_t,
+        buf: *mut std::os::raw::c_char,
+        cap: usize,
+    ) -> i64;
+}
+extern "C" {
+    pub fn cl_copy_atom_kind(atom: *const cl_copy_atom_t) -> cl_copy_kind;
+}
+extern "C" {
+    pub fn cl_copy_atom_value_bits(atom: *const cl_copy_atom_t) -> i64;
+}
+extern "C" {
+    pub fn cl_copy_atom_access_bits(atom: *const cl_copy_atom_t, side: cl_copy_side) -> i64;
+}
+extern "C" {
+    pub fn cl_copy_atom_thr_id(
+        atom: *const cl_copy_atom_t,
+        out: *mut *mut cl_layout_t,
+    ) -> cl_status;
+}
+extern "C" {
+    pub fn cl_copy_atom_layout(
+        atom: *const cl_copy_atom_t,
+        side: cl_copy_side,
+        in_bits: std::os::raw::c_int,
+        out: *mut *mut cl_layout_t,
+    ) -> cl_status;
+}
+extern "C" {
+    pub fn cl_make_tiled_mma(
+        atom: *const cl_mma_atom_t,
+        atom_layout: *const cl_layout_t,
+        permutation: *const cl_tuple_t,
+        out: *mut *mut cl_tiled_mma_t,
+    ) -> cl_status;
+}
+extern "C" {
+    pub fn cl_tiled_mma_free(mma: *mut cl_tiled_mma_t);
+}
+extern "C" {
+    pub fn cl_tiled_mma_format(
+        mma: *const cl_tiled_mma_t,
+        buf: *mut std::os::raw::c_char,
+        cap: usize,
+    ) -> i64;
+}
+extern "C" {
+    pub fn cl_tiled_mma_atom(mma: *const cl_tiled_mma_t, out: *mut *mut cl_mma_atom_t)
+        -> cl_status;
+}
+extern "C" {
+    pub fn cl_tiled_mma_size(mma: *const cl_tiled_mma_t) -> i64;
+}
+extern "C" {
+    pub fn cl_tiled_mma_thr_layout_vmnk(
+        mma: *const cl_tiled_mma_t,
+        out: *mut *mut cl_layout_t,
+    ) -> cl_status;
+}
+extern "C" {
+    pub fn cl_tiled_mma_tile_shape(
+        mma: *const cl_tiled_mma_t,
+        out: *mut *mut cl_tuple_t,
+    ) -> cl_status;
+}
+extern "C" {
+    pub fn cl_tiled_mma_layout_tv(
+        mma: *const cl_tiled_mma_t,
+        operand: cl_mma_operand,
+        out: *mut *mut cl_layout_t,
+    ) -> cl_status;
+}
+extern "C" {
+    pub fn cl_tiled_mma_thrfrg(
+        mma: *const cl_tiled_mma_t,
+        operand: cl_mma_operand,
+        layout: *const cl_layout_t,
+        out: *mut *mut cl_layout_t,
+    ) -> cl_status;
+}
+extern "C" {
+    pub fn cl_tiled_mma_partition(
+        mma: *const cl_tiled_mma_t,
+        operand: cl_mma_operand,
+        thr: i64,
+        layout: *const cl_layout_t,
+        out: *mut *mut cl_layout_t,
+        offset: *mut i64,
+    ) -> cl_status;
+}
+extern "C" {
+    pub fn cl_tiled_mma_partition_tensor(
+        mma: *const cl_tiled_mma_t,
+        operand: cl_mma_operand,
+        thr: i64,
+        tensor: *const cl_tensor_t,
+        out: *mut *mut cl_tensor_t,
+    ) -> cl_status;
+}
+extern "C" {
+    pub fn cl_make_tiled_copy(
+        atom: *const cl_copy_atom_t,
+        thr_layout: *const cl_layout_t,
+        val_layout: *const cl_layout_t,
+        out: *mut *mut cl_tiled_copy_t,
+    ) -> cl_status;
+}
+extern "C" {
+    pub fn cl_make_tiled_copy_operand(
+        atom: *const cl_copy_atom_t,
+        mma: *const cl_tiled_mma_t,
+        operand: cl_mma_operand,
+        out: *mut *mut cl_tiled_copy_t,
+    ) -> cl_status;
+}
+extern "C" {
+    pub fn cl_tiled_copy_free(copy: *mut cl_tiled_copy_t);
+}
+extern "C" {
+    pub fn cl_tiled_copy_format(
+        copy: *const cl_tiled_copy_t,
+        buf: *mut std::os::raw::c_char,
+        cap: usize,
+    ) -> i64;
+}
+extern "C" {
+    pub fn cl_tiled_copy_atom(
+        copy: *const cl_tiled_copy_t,
+        out: *mut *mut cl_copy_atom_t,
+    ) -> cl_status;
+}
+extern "C" {
+    pub fn cl_tiled_copy_size(copy: *const cl_tiled_copy_t) -> i64;
+}
+extern "C" {
+    pub fn cl_tiled_copy_layout_tv(
+        copy: *const cl_tiled_copy_t,
+        out: *mut *mut cl_layout_t,
+    ) -> cl_status;
+}
+extern "C" {
+    pub fn cl_tiled_copy_tiler_mn(
+        copy: *const cl_tiled_copy_t,
+        out: *mut *mut cl_tuple_t,
+    ) -> cl_status;
+}
+extern "C" {
+    pub fn cl_tiled_copy_side_tv(
+        copy: *const cl_tiled_copy_t,
+        side: cl_copy_side,
+        out: *mut *mut cl_layout_t,
+    ) -> cl_status;
+}
+extern "C" {
+    pub fn cl_tiled_copy_tidfrg(
+        copy: *const cl_tiled_copy_t,
+        side: cl_copy_side,
+        layout: *const cl_layout_t,
+        out: *mut *mut cl_layout_t,
+    ) -> cl_status;
+}
+extern "C" {
+    pub fn cl_tiled_copy_partition(
+        copy: *const cl_tiled_copy_t,
+        side: cl_copy_side,
+        thr: i64,
+        layout: *const cl_layout_t,
+        out: *mut *mut cl_layout_t,
+        offset: *mut i64,
+    ) -> cl_status;
+}
+extern "C" {
+    pub fn cl_tiled_copy_partition_tensor(
+        copy: *const cl_tiled_copy_t,
+        side: cl_copy_side,
+        thr: i64,
+        tensor: *const cl_tensor_t,
+        out: *mut *mut cl_tensor_t,
+    ) -> cl_status;
+}
+extern "C" {
+    pub fn cl_tiled_copy_retile(
+        copy: *const cl_tiled_copy_t,
+        layout: *const cl_layout_t,
+        out: *mut *mut cl_layout_t,
+    ) -> cl_status;
+}
+pub const CL_SMEM_LOAD: cl_smem_op = 0;
+pub const CL_SMEM_STORE: cl_smem_op = 1;
+pub const CL_SMEM_LDMATRIX: cl_smem_op = 2;
+pub const CL_SMEM_STMATRIX: cl_smem_op = 3;
+pub const CL_SMEM_CP_ASYNC: cl_smem_op = 4;
+pub type cl_smem_op = std::os::raw::c_uint;
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct cl_smem_access {
+    pub tv: *const cl_layout_t,
+    pub bits: i64,
+    pub op: cl_smem_op,
+    pub vector_bits: i64,
+    pub matrices: i64,
+}
+pub type cl_smem_access_t = cl_smem_access;
+extern "C" {
+    pub fn cl_smem_wavefronts(
+        op: cl_smem_op,
+        lanes: *const i64,
+        bytes: i64,
+        wavefronts: *mut i64,
+        ideal: *mut i64,
+    ) -> cl_status;
+}
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct cl_bank_report {
+    _unused: [u8; 0],
+}
+pub type cl_bank_report_t = cl_bank_report;
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct cl_bank_instruction {
+    pub warp: i64,
+    pub index: i64,
+    pub bytes: i64,
+    pub wavefronts: i64,
+    pub ideal: i64,
+}
+pub type cl_bank_instruction_t = cl_bank_instruction;
+extern "C" {
+    pub fn cl_bank_conflicts(
+        access: *const cl_smem_access_t,
+        smem: cl_layout_fn_t,
+        out: *mut *mut cl_bank_report_t,
+    ) -> cl_status;
+}
+extern "C" {
+    pub fn cl_bank_conflicts_tiled_copy(
+        copy: *const cl_tiled_copy_t,
+        smem: cl_layout_fn_t,
+        out: *mut *mut cl_bank_report_t,
+    ) -> cl_status;
+}
+extern "C" {
+    pub fn cl_bank_report_free(report: *mut cl_bank_report_t);
+}
+extern "C" {
+    pub fn cl_bank_report_count(report: *const cl_bank_report_t) -> i64;
+}
+extern "C" {
+    pub fn cl_bank_report_instruction(
+        report: *const cl_bank_report_t,
+        i: i64,
+        out: *mut cl_bank_instruction_t,
+    ) -> cl_status;
+}
+extern "C" {
+    pub fn cl_bank_report_lane(
+        report: *const cl_bank_report_t,
+        i: i64,
+        lane: i64,
+        tile_index: *mut i64,
+        offset: *mut i64,
+    ) -> cl_status;
+}
+extern "C" {
+    pub fn cl_bank_report_totals(
+        report: *const cl_bank_report_t,
+        wavefronts: *mut i64,
+        ideal: *mut i64,
+    ) -> cl_status;
+}
+extern "C" {
+    pub fn cl_swizzle_search(
+        smem: *const cl_layout_t,
+        accesses: *const cl_smem_access_t,
+        n: i64,
+        best: *mut cl_swizzle_t,
+        wavefronts: *mut i64,
+        ideal: *mut i64,
+    ) -> cl_status;
+}
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
 pub struct cl_composed {
     pub _address: u8,
 }

@@ -123,7 +123,7 @@ type TilerFn = unsafe extern "C" fn(
 ) -> c_int;
 
 impl ComposedLayout {
-    fn as_ptr(&self) -> *const sys::cl_composed_t {
+    pub(crate) fn as_ptr(&self) -> *const sys::cl_composed_t {
         self.raw.as_ptr()
     }
 

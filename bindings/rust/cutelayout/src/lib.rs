@@ -82,10 +82,12 @@ macro_rules! hash_by_text {
     };
 }
 
+mod banks;
 mod composed;
 mod coord;
 mod int_tuple;
 mod tensor;
+pub use banks::{bank_conflicts, bank_report, smem_wavefronts, swizzle_search, BankCount, BankInstruction, SmemOp};
 pub use composed::{AnyLayout, ComposedLayout, Swizzle};
 pub use int_tuple::{Coord, IntTuple, IntoTuple, Kind, Shape, Tiler, Underscore};
 pub use coord::CoordTensor;

@@ -1,0 +1,538 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* test_atom.c: the atom catalog, tiled MMAs and tiled copies (atom.h).
+ *
+ * The catalog's invariants are checked on every entry: each thread-value
+ * layout has one row per thread of ThrID and stays inside its operand's
+ * tile, C (every thread writes distinct elements) is injective, and a copy's
+ * sides move whole values of the element type.  Tiled MMAs and copies are
+ * checked by their defining properties (a tiled C layout is a bijection onto
+ * the tile; a partition of a tensor is a view of the same memory); CuTe's
+ * exact answers are in tests/cute_atoms.tsv. */
+#include "test_util.h"
+
+static cl_mma_atom_t *mma(const char *name) {
+  cl_mma_atom_t *a = NULL;
+  if (cl_mma_atom_new(name, &a) != CL_OK)
+    fail_msg("%s: %s", name, cl_last_error());
+  return a;
+}
+
+static cl_copy_atom_t *copy_atom(const char *op, const char *type) {
+  cl_copy_atom_t *a = NULL;
+  if (cl_copy_atom_new(op, type, &a) != CL_OK)
+    fail_msg("copy_atom(%s,%s): %s", op, type, cl_last_error());
+  return a;
+}
+
+static int64_t mode_size(const cl_layout_t *l, int64_t i) {
+  cl_layout_t *m = NULL;
+  assert_int_equal(cl_layout_get(l, &i, 1, &m), CL_OK);
+  int64_t n = cl_layout_size(m);
+  cl_layout_free(m);
+  return n;
+}
+
+/* Every value of l lies in [0, cosize_bound); injective: no value twice. */
+static void check_codomain(const cl_layout_t *l, int64_t bound, bool injective, const char *what) {
+  int64_t n = cl_layout_size(l);
+  unsigned char *seen = calloc((size_t)bound, 1);
+  assert_non_null(seen);
+  for (int64_t i = 0; i < n; i++) {
+    int64_t v;
+    assert_int_equal(cl_layout_eval(l, i, &v), CL_OK);
+    if (v < 0 || v >= bound)
+      fail_msg("%s: value %lld at %lld outside the tile of %lld", what, (long long)v, (long long)i, (long long)bound);
+    if (injective && seen[v])
+      fail_msg("%s: value %lld twice", what, (long long)v);
+    seen[v] = 1;
+  }
+  free(seen);
+}
+
+static int64_t tuple_at(const cl_tuple_t *t, int64_t i) {
+  cl_tuple_t *e = NULL;
+  int64_t v;
+  assert_int_equal(cl_tuple_get(t, &i, 1, &e), CL_OK);
+  assert_int_equal(cl_tuple_product(e, &v), CL_OK);
+  cl_tuple_free(e);
+  return v;
+}
+
+static void check_mma_atom(const char *name) {
+  cl_mma_atom_t *a = mma(name);
+  cl_layout_t *thr = NULL, *tv[3] = {NULL, NULL, NULL};
+  cl_tuple_t *mnk = NULL;
+  assert_int_equal(cl_mma_atom_thr_id(a, &thr), CL_OK);
+  assert_int_equal(cl_mma_atom_shape_mnk(a, &mnk), CL_OK);
+  int64_t m = tuple_at(mnk, 0), n = tuple_at(mnk, 1), k = tuple_at(mnk, 2);
+  int64_t tiles[3] = {m * k, n * k, m * n};
+  for (int op = 0; op < 3; op++) {
+    assert_int_equal(cl_mma_atom_layout_tv(a, (cl_mma_operand)op, &tv[op]), CL_OK);
+    if (mode_size(tv[op], 0) != cl_layout_size(thr))
+      fail_msg("%s: operand %c has %lld threads, ThrID %lld", name, "ABC"[op], (long long)mode_size(tv[op], 0),
+               (long long)cl_layout_size(thr));
+    check_codomain(tv[op], tiles[op], op == 2, name);
+    assert_true(cl_mma_atom_value_bits(a, (cl_mma_operand)op) > 0);
+  }
+  /* C covers the whole tile: each element is some thread's value */
+  assert_int_equal(cl_layout_size(tv[2]), m * n);
+  char buf[256];
+  assert_true(cl_mma_atom_format(a, buf, sizeof buf) > 0);
+  cl_mma_atom_t *again = mma(buf); /* the canonical name names the same atom */
+  cl_mma_atom_free(again);
+  for (int op = 0; op < 3; op++)
+    cl_layout_free(tv[op]);
+  cl_layout_free(thr);
+  cl_tuple_free(mnk);
+  cl_mma_atom_free(a);
+}
+
+static void catalog_mma_invariants(void **state) {
+  (void)state;
+  int64_t count = 0;
+  for (int64_t i = 0; cl_atom_catalog_name(CL_ATOM_MMA, i) != NULL; i++, count++)
+    check_mma_atom(cl_atom_catalog_name(CL_ATOM_MMA, i));
+  assert_true(count > 90);
+  /* every N of a GMMA family, SS and RS */
+  for (int n = 8; n <= 256; n += 8) {
+    char name[128];
+    snprintf(name, sizeof name, "SM90_64x%dx16_F32F16F16_SS<GMMA::Major::K,GMMA::Major::MN>", n);
+    check_mma_atom(name);
+    snprintf(name, sizeof name, "SM90_64x%dx32_F32E4M3E5M2_RS_TN", n);
+    check_mma_atom(name);
+  }
+  assert_null(cl_atom_catalog_name(CL_ATOM_MMA, -1));
+  assert_null(cl_atom_catalog_name((cl_atom_family)9, 0));
+}
+
+static void catalog_copy_invariants(void **state) {
+  (void)state;
+  int64_t atoms = 0;
+  for (int64_t i = 0; cl_atom_catalog_name(CL_ATOM_COPY, i) != NULL; i++) {
+    const char *op = cl_atom_catalog_name(CL_ATOM_COPY, i);
+    for (int64_t t = 0; cl_atom_catalog_name(CL_ATOM_TYPE, t) != NULL; t++) {
+      const char *type = cl_atom_catalog_name(CL_ATOM_TYPE, t);
+      cl_copy_atom_t *a = NULL;
+      cl_status s = cl_copy_atom_new(op, type, &a);
+      if (s == CL_E_TYPE) { /* an element type this instruction cannot move */
+        assert_null(a);
+        continue;
+      }
+      if (s != CL_OK)
+        fail_msg("copy_atom(%s,%s): %s", op, type, cl_last_error());
+      atoms++;
+      cl_layout_t *thr = NULL;
+      assert_int_equal(cl_copy_atom_thr_id(a, &thr), CL_OK);
+      for (int side = 0; side < 3; side++) {
+        cl_layout_t *vals = NULL, *bits = NULL;
+        assert_int_equal(cl_copy_atom_layout(a, (cl_copy_side)side, 0, &vals), CL_OK);
+        assert_int_equal(cl_copy_atom_layout(a, (cl_copy_side)side, 1, &bits), CL_OK);
+        assert_int_equal(mode_size(vals, 0), cl_layout_size(thr));
+        assert_int_equal(mode_size(bits, 0), cl_layout_size(thr));
+        int64_t access = cl_copy_atom_access_bits(a, (cl_copy_side)side);
+        assert_int_equal(access, mode_size(bits, 1));
+        cl_layout_free(vals);
+        cl_layout_free(bits);
+      }
+      assert_true(cl_copy_atom_kind(a) >= CL_COPY_PLAIN && cl_copy_atom_kind(a) <= CL_COPY_CP_ASYNC);
+      int64_t bits;
+      assert_int_equal(cl_atom_type_bits(type, &bits), CL_OK);
+      assert_int_equal(cl_copy_atom_value_bits(a), bits);
+      cl_layout_free(thr);
+      cl_copy_atom_free(a);
+    }
+  }
+  assert_true(atoms > 100);
+}
+
+static void copy_atom_kinds_and_widths(void **state) {
+  (void)state;
+  cl_copy_atom_t *ldsm = copy_atom("SM75_U32x4_LDSM_N", "half_t");
+  assert_int_equal(cl_copy_atom_kind(ldsm), CL_COPY_LDMATRIX);
+  assert_int_equal(cl_copy_atom_access_bits(ldsm, CL_COPY_DST), 128);
+  assert_int_equal(cl_copy_atom_value_bits(ldsm), 16);
+  cl_layout_t *dst = NULL;
+  assert_int_equal(cl_copy_atom_layout(ldsm, CL_COPY_DST, 0, &dst), CL_OK);
+  assert_layout_is(dst, "(32,(2,4)):(2,(1,64))");
+  cl_layout_free(dst);
+  char buf[64];
+  assert_int_equal(cl_copy_atom_format(ldsm, buf, sizeof buf), (int64_t)strlen("copy_atom(SM75_U32x4_LDSM_N,half_t)"));
+  assert_string_equal(buf, "copy_atom(SM75_U32x4_LDSM_N,half_t)");
+  cl_copy_atom_free(ldsm);
+  cl_copy_atom_t *stsm = copy_atom("SM90_U16x8_STSM_T", "half_t");
+  assert_int_equal(cl_copy_atom_kind(stsm), CL_COPY_STMATRIX);
+  cl_copy_atom_free(stsm);
+  cl_copy_atom_t *cp = copy_atom("SM80_CP_ASYNC_CACHEGLOBAL< uint128_t >", "half_t");
+  assert_int_equal(cl_copy_atom_kind(cp), CL_COPY_CP_ASYNC);
+  assert_int_equal(cl_copy_atom_access_bits(cp, CL_COPY_SRC), 128);
+  cl_copy_atom_format(cp, buf, sizeof buf);
+  assert_string_equal(buf, "copy_atom(SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>,half_t)");
+  cl_copy_atom_free(cp);
+  cl_copy_atom_t *mixed = copy_atom("UniversalCopy<uint32_t,float>", "half_t");
+  cl_copy_atom_format(mixed, buf, sizeof buf);
+  assert_string_equal(buf, "copy_atom(UniversalCopy<uint32_t,float>,half_t)");
+  cl_copy_atom_free(mixed);
+  cl_copy_atom_t *avc = copy_atom("AutoVectorizingCopyWithAssumedAlignment<64>", "float");
+  assert_int_equal(cl_copy_atom_kind(avc), CL_COPY_PLAIN);
+  cl_copy_atom_free(avc);
+}
+
+static void atom_errors(void **state) {
+  (void)state;
+  cl_mma_atom_t *a = (cl_mma_atom_t *)1;
+  assert_int_equal(cl_mma_atom_new("SM80_16x8x16_F32F16F16F32_TM", &a), CL_E_DOMAIN);
+  assert_null(a);
+  assert_non_null(strstr(cl_last_error(), "SM80_16x8x16_F32F16F16F32_TM"));
+  assert_int_equal(cl_mma_atom_new(NULL, &a), CL_E_NULL);
+  assert_int_equal(cl_mma_atom_new("SM61_DP4A", NULL), CL_E_NULL);
+  /* GMMA: N outside the family, a missing or bad major, A of an RS in MN */
+  assert_int_equal(cl_mma_atom_new("SM90_64x264x16_F32F16F16_SS<GMMA::Major::K,GMMA::Major::K>", &a), CL_E_DOMAIN);
+  assert_int_equal(cl_mma_atom_new("SM90_64x40x32_S32S8S8_SS_TN", &a), CL_E_DOMAIN);
+  assert_int_equal(cl_mma_atom_new("SM90_64x128x16_F32F16F16_SS", &a), CL_E_TYPE);
+  assert_int_equal(cl_mma_atom_new("SM90_64x128x16_F32F16F16_SS<GMMA::Major::X,GMMA::Major::K>", &a), CL_E_TYPE);
+  assert_int_equal(cl_mma_atom_new("SM90_64x128x16_F32F16F16_RS<GMMA::Major::MN,GMMA::Major::K>", &a), CL_E_TYPE);
+  assert_int_equal(cl_mma_atom_new("SM90_64x128x32_S32S8S8_SS_TN<GMMA::ScaleIn::One>", &a), CL_E_TYPE);
+  assert_int_equal(
+      cl_mma_atom_new("SM90_64x8x16_F16F16F16_SS<GMMA::Major::K,GMMA::Major::K,GMMA::ScaleIn::One,GMMA::ScaleIn::One,X>", &a),
+      CL_E_TYPE);
+  assert_int_equal(cl_mma_atom_new("UniversalFMA<float,half_t,half_t,float,int>", &a), CL_E_TYPE);
+  assert_int_equal(cl_mma_atom_new("UniversalFMA<quux>", &a), CL_E_DOMAIN);
+  /* scales other than the default are part of the canonical name */
+  a = mma("SM90_64x8x8_F32TF32TF32_SS_TN<GMMA::ScaleIn::Neg,GMMA::ScaleIn::One>");
+  char buf[128];
+  cl_mma_atom_format(a, buf, sizeof buf);
+  assert_string_equal(buf, "SM90_64x8x8_F32TF32TF32_SS_TN<GMMA::ScaleIn::Neg,GMMA::ScaleIn::One>");
+  cl_mma_atom_free(a);
+  a = mma("UniversalFMA<float>");
+  cl_mma_atom_format(a, buf, sizeof buf);
+  assert_string_equal(buf, "UniversalFMA<float,float,float,float>");
+  cl_layout_t *l = (cl_layout_t *)1;
+  assert_int_equal(cl_mma_atom_layout_tv(a, (cl_mma_operand)3, &l), CL_E_DOMAIN);
+  assert_null(l);
+  assert_int_equal(cl_mma_atom_value_bits(a, (cl_mma_operand)-1), -1);
+  cl_mma_atom_free(a);
+  assert_int_equal(cl_mma_atom_format(NULL, buf, sizeof buf), -1);
+  cl_mma_atom_free(NULL);
+
+  cl_copy_atom_t *c = (cl_copy_atom_t *)1;
+  assert_int_equal(cl_copy_atom_new("SM75_U32x4_LDSM_M", "half_t", &c), CL_E_DOMAIN);
+  assert_null(c);
+  assert_int_equal(cl_copy_atom_new("SM75_U32x4_LDSM_N", "halff_t", &c), CL_E_DOMAIN);
+  assert_int_equal(cl_copy_atom_new("SM75_U32x4_LDSM_N", "uint128_t", &c), CL_E_TYPE);
+  assert_int_equal(cl_copy_atom_new("SM80_CP_ASYNC_CACHEGLOBAL<uint64_t>", "half_t", &c), CL_E_TYPE);
+  assert_int_equal(cl_copy_atom_new("SM80_CP_ASYNC_CACHEALWAYS<uint64_t,uint32_t>", "half_t", &c), CL_E_TYPE);
+  assert_int_equal(cl_copy_atom_new("UniversalCopy", "half_t", &c), CL_E_TYPE);
+  assert_int_equal(cl_copy_atom_new("AutoVectorizingCopyWithAssumedAlignment<12>", "half_t", &c), CL_E_TYPE);
+  assert_int_equal(cl_copy_atom_new(NULL, "half_t", &c), CL_E_NULL);
+  assert_int_equal(cl_copy_atom_kind(NULL), (cl_copy_kind)-1);
+  assert_int_equal(cl_copy_atom_value_bits(NULL), -1);
+  assert_int_equal(cl_copy_atom_access_bits(NULL, CL_COPY_SRC), -1);
+  assert_int_equal(cl_copy_atom_format(NULL, NULL, 0), -1);
+  c = copy_atom("UniversalCopy<uint32_t>", "float");
+  assert_int_equal(cl_copy_atom_layout(c, (cl_copy_side)5, 0, &l), CL_E_DOMAIN);
+  assert_int_equal(cl_copy_atom_access_bits(c, (cl_copy_side)5), -1);
+  cl_copy_atom_free(c);
+  cl_copy_atom_free(NULL);
+  int64_t bits;
+  assert_int_equal(cl_atom_type_bits("float_e4m3_t", &bits), CL_OK);
+  assert_int_equal(bits, 8);
+  assert_int_equal(cl_atom_type_bits("floaty", &bits), CL_E_DOMAIN);
+}
+
+static void smem_atoms(void **state) {
+  (void)state;
+  static const struct {
+    const char *name;
+    int32_t b, m;
+    const char *layout;
+  } cases[] = {
+    {"GMMA::Layout_K_SW128_Atom<half_t>", 3, 3, "(8,64):(64,1)"},
+    {"GMMA::Layout_K_SW128_Atom<float>", 3, 2, "(8,32):(32,1)"},
+    {"GMMA::Layout_K_INTER_Atom<half_t>", 0, 3, "(8,8):(8,1)"},
+    {"GMMA::Layout_MN_SW64_Atom<uint8_t>", 2, 4, "(64,8):(1,64)"},
+    {"GMMA::Layout_MN_SW32_Atom<double>", 1, 1, "(4,8):(1,4)"},
+  };
+  for (size_t i = 0; i < COUNT_OF(cases); i++) {
+    int32_t b, m, s;
+    cl_layout_t *l = NULL;
+    assert_int_equal(cl_gmma_smem_atom(cases[i].name, &b, &m, &s, &l), CL_OK);
+    assert_int_equal(b, cases[i].b);
+    assert_int_equal(m, cases[i].m);
+    assert_int_equal(s, 3);
+    assert_layout_is(l, cases[i].layout);
+    cl_layout_free(l);
+  }
+  int32_t b, m, s;
+  cl_layout_t *l = NULL;
+  assert_int_equal(cl_gmma_smem_atom("GMMA::Layout_K_SW256_Atom<half_t>", &b, &m, &s, &l), CL_E_DOMAIN);
+  assert_int_equal(cl_gmma_smem_atom("GMMA::Layout_Q_SW32_Atom<half_t>", &b, &m, &s, &l), CL_E_DOMAIN);
+  assert_int_equal(cl_gmma_smem_atom("GMMA::Layout_K_SW32_Atom<float_e2m3_t>", &b, &m, &s, &l), CL_E_TYPE);
+  assert_int_equal(cl_gmma_smem_atom("GMMA::Layout_K_SW32_Atom<half_t>", NULL, &m, &s, &l), CL_E_NULL);
+  for (int64_t i = 0; cl_atom_catalog_name(CL_ATOM_SMEM, i) != NULL; i++) {
+    assert_int_equal(cl_gmma_smem_atom(cl_atom_catalog_name(CL_ATOM_SMEM, i), &b, &m, &s, &l), CL_OK);
+    cl_layout_free(l);
+  }
+}
+
+static cl_tiled_mma_t *tiled(const char *atom, const char *layout, const char *perm) {
+  cl_mma_atom_t *a = mma(atom);
+  cl_layout_t *l = layout ? lay(layout) : NULL;
+  cl_tuple_t *p = perm ? tup(perm) : NULL;
+  cl_tiled_mma_t *m = NULL;
+  if (cl_make_tiled_mma(a, l, p, &m) != CL_OK)
+    fail_msg("make_tiled_mma(%s): %s", atom, cl_last_error());
+  cl_layout_free(l);
+  cl_tuple_free(p);
+  cl_mma_atom_free(a);
+  return m;
+}
+
+/* A tiled MMA's C layout maps (thread, value) one to one onto the tile;
+ * A and B stay inside theirs. */
+static void check_tiled_mma(cl_tiled_mma_t *m) {
+  cl_tuple_t *shape = NULL;
+  assert_int_equal(cl_tiled_mma_tile_shape(m, &shape), CL_OK);
+  int64_t tm = tuple_at(shape, 0), tn = tuple_at(shape, 1), tk = tuple_at(shape, 2);
+  int64_t tiles[3] = {tm * tk, tn * tk, tm * tn};
+  for (int op = 0; op < 3; op++) {
+    cl_layout_t *tv = NULL;
+    assert_int_equal(cl_tiled_mma_layout_tv(m, (cl_mma_operand)op, &tv), CL_OK);
+    assert_int_equal(mode_size(tv, 0), cl_tiled_mma_size(m));
+    check_codomain(tv, tiles[op], op == 2, "tiled");
+    if (op == 2)
+      assert_int_equal(cl_layout_size(tv), tm * tn);
+    cl_layout_free(tv);
+  }
+  cl_tuple_free(shape);
+}
+
+static void tiled_mma_properties(void **state) {
+  (void)state;
+  cl_tiled_mma_t *m = tiled("SM80_16x8x16_F32F16F16F32_TN", "(2,2,1):(1,2,0)", NULL);
+  check_tiled_mma(m);
+  assert_int_equal(cl_tiled_mma_size(m), 128);
+  char buf[160];
+  cl_tiled_mma_format(m, buf, sizeof buf);
+  assert_string_equal(buf, "make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN,(2,2,1):(1,2,0),(_,_,_))");
+  cl_layout_t *vmnk = NULL;
+  assert_int_equal(cl_tiled_mma_thr_layout_vmnk(m, &vmnk), CL_OK);
+  assert_layout_is(vmnk, "(32,2,2,1):(1,32,64,0)");
+  cl_layout_free(vmnk);
+  cl_mma_atom_t *atom = NULL;
+  assert_int_equal(cl_tiled_mma_atom(m, &atom), CL_OK);
+  cl_mma_atom_free(atom);
+  cl_tiled_mma_free(m);
+  m = tiled("SM80_16x8x16_F32F16F16F32_TN", "(2,2):(1,2)", "(_,(8,2,2):(1,16,8),32)");
+  check_tiled_mma(m);
+  cl_tiled_mma_format(m, buf, sizeof buf);
+  assert_string_equal(buf, "make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN,(2,2,1):(1,2,0),(_,(8,2,2):(1,16,8),32))");
+  cl_tiled_mma_free(m);
+  m = tiled("SM90_64x128x16_F32F16F16_SS<GMMA::Major::K,GMMA::Major::K>", "(2,1,1):(1,0,0)", NULL);
+  check_tiled_mma(m);
+  cl_tiled_mma_free(m);
+  m = tiled("SM70_8x8x4_F32F16F16F32_NT", "(2,2,1):(1,2,0)", NULL);
+  check_tiled_mma(m);
+  cl_tiled_mma_free(m);
+  m = tiled("SM61_DP4A", NULL, NULL);
+  check_tiled_mma(m);
+  cl_tiled_mma_free(m);
+}
+
+/* partition_C of every thread: the threads' elements together are the
+ * tensor's, each once; the partitioned tensor views the same memory. */
+static void tiled_mma_partitions(void **state) {
+  (void)state;
+  cl_tiled_mma_t *m = tiled("SM80_16x8x16_F32F16F16F32_TN", "(2,2,1):(1,2,0)", NULL);
+  float data[64 * 32];
+  cl_tensor_t *t = tensor(data, CL_DTYPE_FLOAT32, "(64,32):(32,1)");
+  unsigned char seen[64 * 32] = {0};
+  for (int64_t thr = 0; thr < 128; thr++) {
+    cl_tensor_t *p = NULL;
+    assert_int_equal(cl_tiled_mma_partition_tensor(m, CL_OPERAND_C, thr, t, &p), CL_OK);
+    cl_layout_t *l = NULL;
+    int64_t offset;
+    assert_int_equal(cl_tiled_mma_partition(m, CL_OPERAND_C, thr, cl_tensor_layout(t), &l, &offset), CL_OK);
+    assert_true(cl_layout_equal(l, cl_tensor_layout(p)));
+    assert_ptr_equal(cl_tensor_data(p), data + offset);
+    for (int64_t i = 0; i < cl_tensor_size(p); i++) {
+      void *ptr;
+      assert_int_equal(cl_tensor_ptr(p, i, &ptr), CL_OK);
+      int64_t e = (float *)ptr - data;
+      assert_true(e >= 0 && e < 64 * 32);
+      assert_false(seen[e]);
+      seen[e] = 1;
+    }
+    cl_layout_free(l);
+    cl_tensor_free(p);
+  }
+  for (int i = 0; i < 64 * 32; i++)
+    assert_true(seen[i]);
+  cl_layout_t *l = NULL, *frg = NULL;
+  int64_t offset = 7;
+  assert_int_equal(cl_tiled_mma_partition(m, CL_OPERAND_A, 128, cl_tensor_layout(t), &l, &offset), CL_E_DOMAIN);
+  assert_int_equal(offset, 0);
+  assert_int_equal(cl_tiled_mma_partition(m, CL_OPERAND_A, -1, cl_tensor_layout(t), &l, &offset), CL_E_DOMAIN);
+  assert_int_equal(cl_tiled_mma_partition(m, (cl_mma_operand)4, 0, cl_tensor_layout(t), &l, &offset), CL_E_DOMAIN);
+  cl_layout_t *vec = lay("64:1");
+  assert_int_equal(cl_tiled_mma_partition(m, CL_OPERAND_A, 0, vec, &l, &offset), CL_E_RANK);
+  assert_int_equal(cl_tiled_mma_thrfrg(m, CL_OPERAND_B, vec, &frg), CL_E_RANK);
+  assert_int_equal(cl_tiled_mma_thrfrg(m, (cl_mma_operand)3, vec, &frg), CL_E_DOMAIN);
+  assert_int_equal(cl_tiled_mma_layout_tv(m, (cl_mma_operand)3, &frg), CL_E_DOMAIN);
+  assert_int_equal(cl_tiled_mma_partition_tensor(m, CL_OPERAND_A, 0, NULL, (cl_tensor_t **)&frg), CL_E_NULL);
+  cl_layout_free(vec);
+  cl_tensor_free(t);
+  cl_tiled_mma_free(m);
+}
+
+static void tiled_mma_errors(void **state) {
+  (void)state;
+  cl_mma_atom_t *a = mma("SM80_16x8x16_F32F16F16F32_TN");
+  cl_tiled_mma_t *m = (cl_tiled_mma_t *)1;
+  cl_layout_t *rank4 = lay("(2,2,1,1):(1,2,0,0)");
+  assert_int_equal(cl_make_tiled_mma(a, rank4, NULL, &m), CL_E_RANK);
+  assert_null(m);
+  cl_tuple_t *perm4 = tup("(_,_,_,_)");
+  assert_int_equal(cl_make_tiled_mma(a, NULL, perm4, &m), CL_E_RANK);
+  cl_tuple_t *leaf = tup("8");
+  assert_int_equal(cl_make_tiled_mma(a, NULL, leaf, &m), CL_E_TYPE);
+  cl_tuple_t *nested = tup("((2,2),_,_)");
+  assert_int_equal(cl_make_tiled_mma(a, NULL, nested, &m), CL_OK);
+  cl_tiled_mma_free(m);
+  assert_int_equal(cl_make_tiled_mma(NULL, NULL, NULL, &m), CL_E_NULL);
+  assert_int_equal(cl_tiled_mma_format(NULL, NULL, 0), -1);
+  assert_int_equal(cl_tiled_mma_size(NULL), -1);
+  cl_tiled_mma_free(NULL);
+  cl_layout_free(rank4);
+  cl_tuple_free(perm4);
+  cl_tuple_free(leaf);
+  cl_tuple_free(nested);
+  cl_mma_atom_free(a);
+}
+
+static cl_tiled_copy_t *tiled_copy(const char *op, const char *type, const char *thr, const char *val) {
+  cl_copy_atom_t *a = copy_atom(op, type);
+  cl_layout_t *t = lay(thr), *v = val ? lay(val) : NULL;
+  cl_tiled_copy_t *c = NULL;
+  if (cl_make_tiled_copy(a, t, v, &c) != CL_OK)
+    fail_msg("make_tiled_copy: %s", cl_last_error());
+  cl_layout_free(t);
+  cl_layout_free(v);
+  cl_copy_atom_free(a);
+  return c;
+}
+
+/* A tiled copy's S and D layouts stay in the tile; one made of thread and
+ * value layouts covers it, each element once (one made for an MMA operand
+ * may give an element to several threads, as the MMA does). */
+static void check_tiled_copy(const cl_tiled_copy_t *c, bool injective) {
+  cl_tuple_t *tiler = NULL;
+  assert_int_equal(cl_tiled_copy_tiler_mn(c, &tiler), CL_OK);
+  int64_t tile;
+  assert_int_equal(cl_tuple_product(tiler, &tile), CL_OK);
+  for (int side = 0; side < 2; side++) {
+    cl_layout_t *tv = NULL;
+    assert_int_equal(cl_tiled_copy_side_tv(c, (cl_copy_side)side, &tv), CL_OK);
+    check_codomain(tv, tile, injective, "tiled copy");
+    if (injective)
+      assert_int_equal(cl_layout_size(tv), tile);
+    cl_layout_free(tv);
+  }
+  cl_tuple_free(tiler);
+}
+
+static void tiled_copy_properties(void **state) {
+  (void)state;
+  cl_tiled_copy_t *c = tiled_copy("UniversalCopy<uint128_t>", "half_t", "(32,8):(8,1)", "(1,8):(0,1)");
+  check_tiled_copy(c, true);
+  assert_int_equal(cl_tiled_copy_size(c), 256);
+  char buf[256];
+  cl_tiled_copy_format(c, buf, sizeof buf);
+  assert_string_equal(buf, "make_tiled_copy(copy_atom(UniversalCopy<uint128_t>,half_t),(32,8):(8,1),(1,8):(0,1))");
+  cl_layout_t *tv = NULL;
+  assert_int_equal(cl_tiled_copy_layout_tv(c, &tv), CL_OK);
+  assert_layout_is(tv, "((8,32),8):((256,1),32)");
+  cl_layout_free(tv);
+  cl_copy_atom_t *a = NULL;
+  assert_int_equal(cl_tiled_copy_atom(c, &a), CL_OK);
+  cl_copy_atom_free(a);
+  /* partitions of a tensor are views of its memory, and cover it */
+  uint16_t data[64 * 64];
+  cl_tensor_t *t = tensor(data, CL_DTYPE_UINT16, "(64,64):(64,1)");
+  unsigned char seen[64 * 64] = {0};
+  for (int64_t thr = 0; thr < 256; thr++) {
+    cl_tensor_t *p = NULL;
+    assert_int_equal(cl_tiled_copy_partition_tensor(c, CL_COPY_SRC, thr, t, &p), CL_OK);
+    for (int64_t i = 0; i < cl_tensor_size(p); i++) {
+      void *ptr;
+      assert_int_equal(cl_tensor_ptr(p, i, &ptr), CL_OK);
+      int64_t e = (uint16_t *)ptr - data;
+      assert_false(seen[e]);
+      seen[e] = 1;
+    }
+    cl_tensor_free(p);
+  }
+  for (int i = 0; i < 64 * 64; i++)
+    assert_true(seen[i]);
+  cl_layout_t *l = NULL;
+  int64_t offset;
+  assert_int_equal(cl_tiled_copy_partition(c, CL_COPY_DST, 256, cl_tensor_layout(t), &l, &offset), CL_E_DOMAIN);
+  assert_int_equal(cl_tiled_copy_partition(c, CL_COPY_REF, 0, cl_tensor_layout(t), &l, &offset), CL_E_DOMAIN);
+  assert_int_equal(cl_tiled_copy_side_tv(c, CL_COPY_REF, &l), CL_E_DOMAIN);
+  cl_layout_t *vec = lay("64:1");
+  assert_int_equal(cl_tiled_copy_tidfrg(c, CL_COPY_SRC, vec, &l), CL_E_RANK);
+  assert_int_equal(cl_tiled_copy_retile(c, vec, &l), CL_E_UNSUPPORTED);
+  cl_layout_free(vec);
+  cl_tensor_free(t);
+  cl_tiled_copy_free(c);
+
+  c = tiled_copy("SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>", "half_t", "(16,8):(8,1)", "(1,8):(0,1)");
+  check_tiled_copy(c, true);
+  cl_tiled_copy_free(c);
+}
+
+static void tiled_copy_of_mma(void **state) {
+  (void)state;
+  cl_tiled_mma_t *m = tiled("SM80_16x8x16_F32F16F16F32_TN", "(2,2,1):(1,2,0)", NULL);
+  static const struct {
+    const char *op;
+    cl_mma_operand operand;
+  } cases[] = {{"SM75_U32x4_LDSM_N", CL_OPERAND_A}, {"SM75_U16x4_LDSM_T", CL_OPERAND_B},
+               {"SM90_U32x2_STSM_N", CL_OPERAND_C}, {"UniversalCopy<uint32_t>", CL_OPERAND_A}};
+  for (size_t i = 0; i < COUNT_OF(cases); i++) {
+    cl_copy_atom_t *a = copy_atom(cases[i].op, "half_t");
+    cl_tiled_copy_t *c = NULL;
+    if (cl_make_tiled_copy_operand(a, m, cases[i].operand, &c) != CL_OK)
+      fail_msg("make_tiled_copy_%c(%s): %s", "ABC"[cases[i].operand], cases[i].op, cl_last_error());
+    check_tiled_copy(c, false);
+    char buf[256];
+    assert_true(cl_tiled_copy_format(c, buf, sizeof buf) > 0);
+    assert_non_null(strstr(buf, "make_tiled_copy_"));
+    cl_tiled_copy_free(c);
+    cl_copy_atom_free(a);
+  }
+  cl_copy_atom_t *a = copy_atom("SM75_U32x4_LDSM_N", "half_t");
+  cl_tiled_copy_t *c = (cl_tiled_copy_t *)1;
+  assert_int_equal(cl_make_tiled_copy_operand(a, m, (cl_mma_operand)3, &c), CL_E_DOMAIN);
+  assert_null(c);
+  /* ldmatrix needs 32 threads: 16 are too few */
+  cl_layout_t *thr = lay("(16,1):(1,0)");
+  assert_int_equal(cl_make_tiled_copy(a, thr, NULL, &c), CL_E_DIVISIBILITY);
+  assert_int_equal(cl_make_tiled_copy(a, NULL, NULL, &c), CL_E_NULL);
+  cl_layout_free(thr);
+  assert_int_equal(cl_tiled_copy_format(NULL, NULL, 0), -1);
+  assert_int_equal(cl_tiled_copy_size(NULL), -1);
+  cl_tiled_copy_free(NULL);
+  cl_copy_atom_free(a);
+  cl_tiled_mma_free(m);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(catalog_mma_invariants), cmocka_unit_test(catalog_copy_invariants),
+    cmocka_unit_test(copy_atom_kinds_and_widths), cmocka_unit_test(atom_errors),
+    cmocka_unit_test(smem_atoms), cmocka_unit_test(tiled_mma_properties),
+    cmocka_unit_test(tiled_mma_partitions), cmocka_unit_test(tiled_mma_errors),
+    cmocka_unit_test(tiled_copy_properties), cmocka_unit_test(tiled_copy_of_mma),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

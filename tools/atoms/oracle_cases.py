@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""CuTe's answers for atoms, tiled MMAs, tiled copies and partitions, as
+EXPR<TAB>EXPECTED rows for tests/cute_atoms.tsv.
+
+Developer tool (not run by the build): each case is an eval expression and
+the C++ that computes the same value with CuTe, every integer static; one
+program prints them all.
+
+usage: oracle_cases.py CUTLASS_DIR [CXX_INCLUDE_DIR...] > cases.tsv
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+
+def cpp_tuple(text, maker):
+    """An int tuple's text as static C++ (make_shape / make_stride)."""
+    text = text.strip()
+    if text.startswith("("):
+        parts, depth, cur = [], 0, ""
+        for c in text[1:-1]:
+            if c == "," and depth == 0:
+                parts.append(cur)
+                cur = ""
+                continue
+            depth += c == "("
+            depth -= c == ")"
+            cur += c
+        parts.append(cur)
+        return "%s(%s)" % (maker, ",".join(cpp_tuple(p, maker) for p in parts))
+    if text == "_":
+        return "_"
+    return "Int<%s>{}" % text
+
+
+def cpp_layout(text):
+    if ":" not in text:
+        return "make_layout(%s)" % cpp_tuple(text, "make_shape")
+    shape, stride = text.split(":")
+    return "make_layout(%s,%s)" % (cpp_tuple(shape, "make_shape"), cpp_tuple(stride, "make_stride"))
+
+
+def cpp_tile(text):
+    """A permutation such as (_,8:1,(4,4):(4,1))."""
+    inner, parts, depth, cur = text.strip()[1:-1], [], 0, ""
+    for c in inner:
+        if c == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+            continue
+        depth += c == "("
+        depth -= c == ")"
+        cur += c
+    parts.append(cur)
+    out = []
+    for p in parts:
+        p = p.strip()
+        out.append("_" if p == "_" else cpp_layout(p) if ":" in p else "Int<%s>{}" % p)
+    return "make_tile(%s)" % ",".join(out)
+
+
+MMA_ATOMS = ["SM61_DP4A", "SM70_8x8x4_F32F16F16F32_NT", "SM70_8x8x4_F16F16F16F16_TN", "SM75_16x8x8_F32F16F16F32_TN",
+             "SM75_8x8x16_S32S8S8S32_TN", "SM80_16x8x16_F32F16F16F32_TN", "SM80_16x8x8_F32TF32TF32F32_TN",
+             "SM80_8x8x4_F64F64F64F64_TN", "SM80_16x8x32_S32S8S8S32_TN", "SM80_16x8x64_S32S4S4S32_TN",
+             "SM89_16x8x32_F32E4M3E4M3F32_TN", "SM80_16x8x8_F16F16F16F16_TN"]
+GMMA = [("SM90_64x%dx16_F32F16F16_SS<GMMA::Major::K,GMMA::Major::K>", [8, 64, 128, 256]),
+        ("SM90_64x%dx16_F16F16F16_RS<GMMA::Major::K,GMMA::Major::MN>", [16, 96]),
+        ("SM90_64x%dx8_F32TF32TF32_SS_TN", [24, 128]), ("SM90_64x%dx8_F32TF32TF32_RS_TN", [32]),
+        ("SM90_64x%dx32_F32E4M3E4M3_SS_TN", [40, 256]), ("SM90_64x%dx32_S32S8S8_RS_TN", [48]),
+        ("SM90_64x%dx16_F32BF16BF16_SS<GMMA::Major::MN,GMMA::Major::K>", [200])]
+TILED = [("SM80_16x8x16_F32F16F16F32_TN", "(2,2,1)", None), ("SM80_16x8x16_F32F16F16F32_TN", "(2,2,1):(2,1,0)", None),
+         ("SM80_16x8x16_F32F16F16F32_TN", "(2,2,1)", "(32,32,16)"),
+         ("SM80_16x8x16_F32F16F16F32_TN", "(2,2,1)", "(_,(8,2,2):(1,16,8),_)"),
+         ("SM80_16x8x16_F32F16F16F32_TN", "(4,1,1)", "(64,16:2,_)"),
+         ("SM70_8x8x4_F32F16F16F32_NT", "(2,2,1)", None), ("SM75_16x8x8_F32F16F16F32_TN", "(1,2)", None),
+         ("SM61_DP4A", "(16,8,1)", None), ("SM80_8x8x4_F64F64F64F64_TN", "(2,2,1)", "(16,16,8)"),
+         ("SM90_64x128x16_F32F16F16_SS<GMMA::Major::K,GMMA::Major::K>", "(2,1,1)", None),
+         ("SM90_64x64x16_F16F16F16_RS<GMMA::Major::K,GMMA::Major::K>", "(1,2,1)", "(_,_,32)"),
+         ("SM80_16x8x8_F32TF32TF32F32_TN", "(2,4,1):(4,1,0)", None), ("SM80_16x8x16_F32F16F16F32_TN", None, None)]
+TENSORS = ["(64,32)", "(128,64):(64,1)", "(32,64,2)", "(48,40)"]
+COPIES = [("UniversalCopy<uint128_t>", "half_t", "(32,8):(8,1)", "(1,8)"),
+          ("UniversalCopy<uint32_t>", "float", "(16,8)", None),
+          ("SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>", "half_t", "(16,8):(8,1)", "(1,8)"),
+          ("SM80_CP_ASYNC_CACHEALWAYS<uint64_t>", "float", "(8,16)", "(2,1)"),
+          ("AutoVectorizingCopy", "half_t", "(4,8)", "(4,2)"),
+          ("UniversalCopy<uint64_t>", "half_t", "((4,2),8):((16,1),2)", "(2,(2,2)):(1,(4,2))"),
+          ("SM75_U32x4_LDSM_N", "half_t", "(32,1)", "(1,8)"),
+          ("SM90_U32x4_STSM_N", "half_t", "(32,1)", "(1,8)")]
+COPY_MMA = [("SM75_U32x4_LDSM_N", "half_t", 0), ("SM75_U32x2_LDSM_N", "half_t", 1), ("SM75_U16x4_LDSM_T", "half_t", 1),
+            ("SM75_U32x1_LDSM_N", "half_t", 1), ("UniversalCopy<uint32_t>", "half_t", 0),
+            ("SM90_U32x2_STSM_N", "half_t", 2), ("UniversalCopy<float>", "float", 2),
+            ("SM75_U16x2_LDSM_T", "half_t", 0), ("SM90_U16x4_STSM_T", "half_t", 2)]
+
+
+class Prog:
+    def __init__(self):
+        self.lines = []
+
+    def case(self, expr, cpp):
+        self.lines.append('  printf("%%s\\t", "%s"); print(%s); printf("\\n");' % (expr, cpp))
+
+    def part(self, expr, setup, tensor):
+        self.lines.append('  do { %s; printf("%%s\\t(", "%s"); print(p.layout()); printf(",%%d)\\n", int(p.data() - base)); } while (0);'
+                          % (setup, expr))
+
+
+def tiled_cpp(atom, layout, perm):
+    args = ["%s{}" % atom]
+    if layout is not None or perm is not None:
+        args.append(cpp_layout(layout) if layout else "Layout<Shape<_1,_1,_1>>{}")
+    if perm is not None:
+        args.append(cpp_tile(perm))
+    return "make_tiled_mma(%s)" % ", ".join(args)
+
+
+def tiled_expr(atom, layout, perm):
+    args = [atom] + ([layout or "(1,1,1)"] if layout or perm else []) + ([perm] if perm else [])
+    return "make_tiled_mma(%s)" % ",".join(args)
+
+
+def main():
+    cutlass = sys.argv[1]
+    p = Prog()
+    for atom in MMA_ATOMS + [g % n for g, ns in GMMA for n in ns]:
+        t = "MMA_Atom<%s>" % atom
+        p.case("thr_id(%s)" % atom, "typename %s::ThrID{}" % t)
+        p.case("shape_mnk(%s)" % atom, "typename %s::Shape_MNK{}" % t)
+        for x in "ABC":
+            p.case("layout%s_TV(%s)" % (x, atom), "typename %s::Layout%s_TV{}" % (t, x))
+    for atom, layout, perm in TILED:
+        e, c = tiled_expr(atom, layout, perm), tiled_cpp(atom, layout, perm)
+        p.case("thr_layout_vmnk(%s)" % e, "%s.get_thr_layout_vmnk()" % c)
+        p.case("tile_shape(%s)" % e, "tile_shape(%s)" % c)
+        for x in "ABC":
+            p.case("layout%s_TV(%s)" % (x, e), "%s.get_layout%s_TV()" % (c, x))
+        for tensor in TENSORS:
+            for thr in (0, 5, 37):
+                for x in "ABC":
+                    p.part("partition_%s(%s,%d,%s)" % (x, e, thr, tensor),
+                           "auto m = %s; if (%d >= size(m)) break; auto p = m.get_slice(%d).partition_%s(make_tensor(base, %s))"
+                           % (c, thr, thr, x, cpp_layout(tensor)), tensor)
+    mma_e, mma_c = tiled_expr(*TILED[0]), tiled_cpp(*TILED[0])
+    copies = []
+    for op, ty, thr, val in COPIES:
+        e = "make_tiled_copy(copy_atom(%s,%s),%s%s)" % (op, ty, thr, "," + val if val else "")
+        c = "make_tiled_copy(Copy_Atom<%s,%s>{}, %s%s)" % (op, ty, cpp_layout(thr), ", " + cpp_layout(val) if val else "")
+        copies.append((e, c))
+    for op, ty, which in COPY_MMA:
+        x = "ABC"[which]
+        for atom, layout, perm in [TILED[0], TILED[3], TILED[9]]:
+            if "SM90" in atom and which != 2:
+                continue
+            copies.append(("make_tiled_copy_%s(copy_atom(%s,%s),%s)" % (x, op, ty, tiled_expr(atom, layout, perm)),
+                           "make_tiled_copy_%s(Copy_Atom<%s,%s>{}, %s)" % (x, op, ty, tiled_cpp(atom, layout, perm))))
+    for e, c in copies:
+        p.case("layoutS_TV(%s)" % e, "%s.get_layoutS_TV()" % c)
+        p.case("layoutD_TV(%s)" % e, "%s.get_layoutD_TV()" % c)
+        p.case("tiler_mn(%s)" % e, "typename decltype(%s)::Tiler_MN{}" % c)
+        for tensor in TENSORS[:3]:
+            for thr in (0, 7, 100):
+                for x in "SD":
+                    p.part("partition_%s(%s,%d,%s)" % (x, e, thr, tensor),
+                           "auto tc = %s; if (%d >= size<0>(typename decltype(tc)::TiledLayout_TV{})) break; auto p = tc.get_slice(%d).partition_%s(make_tensor(base, %s))"
+                           % (c, thr, thr, x, cpp_layout(tensor)), tensor)
+    prog = ["#include <cute/tensor.hpp>", "#include <cute/atom/mma_atom.hpp>", "#include <cute/atom/copy_atom.hpp>",
+            "#include <cute/atom/mma_traits_sm90_gmma.hpp>", "#include <cute/arch/mma_sm90_gmma_ext.hpp>", "#include <cute/atom/mma_traits_sm90_gmma_ext.hpp>", "using namespace cute;",
+            "int main() { half_t *base = reinterpret_cast<half_t *>(uintptr_t(1) << 32);"]
+    prog += p.lines + ["}"]
+    with tempfile.TemporaryDirectory() as tmp:
+        src, exe = os.path.join(tmp, "cases.cpp"), os.path.join(tmp, "cases")
+        with open(src, "w") as f:
+            f.write("\n".join(prog) + "\n")
+        cmd = ["g++", "-std=c++17", "-w", "-O0", "-I", os.path.join(cutlass, "include")]
+        for d in sys.argv[2:]:
+            cmd += ["-I", d]
+        subprocess.run(cmd + [src, "-o", exe], check=True)
+        out = subprocess.run([exe], check=True, capture_output=True, text=True).stdout
+    for line in out.splitlines():
+        expr, want = line.split("\t")
+        print("%s\t%s" % (expr, re.sub(r"(?<=[(,:])_(\d)", r"\1", want)))
+
+
+if __name__ == "__main__":
+    main()
