@@ -68,9 +68,11 @@ macro_rules! hash_by_text {
     };
 }
 
+mod atoms;
 mod composed;
 mod coord;
 mod tensor;
+pub use atoms::{Operand, Side, TiledCopy, TiledMma};
 pub use composed::{AnyLayout, ComposedLayout, Swizzle};
 pub use coord::CoordTensor;
 pub use tensor::{copy, Tensor, TensorMut};
