@@ -396,6 +396,17 @@ static cl_status fn_partition(const char *name, const value *a, int n, value *ou
   return cli_pair_result(part, NULL, offset, out);
 }
 
+/* retile(tiled_copy, L): a thread's fragment regrouped by the copy's atom. */
+static cl_status fn_retile(const char *name, const value *a, int n, value *out) {
+  (void)n;
+  const void *copy = NULL;
+  TRY(arg_atom(name, a, 0, A_TILED_COPY, &copy));
+  const cl_layout_t *layout;
+  TRY(arg_layout(name, a, 1, &layout));
+  cl_layout_t *l = NULL;
+  return layout_result(cl_tiled_copy_retile(copy, layout, &l), &l, out);
+}
+
 const builtin cli_builtins_atom[] = {
   {"copy_atom", 2, 2, fn_copy_atom, "copy_atom(OP, T)"},
   {"make_tiled_mma", 1, 3, fn_make_tiled_mma, "make_tiled_mma(atom [, atom_layout [, permutation]])"},
@@ -418,6 +429,7 @@ const builtin cli_builtins_atom[] = {
   {"partition_C", 3, 3, fn_partition, "partition_C(tiled_mma, thr, L)"},
   {"partition_S", 3, 3, fn_partition, "partition_S(tiled_copy, thr, L)"},
   {"partition_D", 3, 3, fn_partition, "partition_D(tiled_copy, thr, L)"},
+  {"retile", 2, 2, fn_retile, "retile(tiled_copy, L)"},
   {NULL, 0, 0, NULL, NULL},
 };
 
