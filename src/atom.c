@@ -419,9 +419,12 @@ static const char *const side_names[3] = {"Src", "Dst", "Ref"};
 /* The side's layout in values of the type (CuTe's recast_layout<uint1_t,
  * T>), which must keep one row per thread (Copy_Atom's static_assert). */
 static cl_status values_of_side(cl_copy_atom_t *a, int side) {
-  if (cl_recast_layout(a->bits[side], 1, a->type_bits, &a->vals[side]) != CL_OK)
+  if (cl_recast_layout(a->bits[side], 1, a->type_bits, &a->vals[side]) != CL_OK) {
+    char why[256]; /* cl_fail writes the buffer cl_last_error() reads */
+    snprintf(why, sizeof why, "%s", cl_last_error());
     return cl_fail(CL_E_TYPE, "copy_atom(%s,%s): the instruction cannot move %lld-bit values (%s)", a->op, a->type,
-                   (long long)a->type_bits, cl_last_error());
+                   (long long)a->type_bits, why);
+  }
   int64_t threads = cl_layout_size(a->thr_id);
   cl_layout_t *thr_mode = NULL;
   int64_t zero = 0;

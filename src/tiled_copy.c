@@ -339,12 +339,94 @@ cl_status cl_tiled_copy_partition_tensor(const cl_tiled_copy_t *copy, cl_copy_si
   return s;
 }
 
-/* retile(L): frg_layout_mn = upcast<NumThr * V>(right_inverse(TV) shaped as
- * the tile) gathers each thread's values by position; the fragment's modes
- * are then regrouped by the atom's values. */
+/* retile(L), CuTe's TiledCopy::retile of a thread's fragment L (V, ...):
+ *   frg_layout_mn = upcast<NumThr * V>(right_inverse(TV).with_shape(Tiler_MN))
+ *                   (m,n) -> the value index inside TiledLayout_TV
+ *   frg_layout_v  = zipped_divide(logical_product(make_layout(V),
+ *                   right_inverse(frg_layout_mn)), make_layout(AtomNumVal))
+ *                   (atom_vals, rest_vals) -> (v,m,n)
+ *   t = zipped_divide(L, prepend(product_each(shape(frg_layout_mn)), V))
+ *   retile(L) = t.compose(frg_layout_v, _)(_, append<R>(0, _)) */
+static cl_status retile_steps(const cl_tiled_copy_t *c, const cl_layout_t *l, cl_layout_t **work, cl_layout_t **out) {
+  int64_t v = cl_mode_size(l, 0), threads = cl_tiled_copy_size(c), n;
+  CL_TRY(cl_mul(threads, v, &n));
+  cl_tuple_t *t = NULL;
+  cl_status s = cl_right_inverse(c->layout_tv, &work[0]);
+  if (s == CL_OK)
+    s = cl_layout_make_left(c->tiler, &work[1]);
+  if (s == CL_OK)
+    s = cl_composition(work[0], work[1], &work[2]);
+  if (s == CL_OK)
+    s = cl_upcast(work[2], n, &work[3]); /* frg_layout_mn */
+  if (s == CL_OK)
+    s = cl_right_inverse(work[3], &work[4]);
+  if (s == CL_OK)
+    s = cl_layout_printf(&work[5], "%lld:1", (long long)v);
+  if (s == CL_OK && v == 1) {
+    cl_layout_free(work[5]);
+    work[5] = NULL;
+    s = cl_layout_parse("1:0", &work[5]);
+  }
+  if (s == CL_OK)
+    s = cl_logical_product(work[5], work[4], &work[6]);
+  if (s == CL_OK) {
+    int64_t atom_val = cl_mode_size(c->atom->vals[CL_COPY_REF], 1);
+    s = atom_val == 1 ? cl_layout_parse("1:0", &work[7]) : cl_layout_printf(&work[7], "%lld:1", (long long)atom_val);
+  }
+  if (s == CL_OK)
+    s = cl_zipped_divide(work[6], work[7], &work[8]); /* frg_layout_v */
+  /* t = zipped_divide(L, (V, product_each(shape(frg_layout_mn))...)) */
+  cl_tuple_t *shape = NULL, *each = NULL;
+  if (s == CL_OK)
+    s = cl_layout_shape(work[3], &shape);
+  if (s == CL_OK)
+    s = cl_tuple_product_each(shape, &each);
+  char text[CL_TILED_TEXT / 2];
+  if (s == CL_OK)
+    s = cl_text_tuple(each, text, sizeof text);
+  cl_tuple_free(shape);
+  cl_tuple_free(each);
+  if (s == CL_OK) {
+    /* prepend V to the tuple (or to the single integer) */
+    if (text[0] == '(')
+      s = cl_tuple_printf(&t, "(%lld,%s", (long long)v, text + 1);
+    else
+      s = cl_tuple_printf(&t, "(%lld,%s)", (long long)v, text);
+  }
+  if (s == CL_OK)
+    s = cl_zipped_divide_tiler(l, t, &work[9]);
+  cl_tuple_free(t);
+  t = NULL;
+  char frg[CL_TILED_TEXT / 2], tiler[CL_TILED_TEXT];
+  if (s == CL_OK)
+    s = cl_text_layout(work[8], frg, sizeof frg);
+  if (s == CL_OK) {
+    snprintf(tiler, sizeof tiler, "(%s,_)", frg);
+    s = cl_compose_text(work[9], tiler, &work[10]);
+  }
+  if (s == CL_OK) {
+    int64_t rank = cl_layout_rank(l);
+    char rest[CL_TILED_TEXT / 4] = "(0";
+    for (int64_t i = 1; i < rank && strlen(rest) + 4 < sizeof rest; i++)
+      strcat(rest, ",_");
+    strcat(rest, ")");
+    s = cl_tuple_printf(&t, "(_,%s)", rest);
+  }
+  if (s == CL_OK)
+    s = cl_layout_slice(t, work[10], out);
+  cl_tuple_free(t);
+  return s;
+}
+
 cl_status cl_tiled_copy_retile(const cl_tiled_copy_t *copy, const cl_layout_t *layout, cl_layout_t **out) {
   CHECK_OUT(out);
   CHECK_NULL(copy);
   CHECK_NULL(layout);
-  return cl_fail(CL_E_UNSUPPORTED, "retile: not implemented yet");
+  if (cl_layout_rank(layout) > CL_TILED_TEXT / 16)
+    return cl_fail(CL_E_LIMIT, "retile: a fragment of %lld modes", (long long)cl_layout_rank(layout));
+  cl_layout_t *work[11] = {NULL};
+  cl_status s = retile_steps(copy, layout, work, out);
+  for (int i = 0; i < 11; i++)
+    cl_layout_free(work[i]);
+  return s;
 }

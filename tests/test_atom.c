@@ -480,7 +480,13 @@ static void tiled_copy_properties(void **state) {
   assert_int_equal(cl_tiled_copy_side_tv(c, CL_COPY_REF, &l), CL_E_DOMAIN);
   cl_layout_t *vec = lay("64:1");
   assert_int_equal(cl_tiled_copy_tidfrg(c, CL_COPY_SRC, vec, &l), CL_E_RANK);
-  assert_int_equal(cl_tiled_copy_retile(c, vec, &l), CL_E_UNSUPPORTED);
+  /* retile regroups a fragment: the same elements, (AtomV, RestV, ...) */
+  cl_layout_t *frg = lay("(8,2,2):(1,8,16)");
+  assert_int_equal(cl_tiled_copy_retile(c, frg, &l), CL_OK);
+  assert_int_equal(cl_layout_size(l), 32);
+  cl_layout_free(l);
+  assert_int_equal(cl_tiled_copy_retile(c, NULL, &l), CL_E_NULL);
+  cl_layout_free(frg);
   cl_layout_free(vec);
   cl_tensor_free(t);
   cl_tiled_copy_free(c);

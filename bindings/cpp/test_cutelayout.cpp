@@ -790,7 +790,8 @@ static void test_atoms() {
   cl::Tensor src(tile, cl::Layout("(64,64):(64,1)"));
   CHECK(plain.partition(CL_COPY_SRC, 3, src).size() == 16);
   CHECK(plain.partition(CL_COPY_DST, 3, cl::Layout("(64,64):(64,1)")).first.size() == 16);
-  CHECK_THROWS(plain.retile(cl::Layout("8:1")), CL_E_UNSUPPORTED);
+  CHECK(plain.retile(cl::Layout("(8,2,2):(1,8,16)")).size() == 32);
+  CHECK_THROWS(plain.partition(CL_COPY_SRC, 256, src), CL_E_DOMAIN);
 
   CHECK(cl::atom_type_bits("float_e4m3_t") == 8);
   CHECK(cl::atom_catalog(CL_ATOM_SMEM).size() == 8);

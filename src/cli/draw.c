@@ -19,6 +19,7 @@
 
 #include "command.h"
 #include "eval.h"
+#include "fn_atom.h"
 
 static const char draw_help[] =
   "\n"
@@ -220,6 +221,8 @@ static const char *kind_name(value_kind k) {
   case V_TAG: return "a tag (LayoutLeft/LayoutRight)";
   case V_SWIZZLE: return "a swizzle (draw composition(Sw, L) instead)";
   case V_TEXT: return "text";
+  case V_NAME: return "a name (of a copy operation or an element type)";
+  case V_ATOM: return "a copy atom (draw a tiled copy of it: make_tiled_copy)";
   default: return "nothing";
   }
 }
@@ -269,6 +272,8 @@ static int evaluate(drawn *d, const char *text) {
   d->titles[d->count++] = NULL;
   if (s != CL_OK)
     return tool_error("draw: %s", eval_error_message(s));
+  if (v->kind == V_ATOM && d->count == 1 && v->num[0] != A_COPY_ATOM)
+    return 0;
   if (v->kind != V_LAYOUT && v->kind != V_COMPOSED && v->kind != V_COORD)
     return tool_error("draw: '%s' is %s, not a layout", text, kind_name(v->kind));
   if (v->kind == V_COORD && d->count > 1)
@@ -373,6 +378,28 @@ static cl_status bank_view(const value *smem, const char *tv_text, int64_t bytes
   return CL_OK;
 }
 
+/* A tiled MMA's A, B and C, or a tiled copy's source and destination, as
+ * thread-value panels on their tiles. */
+static int64_t render_atom(const value *v, const draw_args *a, cl_picture_options *opt, FILE *f) {
+  if (a->tile_rows != 0 || a->highlight >= 0 || a->banks_tv != NULL)
+    return cli_fail(CL_E_DOMAIN, "a tiled MMA or copy is drawn on its own tiles: no --tv, --highlight or --banks");
+  atom_panels p;
+  cl_status s = cli_atom_panels(v, &p);
+  if (s != CL_OK) {
+    cli_atom_panels_free(&p);
+    return s;
+  }
+  char *title = value_format(v);
+  cl_picture_panel panels[3];
+  for (int k = 0; k < p.count; k++)
+    panels[k] = (cl_picture_panel){p.layout[k], NULL, p.title[k], p.rows[k], p.cols[k], -1};
+  opt->title = title;
+  int64_t n = cl_render_panels_file(panels, (size_t)p.count, opt, f);
+  free(title);
+  cli_atom_panels_free(&p);
+  return n;
+}
+
 /* The picture, in memory (into *picture). */
 static int64_t render(const drawn *d, const draw_args *a, FILE *f) {
   cl_picture_options opt = CL_PICTURE_OPTIONS_INIT;
@@ -384,6 +411,8 @@ static int64_t render(const drawn *d, const draw_args *a, FILE *f) {
       return cli_fail(CL_E_DOMAIN, "a coordinate tensor has no thread-value, highlighted or bank picture");
     return cl_render_coord_tensor_file(d->v[0].ctensor, &opt, f);
   }
+  if (d->v[0].kind == V_ATOM)
+    return render_atom(&d->v[0], a, &opt, f);
   cl_picture_panel panels[3];
   for (int k = 0; k < d->count; k++) {
     const value *v = &d->v[k];

@@ -272,6 +272,11 @@ static cl_status atom_name(const char *name, size_t column, value *out) {
     return unknown_name(name, column);
   bool known;
   cl_status s = cli_atom_name_value(name, out, &known);
+  if (known && s != CL_OK) {
+    char detail[512];
+    snprintf(detail, sizeof detail, "%s", eval_error_message(s));
+    return cli_fail(s, "column %zu: %s", column, detail);
+  }
   if (known)
     return s;
   bool near = strstr(cli_unknown_atom("name", name) == CL_E_DOMAIN ? cli_error() : "", "did you mean") != NULL;

@@ -396,6 +396,17 @@ static cl_status fn_partition(const char *name, const value *a, int n, value *ou
   return cli_pair_result(part, NULL, offset, out);
 }
 
+/* retile(tiled_copy, L): a thread's fragment regrouped by the copy's atom. */
+static cl_status fn_retile(const char *name, const value *a, int n, value *out) {
+  (void)n;
+  const void *copy = NULL;
+  TRY(arg_atom(name, a, 0, A_TILED_COPY, &copy));
+  const cl_layout_t *layout;
+  TRY(arg_layout(name, a, 1, &layout));
+  cl_layout_t *l = NULL;
+  return layout_result(cl_tiled_copy_retile(copy, layout, &l), &l, out);
+}
+
 const builtin cli_builtins_atom[] = {
   {"copy_atom", 2, 2, fn_copy_atom, "copy_atom(OP, T)"},
   {"make_tiled_mma", 1, 3, fn_make_tiled_mma, "make_tiled_mma(atom [, atom_layout [, permutation]])"},
@@ -418,5 +429,79 @@ const builtin cli_builtins_atom[] = {
   {"partition_C", 3, 3, fn_partition, "partition_C(tiled_mma, thr, L)"},
   {"partition_S", 3, 3, fn_partition, "partition_S(tiled_copy, thr, L)"},
   {"partition_D", 3, 3, fn_partition, "partition_D(tiled_copy, thr, L)"},
+  {"retile", 2, 2, fn_retile, "retile(tiled_copy, L)"},
   {NULL, 0, 0, NULL, NULL},
 };
+
+/* ------------------------------------------------------------ pictures */
+
+/* A value's operand of an MMA atom as a tiled MMA of one atom. */
+static cl_status tiled_of(const value *v, cl_tiled_mma_t **owned, const cl_tiled_mma_t **mma) {
+  *owned = NULL;
+  if (is_atom(v, A_TILED_MMA)) {
+    *mma = v->atom;
+    return CL_OK;
+  }
+  TRY(cl_make_tiled_mma(v->atom, NULL, NULL, owned));
+  *mma = *owned;
+  return CL_OK;
+}
+
+cl_status cli_atom_panels(const value *v, atom_panels *p) {
+  *p = (atom_panels){0};
+  if (is_atom(v, A_TILED_COPY)) {
+    cl_tuple_t *tiler = NULL;
+    TRY(cl_tiled_copy_tiler_mn(v->atom, &tiler));
+    int64_t mn[2] = {0, 0};
+    for (int64_t i = 0; i < 2; i++) {
+      cl_tuple_t *e = NULL;
+      if (cl_tuple_get(tiler, &i, 1, &e) == CL_OK)
+        cl_tuple_product(e, &mn[i]);
+      cl_tuple_free(e);
+    }
+    cl_tuple_free(tiler);
+    static const char *const titles[2] = {"source (layoutS_TV)", "destination (layoutD_TV)"};
+    for (int k = 0; k < 2; k++) {
+      TRY(cl_tiled_copy_side_tv(v->atom, (cl_copy_side)k, &p->layout[k]));
+      p->rows[k] = mn[0];
+      p->cols[k] = mn[1];
+      p->title[k] = titles[k];
+    }
+    p->count = 2;
+    return CL_OK;
+  }
+  if (!is_atom(v, A_TILED_MMA) && !is_atom(v, A_MMA_ATOM))
+    return cli_fail(CL_E_TYPE, "draw: not a tiled MMA or copy");
+  cl_tiled_mma_t *owned = NULL;
+  const cl_tiled_mma_t *mma = NULL;
+  TRY(tiled_of(v, &owned, &mma));
+  cl_tuple_t *shape = NULL;
+  cl_status s = cl_tiled_mma_tile_shape(mma, &shape);
+  int64_t mnk[3] = {0, 0, 0};
+  for (int64_t i = 0; i < 3 && s == CL_OK; i++) {
+    cl_tuple_t *e = NULL;
+    s = cl_tuple_get(shape, &i, 1, &e);
+    if (s == CL_OK)
+      s = cl_tuple_product(e, &mnk[i]);
+    cl_tuple_free(e);
+  }
+  cl_tuple_free(shape);
+  /* print_latex's order: A (M x K) at the left, B (N x K) above, C (M x N) */
+  static const char *const titles[3] = {"A (M,K): layoutA_TV", "B (N,K): layoutB_TV", "C (M,N): layoutC_TV"};
+  static const int rows[3] = {0, 1, 0}, cols[3] = {2, 2, 1};
+  for (int k = 0; k < 3 && s == CL_OK; k++) {
+    s = cl_tiled_mma_layout_tv(mma, (cl_mma_operand)k, &p->layout[k]);
+    p->rows[k] = mnk[rows[k]];
+    p->cols[k] = mnk[cols[k]];
+    p->title[k] = titles[k];
+    p->count = k + 1;
+  }
+  cl_tiled_mma_free(owned);
+  return s;
+}
+
+void cli_atom_panels_free(atom_panels *p) {
+  for (int k = 0; k < 3; k++)
+    cl_layout_free(p->layout[k]);
+  *p = (atom_panels){0};
+}

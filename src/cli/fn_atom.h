@@ -15,4 +15,15 @@ cl_status cli_atom_name_value(const char *name, value *out, bool *known);
 /* "unknown WHAT 'NAME'; did you mean '...'?" */
 cl_status cli_unknown_atom(const char *what, const char *name);
 
+/* The pictures of a tiled MMA (A, B, C) or a tiled copy (source,
+ * destination): TV layouts on their tiles, for `cute-layout draw`. */
+typedef struct atom_panels {
+  int count;
+  cl_layout_t *layout[3];
+  int64_t rows[3], cols[3];
+  const char *title[3];
+} atom_panels;
+cl_status cli_atom_panels(const value *v, atom_panels *p);
+void cli_atom_panels_free(atom_panels *p);
+
 #endif

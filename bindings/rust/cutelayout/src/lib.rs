@@ -82,11 +82,13 @@ macro_rules! hash_by_text {
     };
 }
 
+mod atoms;
 mod banks;
 mod composed;
 mod coord;
 mod int_tuple;
 mod tensor;
+pub use atoms::{Operand, Side, TiledCopy, TiledMma};
 pub use banks::{bank_conflicts, bank_report, smem_wavefronts, swizzle_search, BankCount, BankInstruction, SmemOp};
 pub use composed::{AnyLayout, ComposedLayout, Swizzle};
 pub use int_tuple::{Coord, IntTuple, IntoTuple, Kind, Shape, Tiler, Underscore};
