@@ -11,7 +11,7 @@
 //! ```
 use std::ptr::{self, NonNull};
 
-use crate::{check, formatted, sys, text_arg, tuple_text, Layout, Result, Tuple};
+use crate::{check, formatted, sys, text_arg, IntTuple, Layout, Result};
 
 /// The operands of an MMA, D = A * B + C.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,7 +67,7 @@ impl TiledMma {
         let mut a = ptr::null_mut();
         check(unsafe { sys::cl_mma_atom_new(name.as_ptr(), &mut a) })?;
         let layout = atom_layout.map(Layout::parse).transpose();
-        let perm = permutation.map(Tuple::parse).transpose();
+        let perm = permutation.map(IntTuple::parse).transpose();
         let result = match (layout, perm) {
             (Ok(layout), Ok(perm)) => {
                 let mut out = ptr::null_mut();
@@ -92,11 +92,11 @@ impl TiledMma {
         unsafe { sys::cl_tiled_mma_size(self.0.as_ptr()) }
     }
 
-    /// (tile_size<0>, tile_size<1>, tile_size<2>) as text.
-    pub fn tile_shape(&self) -> Result<String> {
+    /// (tile_size<0>, tile_size<1>, tile_size<2>).
+    pub fn tile_shape(&self) -> Result<IntTuple> {
         let mut out = ptr::null_mut();
         let status = unsafe { sys::cl_tiled_mma_tile_shape(self.0.as_ptr(), &mut out) };
-        tuple_text(status, out)
+        IntTuple::adopt(status, out)
     }
 
     /// get_thr_layout_vmnk().
@@ -162,11 +162,11 @@ impl TiledCopy {
         unsafe { sys::cl_tiled_copy_size(self.0.as_ptr()) }
     }
 
-    /// Tiler_MN as text.
-    pub fn tiler_mn(&self) -> Result<String> {
+    /// Tiler_MN.
+    pub fn tiler_mn(&self) -> Result<IntTuple> {
         let mut out = ptr::null_mut();
         let status = unsafe { sys::cl_tiled_copy_tiler_mn(self.0.as_ptr(), &mut out) };
-        tuple_text(status, out)
+        IntTuple::adopt(status, out)
     }
 
     /// get_layoutS_TV() or get_layoutD_TV().
