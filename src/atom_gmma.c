@@ -188,7 +188,8 @@ int cl_gmma_lookup(const char *name, cl_mma_traits *t) {
       return 0;
     char canon[128];
     CL_TRY(gmma_template(base, f, rs, args, canon, sizeof canon));
-    snprintf(t->name, sizeof t->name, "%s%s", base, canon);
+    if (snprintf(t->name, sizeof t->name, "%s%s", base, canon) >= (int)sizeof t->name)
+      return 0; /* longer than any name CuTe has */
     snprintf(t->thr_id, sizeof t->thr_id, "128:1");
     snprintf(t->shape_mnk, sizeof t->shape_mnk, "(64,%ld,%ld)", n, k);
     if (rs)
