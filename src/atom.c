@@ -79,7 +79,7 @@ static int split_template(const char *name, char *base, size_t base_cap, char *a
 }
 
 static const cl_mma_row *const mma_tables[] = {cl_mma_table_sm61, cl_mma_table_sm70, cl_mma_table_sm75,
-                                               cl_mma_table_sm80, cl_mma_table_sm89, NULL};
+                                               cl_mma_table_sm80, cl_mma_table_sm89, cl_mma_table_sm120, NULL};
 static const cl_copy_row *const copy_tables[] = {cl_copy_table_sm50, cl_copy_table_sm75, cl_copy_table_sm90,
                                                  cl_copy_table_sm100, NULL};
 
@@ -210,6 +210,34 @@ static int mma_lookup(const char *name, cl_mma_traits *t) {
 
 static cl_status parse_layout_field(const char *text, cl_layout_t **out) { return cl_layout_parse(text, out); }
 
+/* Does SHAPE:STRIDE nest its stride as its shape?  (Both with every
+ * integer read as one digit: the same text then.) */
+static bool congruent_text(const char *layout) {
+  const char *stride = strchr(layout, ':');
+  if (stride == NULL)
+    return true;
+  const char *a = layout, *b = stride + 1;
+  while (a < stride && *b != '\0') {
+    bool digits = isdigit((unsigned char)*a) && isdigit((unsigned char)*b);
+    if (!digits && *a != *b)
+      return false;
+    for (a++, b++; digits && isdigit((unsigned char)*a); a++)
+      ;
+    for (; digits && isdigit((unsigned char)*b); b++)
+      ;
+  }
+  return a == stride && *b == '\0';
+}
+
+/* An operand's layout text: parsed, or kept as CuTe's text where it is no
+ * layout (any use of that operand is then an error, as in CuTe). */
+static cl_status parse_operand(cl_mma_atom_t *a, int operand, const char *text) {
+  if (congruent_text(text))
+    return parse_layout_field(text, &a->layout[operand]);
+  snprintf(a->malformed[operand], sizeof a->malformed[operand], "%s", text);
+  return CL_OK;
+}
+
 void cl_mma_atom_free(cl_mma_atom_t *atom) {
   if (atom == NULL)
     return;
@@ -229,7 +257,7 @@ static cl_status mma_atom_of_traits(const cl_mma_traits *t, cl_mma_atom_t **out)
   memcpy(a->bits, t->bits, sizeof a->bits);
   cl_status s = parse_layout_field(t->thr_id, &a->thr_id);
   for (int i = 0; i < 3 && s == CL_OK; i++)
-    s = parse_layout_field(t->layout[i], &a->layout[i]);
+    s = parse_operand(a, i, t->layout[i]);
   if (s == CL_OK)
     s = cl_tuple_parse(t->shape_mnk, &a->shape_mnk);
   if (s != CL_OK) {
@@ -261,9 +289,11 @@ cl_status cl_mma_atom_clone(const cl_mma_atom_t *atom, cl_mma_atom_t **out) {
   memset(a, 0, sizeof *a);
   memcpy(a->name, atom->name, sizeof a->name);
   memcpy(a->bits, atom->bits, sizeof a->bits);
+  memcpy(a->malformed, atom->malformed, sizeof a->malformed);
   cl_status s = cl_layout_copy(atom->thr_id, &a->thr_id);
   for (int i = 0; i < 3 && s == CL_OK; i++)
-    s = cl_layout_copy(atom->layout[i], &a->layout[i]);
+    if (atom->layout[i] != NULL)
+      s = cl_layout_copy(atom->layout[i], &a->layout[i]);
   if (s == CL_OK)
     s = cl_tuple_copy(atom->shape_mnk, &a->shape_mnk);
   if (s != CL_OK) {
@@ -308,11 +338,23 @@ static cl_status check_operand(cl_mma_operand operand) {
   return CL_OK;
 }
 
+cl_status cl_mma_atom_operand(const cl_mma_atom_t *atom, cl_mma_operand operand, const cl_layout_t **out) {
+  CL_TRY(check_operand(operand));
+  if (atom->layout[operand] == NULL)
+    return cl_fail(CL_E_TYPE,
+                   "%s: CuTe's %cLayout %s is not a layout (its stride is not congruent with its shape), so CuTe "
+                   "compiles no use of operand %c (Mismatched Ranks)",
+                   atom->name, "ABC"[operand], atom->malformed[operand], "ABC"[operand]);
+  *out = atom->layout[operand];
+  return CL_OK;
+}
+
 cl_status cl_mma_atom_layout_tv(const cl_mma_atom_t *atom, cl_mma_operand operand, cl_layout_t **out) {
   CHECK_OUT(out);
   CHECK_NULL(atom);
-  CL_TRY(check_operand(operand));
-  return cl_layout_copy(atom->layout[operand], out);
+  const cl_layout_t *tv = NULL;
+  CL_TRY(cl_mma_atom_operand(atom, operand, &tv));
+  return cl_layout_copy(tv, out);
 }
 
 int64_t cl_mma_atom_value_bits(const cl_mma_atom_t *atom, cl_mma_operand operand) {

@@ -25,7 +25,7 @@ typedef struct cl_copy_row {
 /* One table per architecture family (atom_tables.c), each ending in a row
  * whose name is NULL. */
 extern const cl_mma_row cl_mma_table_sm61[], cl_mma_table_sm70[], cl_mma_table_sm75[], cl_mma_table_sm80[],
-    cl_mma_table_sm89[];
+    cl_mma_table_sm89[], cl_mma_table_sm120[];
 extern const cl_copy_row cl_copy_table_sm50[], cl_copy_table_sm75[], cl_copy_table_sm90[], cl_copy_table_sm100[];
 
 /* The traits of an MMA atom as text, whichever family it comes from. */
@@ -45,6 +45,10 @@ const char *cl_gmma_example(int64_t i);
 struct cl_mma_atom {
   char name[192];
   cl_layout_t *thr_id, *layout[3];
+  /* An operand whose traits' layout is no layout (its stride not congruent
+   * with its shape, as CuTe declares SM80's 16x8x128 POPC A): that text,
+   * with layout[i] NULL; empty for the others. */
+  char malformed[3][128];
   cl_tuple_t *shape_mnk;
   int64_t bits[3];
 };
@@ -58,6 +62,10 @@ struct cl_copy_atom {
   cl_layout_t *bits[3]; /* src, dst, ref in bits */
   cl_layout_t *vals[3]; /* the same in values of the type */
 };
+
+/* The atom's thread-value layout of an operand (borrowed), or CL_E_TYPE
+ * naming the condition where CuTe's traits give no layout for it. */
+cl_status cl_mma_atom_operand(const cl_mma_atom_t *atom, cl_mma_operand operand, const cl_layout_t **out);
 
 /* A copy of an atom (for the tiled objects, which own theirs). */
 cl_status cl_mma_atom_clone(const cl_mma_atom_t *atom, cl_mma_atom_t **out);

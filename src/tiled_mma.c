@@ -267,7 +267,9 @@ static cl_status thrfrg_steps(const cl_tiled_mma_t *m, cl_mma_operand op, const 
   CL_TRY(s);
   /* Transform the Atom mode from (R,C) to (Thr,Val) */
   char tv[CL_TILED_TEXT / 2];
-  CL_TRY(cl_text_layout(m->atom->layout[op], tv, sizeof tv));
+  const cl_layout_t *atom_tv = NULL;
+  CL_TRY(cl_mma_atom_operand(m->atom, op, &atom_tv));
+  CL_TRY(cl_text_layout(atom_tv, tv, sizeof tv));
   CL_TRY(cl_tuple_printf(&tile, "(%s,_)", tv));
   s = cl_composition_tiler(*c_tensor, tile, tv_tensor);
   cl_tuple_free(tile);

@@ -75,11 +75,24 @@ static const char *nearest_catalog_name(const char *name, char *buf, size_t cap)
         base_of(cl_atom_catalog_name(f, i), bases[nbases++], sizeof bases[0]);
   char word[256];
   base_of(name, word, sizeof word);
+  /* A known template with other arguments (SM120_16x8x32_TN<...,half>):
+   * the nearest of its instances in the catalog. */
+  suggestion inst = suggestion_start(name);
+  bool instances = false;
+  for (int f = CL_ATOM_MMA; f <= CL_ATOM_SMEM; f++)
+    for (int64_t i = 0; strchr(name, '<') != NULL && cl_atom_catalog_name(f, i) != NULL; i++) {
+      char cand[64];
+      base_of(cl_atom_catalog_name(f, i), cand, sizeof cand);
+      if (strcmp(cand, word) == 0 && strchr(cl_atom_catalog_name(f, i), '<') != NULL) {
+        suggestion_offer(&inst, cl_atom_catalog_name(f, i));
+        instances = true;
+      }
+    }
   suggestion s = suggestion_start(word);
   for (int i = 0; i < nbases; i++)
     suggestion_offer(&s, bases[i]);
   builtin_offer_names(&s);
-  const char *best = suggestion_result(&s);
+  const char *best = instances ? suggestion_result(&inst) : suggestion_result(&s);
   if (best == NULL)
     return NULL;
   snprintf(buf, cap, "%s", best);

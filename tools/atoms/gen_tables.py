@@ -6,21 +6,22 @@ from the rows oracle_catalog.py printed from CuTe.
 usage: gen_tables.py rows.tsv > src/atom_tables.c
 
 One table per architecture family; each row is an atom's name and its traits'
-layouts as canonical text.  Atoms whose traits CuTe prints with a stride not
-congruent with the shape (SM80's 1-bit 16x8x128 POPC atoms) are left out:
-their layouts are not layouts.
+layouts as canonical text.  A layout is kept as CuTe prints it even where its
+stride is not congruent with its shape (the A layout of SM80's 1-bit
+16x8x128 POPC atoms): atom.c makes that operand an error naming the
+condition, as CuTe fails to compile any use of it.
 """
 import re
 import sys
 
 FAMILIES = [("mma", "sm61"), ("mma", "sm70"), ("mma", "sm75"), ("mma", "sm80"), ("mma", "sm89"),
+            ("mma", "sm120"),
             ("copy", "sm50"), ("copy", "sm75"), ("copy", "sm90"), ("copy", "sm100")]
 
 
-def congruent(layout):
-    """Is SHAPE:STRIDE congruent (same nesting)?"""
-    shape, stride = layout.split(":")
-    return re.sub(r"\d+", "0", shape) == re.sub(r"\d+", "0", stride)
+def family(name):
+    """sm80 for SM80_..., sm120 for SM120::BLOCKSCALED::SM120_..."""
+    return "sm" + re.match(r"SM(\d+)", name).group(1)
 
 
 def kind(name):
@@ -41,14 +42,11 @@ def main():
            " * a sample of them against the same oracle.  Do not edit by hand. */",
            '#include "atom_impl.h"', ""]
     for what, fam in FAMILIES:
-        prefix = fam.upper() + "_"
-        mine = [r for r in rows if r[0] == what and r[1].startswith(prefix)]
+        mine = [r for r in rows if r[0] == what and family(r[1]) == fam]
         out.append("const cl_%s_row cl_%s_table_%s[] = {" % (what, what, fam))
         for r in mine:
             if what == "mma":
                 name, thr, mnk, a, b, c, bits = r[1:8]
-                if not all(congruent(x) for x in (thr, a, b, c)):
-                    continue
                 ba, bb, bc = bits.split(",")
                 out.append('  {"%s", "%s", "%s", "%s", "%s", "%s", %s, %s, %s},' % (name, thr, mnk, a, b, c, ba, bb, bc))
             else:

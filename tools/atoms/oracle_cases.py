@@ -65,7 +65,14 @@ def cpp_tile(text):
 MMA_ATOMS = ["SM61_DP4A", "SM70_8x8x4_F32F16F16F32_NT", "SM70_8x8x4_F16F16F16F16_TN", "SM75_16x8x8_F32F16F16F32_TN",
              "SM75_8x8x16_S32S8S8S32_TN", "SM80_16x8x16_F32F16F16F32_TN", "SM80_16x8x8_F32TF32TF32F32_TN",
              "SM80_8x8x4_F64F64F64F64_TN", "SM80_16x8x32_S32S8S8S32_TN", "SM80_16x8x64_S32S4S4S32_TN",
-             "SM89_16x8x32_F32E4M3E4M3F32_TN", "SM80_16x8x8_F16F16F16F16_TN"]
+             "SM89_16x8x32_F32E4M3E4M3F32_TN", "SM80_16x8x8_F16F16F16F16_TN",
+             "SM80_16x8x256_S32U1U1S32_TN_XORPOPC", "SM80_16x8x128_S32U1U1S32_TN_ANDPOPC",
+             "SM120_16x8x32_TN<float_e2m1_t,float_e4m3_t,float>", "SM120_16x8x32_TN<float_e5m2_t,float_e3m2_t,half_t>",
+             "SM120::BLOCKSCALED::SM120_16x8x32_TN_VS<float_e4m3_t,float_e2m3_t,float,float_ue8m0_t,32>",
+             "SM120::BLOCKSCALED::SM120_16x8x64_TN_VS<float_e2m1_t,float_e2m1_t,float,float_ue4m3_t,16>"]
+# CuTe's traits give these an A that is no layout (a stride not congruent
+# with its shape): CuTe compiles no use of A, so only B and C are cases.
+NO_A = ["SM80_16x8x128_S32U1U1S32_TN_ANDPOPC"]
 GMMA = [("SM90_64x%dx16_F32F16F16_SS<GMMA::Major::K,GMMA::Major::K>", [8, 64, 128, 256]),
         ("SM90_64x%dx16_F16F16F16_RS<GMMA::Major::K,GMMA::Major::MN>", [16, 96]),
         ("SM90_64x%dx8_F32TF32TF32_SS_TN", [24, 128]), ("SM90_64x%dx8_F32TF32TF32_RS_TN", [32]),
@@ -79,7 +86,10 @@ TILED = [("SM80_16x8x16_F32F16F16F32_TN", "(2,2,1)", None), ("SM80_16x8x16_F32F1
          ("SM61_DP4A", "(16,8,1)", None), ("SM80_8x8x4_F64F64F64F64_TN", "(2,2,1)", "(16,16,8)"),
          ("SM90_64x128x16_F32F16F16_SS<GMMA::Major::K,GMMA::Major::K>", "(2,1,1)", None),
          ("SM90_64x64x16_F16F16F16_RS<GMMA::Major::K,GMMA::Major::K>", "(1,2,1)", "(_,_,32)"),
-         ("SM80_16x8x8_F32TF32TF32F32_TN", "(2,4,1):(4,1,0)", None), ("SM80_16x8x16_F32F16F16F32_TN", None, None)]
+         ("SM80_16x8x8_F32TF32TF32F32_TN", "(2,4,1):(4,1,0)", None), ("SM80_16x8x16_F32F16F16F32_TN", None, None),
+         ("SM80_16x8x128_S32U1U1S32_TN_ANDPOPC", "(2,2,1)", None),
+         ("SM120_16x8x32_TN<float_e2m1_t,float_e4m3_t,float>", "(2,2,1)", None),
+         ("SM120::BLOCKSCALED::SM120_16x8x64_TN_VS<float_e2m1_t,float_e2m1_t,float,float_ue4m3_t,16>", "(2,1,1)", "(_,16,_)")]
 TENSORS = ["(64,32)", "(128,64):(64,1)", "(32,64,2)", "(48,40)"]
 COPIES = [("UniversalCopy<uint128_t>", "half_t", "(32,8):(8,1)", "(1,8)"),
           ("UniversalCopy<uint32_t>", "float", "(16,8)", None),
@@ -88,7 +98,11 @@ COPIES = [("UniversalCopy<uint128_t>", "half_t", "(32,8):(8,1)", "(1,8)"),
           ("AutoVectorizingCopy", "half_t", "(4,8)", "(4,2)"),
           ("UniversalCopy<uint64_t>", "half_t", "((4,2),8):((16,1),2)", "(2,(2,2)):(1,(4,2))"),
           ("SM75_U32x4_LDSM_N", "half_t", "(32,1)", "(1,8)"),
-          ("SM90_U32x4_STSM_N", "half_t", "(32,1)", "(1,8)")]
+          ("SM90_U32x4_STSM_N", "half_t", "(32,1)", "(1,8)"),
+          ("SM100_TMEM_LOAD_32dp32b8x", "float", "(32,4):(1,32)", "(1,256)"),
+          ("SM100_TMEM_STORE_16dp256b1x", "float", "(32,1)", "(1,128)"),
+          ("SM100_LOAD_256bit_CACHE_NOALLOCATION", "half_t", "(8,4):(4,1)", "(1,16)"),
+          ("SM100_U8x16_STSM_T", "uint8_t", "(32,1)", "(1,16)")]
 COPY_MMA = [("SM75_U32x4_LDSM_N", "half_t", 0), ("SM75_U32x2_LDSM_N", "half_t", 1), ("SM75_U16x4_LDSM_T", "half_t", 1),
             ("SM75_U32x1_LDSM_N", "half_t", 1), ("UniversalCopy<uint32_t>", "half_t", 0),
             ("SM90_U32x2_STSM_N", "half_t", 2), ("UniversalCopy<float>", "float", 2),
@@ -135,17 +149,18 @@ def main():
         t = "MMA_Atom<%s>" % cpp_name(atom)
         p.case("thr_id(%s)" % atom, "typename %s::ThrID{}" % t)
         p.case("shape_mnk(%s)" % atom, "typename %s::Shape_MNK{}" % t)
-        for x in "ABC":
+        for x in "BC" if atom in NO_A else "ABC":
             p.case("layout%s_TV(%s)" % (x, atom), "typename %s::Layout%s_TV{}" % (t, x))
     for n, (atom, layout, perm) in enumerate(TILED):
         e, c = tiled_expr(atom, layout, perm), tiled_cpp(atom, layout, perm)
         p.case("thr_layout_vmnk(%s)" % e, "%s.get_thr_layout_vmnk()" % c)
         p.case("tile_shape(%s)" % e, "tile_shape(%s)" % c)
-        for x in "ABC":
+        operands = "BC" if atom in NO_A else "ABC"
+        for x in operands:
             p.case("layout%s_TV(%s)" % (x, e), "%s.get_layout%s_TV()" % (c, x))
         for tensor in TENSORS[n % len(TENSORS):][:1]:
             for thr in (5, 37):
-                for x in "ABC":
+                for x in operands:
                     p.part("partition_%s(%s,%d,%s)" % (x, e, thr, tensor),
                            "auto m = %s; if (%d >= size(m)) break; auto p = m.get_slice(%d).partition_%s(make_tensor(base, %s))"
                            % (c, thr, thr, x, cpp_layout(tensor)), tensor)
@@ -173,7 +188,8 @@ def main():
                            "auto tc = %s; if (%d >= size<0>(typename decltype(tc)::TiledLayout_TV{})) break; auto p = tc.get_slice(%d).partition_%s(make_tensor(base, %s))"
                            % (c, thr, thr, x, cpp_layout(tensor)), tensor)
     prog = ["#include <cute/tensor.hpp>", "#include <cute/atom/mma_atom.hpp>", "#include <cute/atom/copy_atom.hpp>",
-            "#include <cute/atom/mma_traits_sm90_gmma.hpp>", "#include <cute/arch/mma_sm90_gmma_ext.hpp>", "#include <cute/atom/mma_traits_sm90_gmma_ext.hpp>", "using namespace cute;",
+            "#include <cute/atom/mma_traits_sm90_gmma.hpp>", "#include <cute/arch/mma_sm90_gmma_ext.hpp>", "#include <cute/atom/mma_traits_sm90_gmma_ext.hpp>",
+            "#include <cute/atom/copy_traits_sm100.hpp>", "#include <cute/atom/mma_traits_sm120.hpp>", "using namespace cute;",
             "int main() { half_t *base = reinterpret_cast<half_t *>(uintptr_t(1) << 32);"]
     prog += p.lines + ["}"]
     with tempfile.TemporaryDirectory() as tmp:

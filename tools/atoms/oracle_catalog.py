@@ -22,9 +22,13 @@ import tempfile
 
 MMA_FILES = ["mma_sm61.hpp", "mma_sm70.hpp", "mma_sm75.hpp", "mma_sm80.hpp", "mma_sm89.hpp"]
 COPY_FILES = ["copy_sm50.hpp", "copy_sm75.hpp", "copy_sm90.hpp"]
-COPY_SM100 = ["SM100_U8x8_LDSM_T", "SM100_U8x16_LDSM_T", "SM100_U8x4_STSM_T", "SM100_U8x8_STSM_T", "SM100_U8x16_STSM_T",
-              "SM100_SU4_DU8x16_x1_LDSM_N", "SM100_SU4_DU8x16_x2_LDSM_N", "SM100_SU4_DU8x16_x4_LDSM_N",
-              "SM100_SU6_DU8x16_x1_LDSM_N", "SM100_SU6_DU8x16_x2_LDSM_N", "SM100_SU6_DU8x16_x4_LDSM_N"]
+# SM100's copy operations live in namespaces (SM100::TMEM::LOAD, ...) that
+# cute/atom/copy_traits_sm100.hpp brings into cute; its full specializations
+# are the untemplated ones, every one with plain thread-value layouts.
+COPY_TRAITS_SM100 = "copy_traits_sm100.hpp"
+# SM120's warp MMAs are templates over their element types; each full or
+# partial specialization in arch/mma_sm120.hpp is one instruction.
+SM120_NAMESPACE = {"SM120_16x8x32_TN_VS": "SM120::BLOCKSCALED::", "SM120_16x8x64_TN_VS": "SM120::BLOCKSCALED::"}
 
 
 def struct_names(path):
@@ -38,14 +42,43 @@ def struct_names(path):
     return names
 
 
+def full_specializations(path):
+    """The operations with a `template <> struct Copy_Traits<NAME>`."""
+    with open(path) as f:
+        text = f.read()
+    return re.findall(r"^template\s*<>\s*struct Copy_Traits<(\w+)>", text, re.M)
+
+
+def sm120_instructions(path):
+    """Every SM120 warp MMA of arch/mma_sm120.hpp by its template arguments.
+
+    A block-scaled one is a partial specialization over its scale-vector
+    size VS; the values its instruction takes are those its body asserts."""
+    with open(path) as f:
+        text = f.read()
+    names = []
+    pattern = r"^template\s*<(int VS|)>\s*struct (SM120_16x8x\d+_TN(?:_VS)?)<([^>]*)>\s*\{(.*?)^\};"
+    for m in re.finditer(pattern, text, re.M | re.S):
+        base, args = m.group(2), ",".join(a.strip() for a in m.group(3).split(","))
+        if not m.group(1):
+            names.append("%s<%s>" % (base, args))
+            continue
+        sizes = re.search(r"CUTE_STATIC_ASSERT\((VS == \d+(?: \|\| VS == \d+)*)", m.group(4)).group(1)
+        for vs in re.findall(r"\d+", sizes):
+            names.append("%s%s<%s>" % (SM120_NAMESPACE[base], base, args.replace(",VS", "," + vs)))
+    return names
+
+
 def main():
     cutlass = sys.argv[1]
     extra = sys.argv[2:]
     arch = os.path.join(cutlass, "include", "cute", "arch")
     mma = [n for f in MMA_FILES for n in struct_names(os.path.join(arch, f))]
-    copy = [n for f in COPY_FILES for n in struct_names(os.path.join(arch, f))] + COPY_SM100
+    mma += sm120_instructions(os.path.join(arch, "mma_sm120.hpp"))
+    copy = [n for f in COPY_FILES for n in struct_names(os.path.join(arch, f))]
+    copy += full_specializations(os.path.join(cutlass, "include", "cute", "atom", COPY_TRAITS_SM100))
     prog = ["#include <cute/tensor.hpp>", "#include <cute/atom/mma_atom.hpp>", "#include <cute/atom/copy_atom.hpp>",
-            "#include <cute/atom/copy_traits_sm100.hpp>",
+            "#include <cute/atom/copy_traits_sm100.hpp>", "#include <cute/atom/mma_traits_sm120.hpp>",
             "using namespace cute;", "template <class X> void p(X const& x) { printf(\"\\t\"); print(x); }",
             "template <class T> void mma(const char *n) { using M = MMA_Traits<T>; printf(\"mma\\t%s\", n);",
             "  p(typename M::ThrID{}); p(typename M::Shape_MNK{}); p(typename M::ALayout{}); p(typename M::BLayout{});",
