@@ -12,6 +12,7 @@
 
 #include "cutelayout/algebra.h"
 #include "tensor_impl.h"
+#include "swizzle_impl.h"
 #include "tiled_impl.h"
 #include "tuple_impl.h"
 
@@ -286,13 +287,10 @@ cl_status cl_tiled_copy_tidfrg(const cl_tiled_copy_t *copy, cl_copy_side side, c
   return s;
 }
 
-cl_status cl_tiled_copy_partition(const cl_tiled_copy_t *copy, cl_copy_side side, int64_t thr,
-                                  const cl_layout_t *layout, cl_layout_t **out, int64_t *offset) {
-  CHECK_OUT(out);
-  CHECK_NULL(offset);
-  *offset = 0;
-  CHECK_NULL(copy);
-  CHECK_NULL(layout);
+/* The thread's fragment tidfrg(layout) and thr_tensor's coordinate
+ * (thr_idx, _, repeat<rank>(_)). */
+static cl_status partition_parts(const cl_tiled_copy_t *copy, cl_copy_side side, int64_t thr, const cl_layout_t *layout,
+                                 cl_layout_t **frg, cl_tuple_t **crd) {
   CL_TRY(check_side(side));
   int64_t threads = cl_tiled_copy_size(copy);
   char fn = side == CL_COPY_SRC ? 'S' : 'D';
@@ -302,18 +300,49 @@ cl_status cl_tiled_copy_partition(const cl_tiled_copy_t *copy, cl_copy_side side
   int64_t rank = cl_layout_rank(layout);
   if (rank > CL_TILED_TEXT / 16)
     return cl_fail(CL_E_LIMIT, "partition_%c: a tensor of %lld modes", fn, (long long)rank);
-  cl_layout_t *frg = NULL;
-  CL_TRY(cl_tiled_copy_tidfrg(copy, side, layout, &frg));
-  /* thr_tensor(thr_idx, _, repeat<rank>(_)) */
+  CL_TRY(cl_tiled_copy_tidfrg(copy, side, layout, frg));
   char rest[CL_TILED_TEXT / 4] = "(";
   for (int64_t i = 0; i < rank; i++)
     strcat(rest, i + 1 < rank ? "_," : "_)");
+  cl_status s = cl_tuple_printf(crd, "(%lld,_,%s)", (long long)thr, rank == 1 ? "_" : rest);
+  if (s != CL_OK) {
+    cl_layout_free(*frg);
+    *frg = NULL;
+  }
+  return s;
+}
+
+cl_status cl_tiled_copy_partition(const cl_tiled_copy_t *copy, cl_copy_side side, int64_t thr,
+                                  const cl_layout_t *layout, cl_layout_t **out, int64_t *offset) {
+  CHECK_OUT(out);
+  CHECK_NULL(offset);
+  *offset = 0;
+  CHECK_NULL(copy);
+  CHECK_NULL(layout);
+  cl_layout_t *frg = NULL;
   cl_tuple_t *crd = NULL;
-  cl_status s = cl_tuple_printf(&crd, "(%lld,_,%s)", (long long)thr, rank == 1 ? "_" : rest);
-  if (s == CL_OK)
-    s = cl_layout_slice_and_offset(crd, frg, out, offset);
+  CL_TRY(partition_parts(copy, side, thr, layout, &frg, &crd));
+  cl_status s = cl_layout_slice_and_offset(crd, frg, out, offset);
   cl_tuple_free(crd);
   cl_layout_free(frg);
+  return s;
+}
+
+cl_status cl_tiled_copy_partition_composed(const cl_tiled_copy_t *copy, cl_copy_side side, int64_t thr,
+                                           const cl_composed_t *tensor, cl_layout_t **layout, cl_composed_t **composed,
+                                           int64_t *offset) {
+  CHECK_EITHER(layout, composed);
+  CHECK_NULL(offset);
+  *offset = 0;
+  CHECK_NULL(copy);
+  CHECK_NULL(tensor);
+  const cl_layout_t *inner = NULL;
+  CL_TRY(cl_sw_inner_layout(tensor, "partition", &inner));
+  cl_layout_t *frg = NULL;
+  cl_tuple_t *crd = NULL;
+  CL_TRY(partition_parts(copy, side, thr, inner, &frg, &crd));
+  cl_status s = cl_composed_partition_slice(tensor, frg, crd, layout, composed, offset);
+  cl_tuple_free(crd);
   return s;
 }
 
@@ -347,7 +376,7 @@ cl_status cl_tiled_copy_partition_tensor(const cl_tiled_copy_t *copy, cl_copy_si
  *                   (atom_vals, rest_vals) -> (v,m,n)
  *   t = zipped_divide(L, prepend(product_each(shape(frg_layout_mn)), V))
  *   retile(L) = t.compose(frg_layout_v, _)(_, append<R>(0, _)) */
-static cl_status retile_steps(const cl_tiled_copy_t *c, const cl_layout_t *l, cl_layout_t **work, cl_layout_t **out) {
+static cl_status retile_steps(const cl_tiled_copy_t *c, const cl_layout_t *l, cl_layout_t **work, cl_tuple_t **crd) {
   int64_t v = cl_mode_size(l, 0), threads = cl_tiled_copy_size(c), n;
   CL_TRY(cl_mul(threads, v, &n));
   cl_tuple_t *t = NULL;
@@ -410,11 +439,24 @@ static cl_status retile_steps(const cl_tiled_copy_t *c, const cl_layout_t *l, cl
     for (int64_t i = 1; i < rank && strlen(rest) + 4 < sizeof rest; i++)
       strcat(rest, ",_");
     strcat(rest, ")");
-    s = cl_tuple_printf(&t, "(_,%s)", rest);
+    s = cl_tuple_printf(crd, "(_,%s)", rest);
   }
-  if (s == CL_OK)
-    s = cl_layout_slice(t, work[10], out);
-  cl_tuple_free(t);
+  return s;
+}
+
+/* The steps of retile before its last slice: work[10] and its coordinate. */
+static cl_status retile_parts(const cl_tiled_copy_t *copy, const cl_layout_t *layout, cl_layout_t **before_slice,
+                              cl_tuple_t **crd) {
+  if (cl_layout_rank(layout) > CL_TILED_TEXT / 16)
+    return cl_fail(CL_E_LIMIT, "retile: a fragment of %lld modes", (long long)cl_layout_rank(layout));
+  cl_layout_t *work[11] = {NULL};
+  cl_status s = retile_steps(copy, layout, work, crd);
+  if (s == CL_OK) {
+    *before_slice = work[10];
+    work[10] = NULL;
+  }
+  for (int i = 0; i < 11; i++)
+    cl_layout_free(work[i]);
   return s;
 }
 
@@ -422,11 +464,30 @@ cl_status cl_tiled_copy_retile(const cl_tiled_copy_t *copy, const cl_layout_t *l
   CHECK_OUT(out);
   CHECK_NULL(copy);
   CHECK_NULL(layout);
-  if (cl_layout_rank(layout) > CL_TILED_TEXT / 16)
-    return cl_fail(CL_E_LIMIT, "retile: a fragment of %lld modes", (long long)cl_layout_rank(layout));
-  cl_layout_t *work[11] = {NULL};
-  cl_status s = retile_steps(copy, layout, work, out);
-  for (int i = 0; i < 11; i++)
-    cl_layout_free(work[i]);
+  cl_layout_t *whole = NULL;
+  cl_tuple_t *crd = NULL;
+  CL_TRY(retile_parts(copy, layout, &whole, &crd));
+  cl_status s = cl_layout_slice(crd, whole, out);
+  cl_tuple_free(crd);
+  cl_layout_free(whole);
+  return s;
+}
+
+/* retile of A o O o B: CuTe's steps apply to B, and the last slice is a
+ * composed layout's slice_and_offset. */
+cl_status cl_tiled_copy_retile_composed(const cl_tiled_copy_t *copy, const cl_composed_t *fragment,
+                                        cl_layout_t **layout, cl_composed_t **composed, int64_t *offset) {
+  CHECK_EITHER(layout, composed);
+  CHECK_NULL(offset);
+  *offset = 0;
+  CHECK_NULL(copy);
+  CHECK_NULL(fragment);
+  const cl_layout_t *inner = NULL;
+  CL_TRY(cl_sw_inner_layout(fragment, "retile", &inner));
+  cl_layout_t *whole = NULL;
+  cl_tuple_t *crd = NULL;
+  CL_TRY(retile_parts(copy, inner, &whole, &crd));
+  cl_status s = cl_composed_partition_slice(fragment, whole, crd, layout, composed, offset);
+  cl_tuple_free(crd);
   return s;
 }

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 
 #include "atom_impl.h"
+#include "cutelayout/swizzle.h"
 
 /* The longest text of a tiler or layout built while tiling an atom. */
 #define CL_TILED_TEXT 4096
@@ -48,6 +49,12 @@ cl_status cl_compose_text(const cl_layout_t *l, const char *tiler_text, cl_layou
 int64_t cl_mode_size(const cl_layout_t *l, int64_t i);
 /* tile_size<i>(tiled_mma). */
 cl_status cl_tiled_mma_tile_size(const cl_tiled_mma_t *m, int64_t i, int64_t *out);
+/* slice_and_offset(crd, composition(A, O, frg)) for a tensor whose layout
+ * is the composed layout A o O o B and frg = f(B) (handed over, freed):
+ * CuTe's thrfrg, tidfrg and divides of a composed layout apply to B and
+ * compose A and O back.  Either-or result. */
+cl_status cl_composed_partition_slice(const cl_composed_t *tensor, cl_layout_t *frg, const cl_tuple_t *crd,
+                                      cl_layout_t **layout, cl_composed_t **composed, int64_t *offset);
 /* A view of t's memory: the element at `offset` of t as offset 0 of `layout`. */
 cl_status cl_tensor_view_at(const cl_tensor_t *t, int64_t offset, const cl_layout_t *layout, cl_tensor_t **out);
 

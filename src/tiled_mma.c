@@ -10,6 +10,7 @@
 
 #include "atom_impl.h"
 #include "cutelayout/algebra.h"
+#include "swizzle_impl.h"
 #include "tiled_impl.h"
 #include "tuple_impl.h"
 
@@ -376,19 +377,41 @@ cl_status cl_tiled_mma_layout_tv(const cl_tiled_mma_t *mma, cl_mma_operand opera
 
 /* ------------------------------------------------------------ partitions */
 
-/* get_flat_coord(thr) of ThrLayoutVMNK: thr split colexicographically over
- * its four modes. */
+/* get_flat_coord(thr) of ThrLayoutVMNK: the coordinate whose image is thr
+ * (idx2crd(thr, shape, stride): each leaf (thr / stride) % extent), each of
+ * the four modes' coordinates then as its column-major index in the mode. */
+static cl_status flat_coord(const cl_layout_t *vmnk, int64_t thr, int64_t out[4]) {
+  cl_tuple_t *shape = NULL, *stride = NULL, *idx = NULL, *hier = NULL;
+  cl_status s = cl_layout_shape(vmnk, &shape);
+  if (s == CL_OK)
+    s = cl_layout_stride(vmnk, &stride);
+  if (s == CL_OK)
+    s = cl_tuple_int(thr, &idx);
+  if (s == CL_OK)
+    s = cl_idx2crd_strided(idx, shape, stride, &hier);
+  for (int64_t i = 0; i < 4 && s == CL_OK; i++) {
+    cl_tuple_t *crd = NULL, *extent = NULL;
+    s = cl_tuple_get(hier, &i, 1, &crd);
+    if (s == CL_OK)
+      s = cl_tuple_get(shape, &i, 1, &extent);
+    if (s == CL_OK)
+      s = cl_crd2idx_shape(crd, extent, &out[i]);
+    cl_tuple_free(crd);
+    cl_tuple_free(extent);
+  }
+  cl_tuple_free(shape);
+  cl_tuple_free(stride);
+  cl_tuple_free(idx);
+  cl_tuple_free(hier);
+  return s;
+}
+
 static cl_status thread_vmnk(const cl_tiled_mma_t *m, const char *fn, int64_t thr, int64_t vmnk[4]) {
   int64_t size = cl_layout_size(m->vmnk);
   if (thr < 0 || thr >= size)
     return cl_fail(CL_E_DOMAIN, "%s: thread %lld is outside the tiled MMA's %lld threads", fn, (long long)thr,
                    (long long)size);
-  for (int i = 0; i < 4; i++) {
-    int64_t extent = cl_mode_size(m->vmnk, i);
-    vmnk[i] = thr % extent;
-    thr /= extent;
-  }
-  return CL_OK;
+  return flat_coord(m->vmnk, thr, vmnk);
 }
 
 /* thr_tensor((v,(r,c)), (_, (_,...))) with one '_' per mode of the rest. */
@@ -399,13 +422,10 @@ static cl_status partition_coord(int64_t v, int64_t r, int64_t c, int64_t rank, 
   return cl_tuple_printf(out, "((%lld,(%lld,%lld)),(_,%s))", (long long)v, (long long)r, (long long)c, rest);
 }
 
-cl_status cl_tiled_mma_partition(const cl_tiled_mma_t *mma, cl_mma_operand operand, int64_t thr,
-                                 const cl_layout_t *layout, cl_layout_t **out, int64_t *offset) {
-  CHECK_OUT(out);
-  CHECK_NULL(offset);
-  *offset = 0;
-  CHECK_NULL(mma);
-  CHECK_NULL(layout);
+/* The thread's fragment thrfrg(layout) and the coordinate that slices the
+ * thread's part from it. */
+static cl_status partition_parts(const cl_tiled_mma_t *mma, cl_mma_operand operand, int64_t thr,
+                                 const cl_layout_t *layout, cl_layout_t **frg, cl_tuple_t **crd) {
   if ((int)operand < 0 || (int)operand > 2)
     return cl_fail(CL_E_DOMAIN, "operand %d is none of A (0), B (1), C (2)", (int)operand);
   int64_t vmnk[4];
@@ -414,14 +434,58 @@ cl_status cl_tiled_mma_partition(const cl_tiled_mma_t *mma, cl_mma_operand opera
   int64_t rank = cl_layout_rank(layout);
   if (rank > CL_TILED_TEXT / 16)
     return cl_fail(CL_E_LIMIT, "%s: a tensor of %lld modes", fns[operand], (long long)rank);
+  CL_TRY(cl_tiled_mma_thrfrg(mma, operand, layout, frg));
+  cl_status s = partition_coord(vmnk[0], vmnk[operand_vmnk[operand][0]], vmnk[operand_vmnk[operand][1]], rank, crd);
+  if (s != CL_OK) {
+    cl_layout_free(*frg);
+    *frg = NULL;
+  }
+  return s;
+}
+
+cl_status cl_tiled_mma_partition(const cl_tiled_mma_t *mma, cl_mma_operand operand, int64_t thr,
+                                 const cl_layout_t *layout, cl_layout_t **out, int64_t *offset) {
+  CHECK_OUT(out);
+  CHECK_NULL(offset);
+  *offset = 0;
+  CHECK_NULL(mma);
+  CHECK_NULL(layout);
   cl_layout_t *frg = NULL;
-  CL_TRY(cl_tiled_mma_thrfrg(mma, operand, layout, &frg));
   cl_tuple_t *crd = NULL;
-  cl_status s = partition_coord(vmnk[0], vmnk[operand_vmnk[operand][0]], vmnk[operand_vmnk[operand][1]], rank, &crd);
-  if (s == CL_OK)
-    s = cl_layout_slice_and_offset(crd, frg, out, offset);
+  CL_TRY(partition_parts(mma, operand, thr, layout, &frg, &crd));
+  cl_status s = cl_layout_slice_and_offset(crd, frg, out, offset);
   cl_tuple_free(crd);
   cl_layout_free(frg);
+  return s;
+}
+
+cl_status cl_composed_partition_slice(const cl_composed_t *tensor, cl_layout_t *frg, const cl_tuple_t *crd,
+                                      cl_layout_t **layout, cl_composed_t **composed, int64_t *offset) {
+  cl_layout_t *whole = NULL;
+  cl_composed_t *whole_composed = NULL;
+  CL_TRY(cl_sw_rewrap(cl_sw_view(&tensor->outer), tensor->offset, tensor, frg, NULL, &whole, &whole_composed));
+  cl_status s = whole_composed != NULL ? cl_composed_slice_and_offset(crd, whole_composed, layout, composed, offset)
+                                       : cl_layout_slice_and_offset(crd, whole, layout, offset);
+  cl_layout_free(whole);
+  cl_composed_free(whole_composed);
+  return s;
+}
+
+cl_status cl_tiled_mma_partition_composed(const cl_tiled_mma_t *mma, cl_mma_operand operand, int64_t thr,
+                                          const cl_composed_t *tensor, cl_layout_t **layout, cl_composed_t **composed,
+                                          int64_t *offset) {
+  CHECK_EITHER(layout, composed);
+  CHECK_NULL(offset);
+  *offset = 0;
+  CHECK_NULL(mma);
+  CHECK_NULL(tensor);
+  const cl_layout_t *inner = NULL;
+  CL_TRY(cl_sw_inner_layout(tensor, "partition", &inner));
+  cl_layout_t *frg = NULL;
+  cl_tuple_t *crd = NULL;
+  CL_TRY(partition_parts(mma, operand, thr, inner, &frg, &crd));
+  cl_status s = cl_composed_partition_slice(tensor, frg, crd, layout, composed, offset);
+  cl_tuple_free(crd);
   return s;
 }
 

@@ -573,6 +573,106 @@ static void popc_operand_a_is_no_layout(void **state) {
   cl_mma_atom_free(a);
 }
 
+static cl_composed_t *composed(const char *text) {
+  cl_composed_t *c = NULL;
+  if (cl_composed_parse(text, &c) != CL_OK)
+    fail_msg("%s: %s", text, cl_last_error());
+  return c;
+}
+
+/* Partitions and retile of composed (swizzled) layouts: CuTe's answers
+ * (tools/atoms/oracle_cases.py), a composed result and a decayed one, and
+ * the error paths. */
+static void composed_partitions(void **state) {
+  (void)state;
+  cl_mma_atom_t *a = mma("SM80_16x8x16_F32F16F16F32_TN");
+  cl_layout_t *atom_layout = NULL;
+  assert_int_equal(cl_layout_parse("(2,2,1):(1,2,0)", &atom_layout), CL_OK);
+  cl_tiled_mma_t *m = NULL;
+  assert_int_equal(cl_make_tiled_mma(a, atom_layout, NULL, &m), CL_OK);
+  cl_composed_t *sw = composed("Sw<2,3,3> o 0 o (64,64):(1,64)"), *c = NULL;
+  cl_layout_t *l = NULL;
+  int64_t offset = -1;
+  assert_int_equal(cl_tiled_mma_partition_composed(m, CL_OPERAND_C, 37, sw, &l, &c, &offset), CL_OK);
+  assert_null(l);
+  char text[256];
+  cl_composed_format(c, text, sizeof text);
+  assert_string_equal(text, "Sw<2,3,3> o 144 o ((2,2),2,4):((64,8),32,1024)");
+  assert_int_equal(offset, 1);
+  cl_composed_free(c);
+  cl_composed_t *sw128 = composed("Sw<3,3,3> o 0 o (64,64):(64,1)");
+  assert_int_equal(cl_tiled_mma_partition_composed(m, CL_OPERAND_A, 5, sw128, &l, &c, &offset), CL_OK);
+  assert_null(c);
+  assert_layout_is(l, "((2,2,2),2,4):((1,512,-8),2048,16)");
+  assert_int_equal(offset, 74);
+  cl_layout_free(l);
+  /* errors: a thread outside, NULLs, an inner function that is no layout */
+  assert_int_equal(cl_tiled_mma_partition_composed(m, CL_OPERAND_A, 128, sw128, &l, &c, &offset), CL_E_DOMAIN);
+  assert_true(l == NULL && c == NULL && offset == 0);
+  assert_int_equal(cl_tiled_mma_partition_composed(m, (cl_mma_operand)3, 0, sw128, &l, &c, &offset), CL_E_DOMAIN);
+  assert_int_equal(cl_tiled_mma_partition_composed(NULL, CL_OPERAND_A, 0, sw128, &l, &c, &offset), CL_E_NULL);
+  assert_int_equal(cl_tiled_mma_partition_composed(m, CL_OPERAND_A, 0, NULL, &l, &c, &offset), CL_E_NULL);
+  assert_int_equal(cl_tiled_mma_partition_composed(m, CL_OPERAND_A, 0, sw128, &l, &c, NULL), CL_E_NULL);
+  assert_int_equal(cl_tiled_mma_partition_composed(m, CL_OPERAND_A, 0, sw128, NULL, &c, &offset), CL_E_NULL);
+  cl_composed_t *inner_sw = composed("(8,8):(8,1) o 0 o Sw<3,3,3>");
+  assert_int_equal(cl_tiled_mma_partition_composed(m, CL_OPERAND_A, 0, inner_sw, &l, &c, &offset), CL_E_UNSUPPORTED);
+
+  cl_copy_atom_t *ldsm = copy_atom("SM75_U32x4_LDSM_N", "half_t");
+  cl_layout_t *thr = NULL, *val = NULL;
+  assert_int_equal(cl_layout_parse("(32,1):(1,0)", &thr), CL_OK);
+  assert_int_equal(cl_layout_parse("(1,8):(0,1)", &val), CL_OK);
+  cl_tiled_copy_t *tc = NULL;
+  assert_int_equal(cl_make_tiled_copy(ldsm, thr, val, &tc), CL_OK);
+  cl_composed_t *rows = composed("Sw<3,3,3> o 0 o (32,64):(64,1)");
+  assert_int_equal(cl_tiled_copy_partition_composed(tc, CL_COPY_SRC, 7, rows, &l, &c, &offset), CL_OK);
+  cl_composed_format(c, text, sizeof text);
+  assert_string_equal(text, "Sw<3,3,3> o 256 o (((2,4),1),1,8):(((1,64),0),0,8)");
+  assert_int_equal(offset, 1536);
+  cl_composed_free(c);
+  assert_int_equal(cl_tiled_copy_partition_composed(tc, CL_COPY_SRC, 32, rows, &l, &c, &offset), CL_E_DOMAIN);
+  assert_int_equal(cl_tiled_copy_partition_composed(tc, (cl_copy_side)5, 0, rows, &l, &c, &offset), CL_E_DOMAIN);
+  assert_int_equal(cl_tiled_copy_partition_composed(NULL, CL_COPY_SRC, 0, rows, &l, &c, &offset), CL_E_NULL);
+  assert_int_equal(cl_tiled_copy_partition_composed(tc, CL_COPY_SRC, 0, NULL, &l, &c, &offset), CL_E_NULL);
+  assert_int_equal(cl_tiled_copy_partition_composed(tc, CL_COPY_SRC, 0, rows, &l, &c, NULL), CL_E_NULL);
+  assert_int_equal(cl_tiled_copy_partition_composed(tc, CL_COPY_SRC, 0, inner_sw, &l, &c, &offset), CL_E_UNSUPPORTED);
+
+  /* retile: a decayed swizzle (CuTe: ((4,2),2,2):((1,4),72,144)) and an
+   * offset that stays in the composed layout */
+  cl_copy_atom_t *u64 = copy_atom("UniversalCopy<uint64_t>", "half_t");
+  cl_layout_t *thr2 = NULL, *val2 = NULL;
+  assert_int_equal(cl_layout_parse("(32,8):(8,1)", &thr2), CL_OK);
+  assert_int_equal(cl_layout_parse("(1,4):(0,1)", &val2), CL_OK);
+  cl_tiled_copy_t *uc = NULL;
+  assert_int_equal(cl_make_tiled_copy(u64, thr2, val2, &uc), CL_OK);
+  cl_composed_t *frag = composed("Sw<3,3,3> o 0 o (8,2,2):(1,64,128)");
+  assert_int_equal(cl_tiled_copy_retile_composed(uc, frag, &l, &c, &offset), CL_OK);
+  assert_null(c);
+  assert_layout_is(l, "((4,2),2,2):((1,4),72,144)");
+  assert_int_equal(offset, 0);
+  cl_layout_free(l);
+  assert_int_equal(cl_tiled_copy_retile_composed(uc, frag, &l, &c, NULL), CL_E_NULL);
+  assert_int_equal(cl_tiled_copy_retile_composed(NULL, frag, &l, &c, &offset), CL_E_NULL);
+  assert_int_equal(cl_tiled_copy_retile_composed(uc, NULL, &l, &c, &offset), CL_E_NULL);
+  assert_int_equal(cl_tiled_copy_retile_composed(uc, inner_sw, &l, &c, &offset), CL_E_UNSUPPORTED);
+
+  cl_composed_free(frag);
+  cl_tiled_copy_free(uc);
+  cl_layout_free(thr2);
+  cl_layout_free(val2);
+  cl_copy_atom_free(u64);
+  cl_composed_free(rows);
+  cl_tiled_copy_free(tc);
+  cl_layout_free(thr);
+  cl_layout_free(val);
+  cl_copy_atom_free(ldsm);
+  cl_composed_free(inner_sw);
+  cl_composed_free(sw128);
+  cl_composed_free(sw);
+  cl_tiled_mma_free(m);
+  cl_layout_free(atom_layout);
+  cl_mma_atom_free(a);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(catalog_mma_invariants), cmocka_unit_test(catalog_copy_invariants),
@@ -580,7 +680,7 @@ int main(void) {
     cmocka_unit_test(smem_atoms), cmocka_unit_test(tiled_mma_properties),
     cmocka_unit_test(tiled_mma_partitions), cmocka_unit_test(tiled_mma_errors),
     cmocka_unit_test(tiled_copy_properties), cmocka_unit_test(tiled_copy_of_mma),
-    cmocka_unit_test(popc_operand_a_is_no_layout),
+    cmocka_unit_test(popc_operand_a_is_no_layout), cmocka_unit_test(composed_partitions),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

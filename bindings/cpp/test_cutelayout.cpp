@@ -792,6 +792,18 @@ static void test_atoms() {
   CHECK(plain.partition(CL_COPY_DST, 3, cl::Layout("(64,64):(64,1)")).first.size() == 16);
   CHECK(plain.retile(cl::Layout("(8,2,2):(1,8,16)")).size() == 32);
   CHECK_THROWS(plain.partition(CL_COPY_SRC, 256, src), CL_E_DOMAIN);
+  /* swizzled tensors: CuTe's answers (tests/cute_atoms.tsv) */
+  cl::ComposedLayout sw128("Sw<3,3,3> o 0 o (64,64):(64,1)");
+  auto swa = mma.partition(CL_OPERAND_A, 5, sw128);
+  CHECK(std::get<cl::Layout>(swa.first).str() == "((2,2,2),2,4):((1,512,-8),2048,16)" && swa.second == 74);
+  auto swd = plain.partition(CL_COPY_DST, 13, sw128);
+  CHECK(std::get<cl::Layout>(swd.first).str() == "((8,1),2,1):((1,0),2048,0)" && swd.second == 96);
+  cl::TiledCopy ldsm_rows(ldsm, cl::Layout("(32,1):(1,0)"), cl::Layout("(1,8):(0,1)"));
+  auto sws = ldsm_rows.partition(CL_COPY_SRC, 7, cl::ComposedLayout("Sw<3,3,3> o 0 o (32,64):(64,1)"));
+  CHECK(std::get<cl::ComposedLayout>(sws.first).str() == "Sw<3,3,3> o 256 o (((2,4),1),1,8):(((1,64),0),0,8)" &&
+        sws.second == 1536);
+  auto swr = plain.retile(cl::ComposedLayout("Sw<3,3,3> o 0 o (8,2,2):(1,64,128)"));
+  CHECK(swr.second == 0 && std::get<cl::Layout>(swr.first).size() == 32);
 
   CHECK(cl::atom_type_bits("float_e4m3_t") == 8);
   CHECK(cl::atom_catalog(CL_ATOM_SMEM).size() == 8);

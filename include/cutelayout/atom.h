@@ -37,6 +37,7 @@
 
 #include "common.h"
 #include "layout.h"
+#include "swizzle.h"
 #include "tensor.h"
 #include "tuple.h"
 
@@ -171,6 +172,17 @@ CL_API cl_status cl_tiled_mma_thrfrg(const cl_tiled_mma_t *mma, cl_mma_operand o
  * is outside [0, size). */
 CL_API cl_status cl_tiled_mma_partition(const cl_tiled_mma_t *mma, cl_mma_operand operand, int64_t thr,
                                         const cl_layout_t *layout, cl_layout_t **out, int64_t *offset);
+/* get_slice(thr).partition_A/B/C of a tensor whose layout is the composed
+ * (e.g. swizzled) layout `tensor` = A o O o B, B a layout: CuTe's
+ * partition applies to B and slices the composed result, so the thread's
+ * offset folds into the composed layout (slice_and_offset of swizzle.h:
+ * for a swizzle, the bits it does not mix come out in *offset, and the
+ * result may decay to a plain layout).  Errors as cl_tiled_mma_partition;
+ * CL_E_UNSUPPORTED when B is not a layout.  Either-or result (swizzle.h);
+ * *offset is 0 on failure. */
+CL_API cl_status cl_tiled_mma_partition_composed(const cl_tiled_mma_t *mma, cl_mma_operand operand, int64_t thr,
+                                                 const cl_composed_t *tensor, cl_layout_t **layout,
+                                                 cl_composed_t **composed, int64_t *offset);
 /* The same partition of a tensor: a view of the same memory. */
 CL_API cl_status cl_tiled_mma_partition_tensor(const cl_tiled_mma_t *mma, cl_mma_operand operand, int64_t thr,
                                                const cl_tensor_t *tensor, cl_tensor_t **out);
@@ -208,12 +220,28 @@ CL_API cl_status cl_tiled_copy_tidfrg(const cl_tiled_copy_t *copy, cl_copy_side 
  * tiled copy's threads. */
 CL_API cl_status cl_tiled_copy_partition(const cl_tiled_copy_t *copy, cl_copy_side side, int64_t thr,
                                          const cl_layout_t *layout, cl_layout_t **out, int64_t *offset);
+/* partition_S / partition_D of a tensor whose layout is the composed layout
+ * `tensor` = A o O o B, as cl_tiled_mma_partition_composed does for a tiled
+ * MMA.  Errors as cl_tiled_copy_partition; CL_E_UNSUPPORTED when B is not a
+ * layout.  Either-or result; *offset is 0 on failure. */
+CL_API cl_status cl_tiled_copy_partition_composed(const cl_tiled_copy_t *copy, cl_copy_side side, int64_t thr,
+                                                  const cl_composed_t *tensor, cl_layout_t **layout,
+                                                  cl_composed_t **composed, int64_t *offset);
 /* The same partition of a tensor: a view of the same memory. */
 CL_API cl_status cl_tiled_copy_partition_tensor(const cl_tiled_copy_t *copy, cl_copy_side side, int64_t thr,
                                                 const cl_tensor_t *tensor, cl_tensor_t **out);
 /* retile(layout): a thread's fragment (as partitioned by another tiled
  * object) regrouped by this copy's atom values: (AtomV, RestV, ...). */
 CL_API cl_status cl_tiled_copy_retile(const cl_tiled_copy_t *copy, const cl_layout_t *layout, cl_layout_t **out);
+/* retile of a fragment whose layout is the composed layout A o O o B, as
+ * CuTe's retile of such a tensor gives: CuTe's steps on B, composed with A
+ * and O, and sliced as a composed layout is (cl_composed_slice_and_offset):
+ * a composed layout, or a plain layout where a swizzle decays, with *offset
+ * the elements the tensor's data moves by (0 unless it decays).  Errors as
+ * cl_tiled_copy_retile; CL_E_UNSUPPORTED when B is not a layout.  Either-or
+ * result (swizzle.h); *offset is 0 on failure. */
+CL_API cl_status cl_tiled_copy_retile_composed(const cl_tiled_copy_t *copy, const cl_composed_t *fragment,
+                                               cl_layout_t **layout, cl_composed_t **composed, int64_t *offset);
 
 #ifdef __cplusplus
 }

@@ -1509,6 +1509,17 @@ public:
     detail::check(cl_tiled_mma_partition(get(), op, thr, l.get(), &out, &offset));
     return {Layout::adopt(out), offset};
   }
+  /* The same of a composed (swizzled) layout: the offset folds into it, or
+   * a swizzle decays to a plain layout. */
+  std::pair<AnyLayout, int64_t> partition(cl_mma_operand op, int64_t thr, const ComposedLayout &c) const {
+    cl_layout_t *layout = nullptr;
+    cl_composed_t *composed = nullptr;
+    int64_t offset = 0;
+    detail::check(cl_tiled_mma_partition_composed(get(), op, thr, c.get(), &layout, &composed, &offset));
+    if (layout)
+      return {Layout::adopt(layout), offset};
+    return {ComposedLayout::adopt(composed), offset};
+  }
   /* The same of a tensor: a view of its memory. */
   Tensor partition(cl_mma_operand op, int64_t thr, const Tensor &t) const {
     return t.view(detail::out<cl_tensor_t *>(cl_tiled_mma_partition_tensor, get(), op, thr, t.get()));
@@ -1540,11 +1551,30 @@ public:
     return Layout::adopt(detail::out<cl_layout_t *>(cl_tiled_copy_tidfrg, get(), side, l.get()));
   }
   Layout retile(const Layout &l) const { return Layout::adopt(detail::out<cl_layout_t *>(cl_tiled_copy_retile, get(), l.get())); }
+  /* retile of a composed (swizzled) fragment, and the offset its data moves by. */
+  std::pair<AnyLayout, int64_t> retile(const ComposedLayout &c) const {
+    cl_layout_t *layout = nullptr;
+    cl_composed_t *composed = nullptr;
+    int64_t offset = 0;
+    detail::check(cl_tiled_copy_retile_composed(get(), c.get(), &layout, &composed, &offset));
+    if (layout)
+      return {Layout::adopt(layout), offset};
+    return {ComposedLayout::adopt(composed), offset};
+  }
   std::pair<Layout, int64_t> partition(cl_copy_side side, int64_t thr, const Layout &l) const {
     cl_layout_t *out = nullptr;
     int64_t offset = 0;
     detail::check(cl_tiled_copy_partition(get(), side, thr, l.get(), &out, &offset));
     return {Layout::adopt(out), offset};
+  }
+  std::pair<AnyLayout, int64_t> partition(cl_copy_side side, int64_t thr, const ComposedLayout &c) const {
+    cl_layout_t *layout = nullptr;
+    cl_composed_t *composed = nullptr;
+    int64_t offset = 0;
+    detail::check(cl_tiled_copy_partition_composed(get(), side, thr, c.get(), &layout, &composed, &offset));
+    if (layout)
+      return {Layout::adopt(layout), offset};
+    return {ComposedLayout::adopt(composed), offset};
   }
   Tensor partition(cl_copy_side side, int64_t thr, const Tensor &t) const {
     return t.view(detail::out<cl_tensor_t *>(cl_tiled_copy_partition_tensor, get(), side, thr, t.get()));

@@ -46,6 +46,8 @@ static value value_of_atom(void *atom, atom_kind kind) {
 
 static bool is_atom(const value *v, atom_kind kind) { return v->kind == V_ATOM && v->num[0] == kind; }
 
+static bool is_composed(const value *v) { return v->kind == V_COMPOSED; }
+
 static char *dup_name(const char *s) {
   size_t n = strlen(s) + 1;
   char *d = malloc(n);
@@ -397,6 +399,16 @@ static cl_status fn_partition(const char *name, const value *a, int n, value *ou
   TRY(arg_atom(name, a, 0, copy ? A_TILED_COPY : A_TILED_MMA, &tiled));
   int64_t thr;
   TRY(arg_int(name, a, 1, &thr));
+  if (is_composed(&a[2])) { /* a swizzled tensor: CuTe's partition of the composed layout */
+    cl_layout_t *part = NULL;
+    cl_composed_t *composed = NULL;
+    int64_t offset = 0;
+    TRY(copy ? cl_tiled_copy_partition_composed(tiled, which == 'S' ? CL_COPY_SRC : CL_COPY_DST, thr, a[2].composed,
+                                                &part, &composed, &offset)
+             : cl_tiled_mma_partition_composed(tiled, (cl_mma_operand)(which - 'A'), thr, a[2].composed, &part,
+                                               &composed, &offset));
+    return cli_pair_result(part, composed, offset, out);
+  }
   const cl_layout_t *layout;
   cl_layout_t *owned = NULL;
   TRY(arg_layout_or_shape(name, a, 2, &layout, &owned));
@@ -414,6 +426,17 @@ static cl_status fn_retile(const char *name, const value *a, int n, value *out) 
   (void)n;
   const void *copy = NULL;
   TRY(arg_atom(name, a, 0, A_TILED_COPY, &copy));
+  if (is_composed(&a[1])) {
+    cl_layout_t *l = NULL;
+    cl_composed_t *c = NULL;
+    int64_t offset; /* the tensor's data moves; like retile of a layout, the value is the layout */
+    TRY(cl_tiled_copy_retile_composed(copy, a[1].composed, &l, &c, &offset));
+    if (c != NULL) {
+      *out = (value){.kind = V_COMPOSED, .composed = c};
+      return CL_OK;
+    }
+    return layout_result(CL_OK, &l, out);
+  }
   const cl_layout_t *layout;
   TRY(arg_layout(name, a, 1, &layout));
   cl_layout_t *l = NULL;

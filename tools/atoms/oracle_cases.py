@@ -109,6 +109,27 @@ COPY_MMA = [("SM75_U32x4_LDSM_N", "half_t", 0), ("SM75_U32x2_LDSM_N", "half_t", 
             ("SM75_U16x2_LDSM_T", "half_t", 0), ("SM90_U16x4_STSM_T", "half_t", 2)]
 
 
+# Tensors over composed (swizzled) layouts: (swizzle B,M,S, offset, inner
+# layout).  The thread index is static (get_slice(Int<thr>{})), as every
+# integer of a case is: a dynamic one makes CuTe keep a swizzle's offset as
+# MixedBits and its decayed strides dynamic, unmerged.
+COMPOSED = [((3, 3, 3), 0, "(64,64):(64,1)"), ((2, 3, 3), 0, "(64,64):(1,64)"), ((3, 3, 3), 0, "(32,64):(64,1)"),
+            ((1, 2, 3), 0, "(64,32):(32,1)")]
+COMPOSED_PARTS = [("mma", TILED[0], "A", 5), ("mma", TILED[0], "C", 37), ("mma", TILED[0], "B", 100),
+                  ("mma", TILED[3], "C", 5), ("copy", 6, "S", 7), ("copy", 0, "D", 13), ("copy", 7, "D", 3)]
+RETILE_COPY = ("UniversalCopy<uint64_t>", "half_t", "(32,8):(8,1)", "(1,4)")
+RETILE_COMPOSED = [((1, 2, 3), 3, "(4,2,2):(1,4,8)"), ((3, 3, 3), 0, "(8,2,2):(1,64,128)"),
+                   ((2, 2, 3), 0, "((2,2),2,4):((1,2),16,32)")]
+
+
+def composed_expr(sw, offset, inner):
+    return "Sw<%d,%d,%d> o %d o %s" % (sw + (offset, inner))
+
+
+def composed_cpp(sw, offset, inner):
+    return "composition(Swizzle<%d,%d,%d>{}, Int<%d>{}, %s)" % (sw + (offset, cpp_layout(inner)))
+
+
 class Prog:
     def __init__(self):
         self.lines = []
@@ -177,6 +198,21 @@ def main():
                 continue
             copies.append(("make_tiled_copy_%s(copy_atom(%s,%s),%s)" % (x, op, ty, tiled_expr(atom, layout, perm)),
                            "make_tiled_copy_%s(Copy_Atom<%s,%s>{}, %s)" % (x, op, ty, tiled_cpp(atom, layout, perm))))
+    for n, (kind, what, x, thr) in enumerate(COMPOSED_PARTS):
+        sw, off, inner = COMPOSED[n % len(COMPOSED)]
+        if kind == "mma":
+            e, c = tiled_expr(*what), tiled_cpp(*what)
+        else:
+            e, c = copies[what]
+        p.part("partition_%s(%s,%d,%s)" % (x, e, thr, composed_expr(sw, off, inner)),
+               "auto t = %s; auto p = t.get_slice(Int<%d>{}).partition_%s(make_tensor(base, %s))"
+               % (c, thr, x, composed_cpp(sw, off, inner)), None)
+    op, ty, thr, val = RETILE_COPY
+    e = "make_tiled_copy(copy_atom(%s,%s),%s,%s)" % (op, ty, thr, val)
+    c = "make_tiled_copy(Copy_Atom<%s,%s>{}, %s, %s)" % (op, ty, cpp_layout(thr), cpp_layout(val))
+    for sw, off, inner in RETILE_COMPOSED:
+        p.case("retile(%s,%s)" % (e, composed_expr(sw, off, inner)),
+               "%s.retile(make_tensor(base, %s)).layout()" % (c, composed_cpp(sw, off, inner)))
     for n, (e, c) in enumerate(copies):
         p.case("layoutS_TV(%s)" % e, "%s.get_layoutS_TV()" % c)
         p.case("layoutD_TV(%s)" % e, "%s.get_layoutD_TV()" % c)
@@ -203,7 +239,7 @@ def main():
         out = subprocess.run([exe], check=True, capture_output=True, text=True).stdout
     for line in out.splitlines():
         expr, want = line.split("\t")
-        print("%s\t%s" % (expr, re.sub(r"(?<=[(,:])_(\d)", r"\1", want)))
+        print("%s\t%s" % (expr, re.sub(r"(?<!\w)_(-?\d)", r"\1", want)))
 
 
 if __name__ == "__main__":

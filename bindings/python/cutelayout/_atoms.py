@@ -14,7 +14,7 @@ Layouts out.
 from ctypes import c_int32, c_int64, c_void_p, byref
 
 from ._ffi import Owned, capi, check, out_call, snprintf_text
-from ._layout import Layout
+from ._layout import ComposedLayout, Layout
 from ._tensor import Tensor
 from ._values import Tuple, value_of
 
@@ -34,6 +34,11 @@ def _side(x):
 
 def _layout(x):
     return x if isinstance(x, Layout) else Layout(x)
+
+
+def _either(layout, composed):
+    """The one handle an either-or result set (swizzle.h)."""
+    return Layout._adopt(layout) if layout else ComposedLayout._adopt(composed)
 
 
 def catalog(family='mma'):
@@ -173,6 +178,11 @@ class TiledMMA(Owned):
         if isinstance(tensor, Tensor):
             return tensor._view(out_call(capi.cl_tiled_mma_partition_tensor, self, _operand(operand), thr, tensor))
         out, offset = c_void_p(), c_int64()
+        if isinstance(tensor, ComposedLayout):  # a swizzled tensor: the offset folds into the composed layout
+            layout, composed = c_void_p(), c_void_p()
+            check(capi.cl_tiled_mma_partition_composed(self, _operand(operand), thr, tensor, byref(layout),
+                                                       byref(composed), byref(offset)))
+            return _either(layout, composed), offset.value
         check(capi.cl_tiled_mma_partition(self, _operand(operand), thr, _layout(tensor), byref(out), byref(offset)))
         return Layout._adopt(out), offset.value
 
@@ -219,6 +229,12 @@ class TiledCopy(Owned):
         return Layout._adopt(out_call(capi.cl_tiled_copy_tidfrg, self, _side(side), _layout(layout)))
 
     def retile(self, layout):
+        """retile of a thread's fragment: a Layout, or for a ComposedLayout
+        (a swizzled fragment) the (Layout or ComposedLayout, offset) pair."""
+        if isinstance(layout, ComposedLayout):
+            out, composed, offset = c_void_p(), c_void_p(), c_int64()
+            check(capi.cl_tiled_copy_retile_composed(self, layout, byref(out), byref(composed), byref(offset)))
+            return _either(out, composed), offset.value
         return Layout._adopt(out_call(capi.cl_tiled_copy_retile, self, _layout(layout)))
 
     def partition(self, side, thr, tensor):
@@ -226,5 +242,10 @@ class TiledCopy(Owned):
         if isinstance(tensor, Tensor):
             return tensor._view(out_call(capi.cl_tiled_copy_partition_tensor, self, _side(side), thr, tensor))
         out, offset = c_void_p(), c_int64()
+        if isinstance(tensor, ComposedLayout):
+            layout, composed = c_void_p(), c_void_p()
+            check(capi.cl_tiled_copy_partition_composed(self, _side(side), thr, tensor, byref(layout), byref(composed),
+                                                        byref(offset)))
+            return _either(layout, composed), offset.value
         check(capi.cl_tiled_copy_partition(self, _side(side), thr, _layout(tensor), byref(out), byref(offset)))
         return Layout._adopt(out), offset.value

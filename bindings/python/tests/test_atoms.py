@@ -96,6 +96,25 @@ class TestAtoms(unittest.TestCase):
         self.assertEqual(str(u.retile('(8,2,2):(1,8,16)')),
                          tool_eval('retile(%s,(8,2,2):(1,8,16))' % u))
 
+    def test_composed_partitions(self):
+        """Swizzled tensors: the composed layout (or the plain layout it
+        decays to) and the offset, as the tool gives them."""
+        m = TiledMMA('SM80_16x8x16_F32F16F16F32_TN', '(2,2,1):(1,2,0)')
+        for operand, thr, text in [('A', 5, 'Sw<3,3,3> o 0 o (64,64):(64,1)'),
+                                   ('C', 37, 'Sw<2,3,3> o 0 o (64,64):(1,64)')]:
+            part, offset = m.partition(operand, thr, cl.ComposedLayout(text))
+            self.assertEqual('(%s,%d)' % (part, offset), tool_eval('partition_%s(%s,%d,%s)' % (operand, m, thr, text)))
+        c = TiledCopy(CopyAtom('SM75_U32x4_LDSM_N', 'half_t'), '(32,1):(1,0)', '(1,8):(0,1)')
+        part, offset = c.partition('S', 7, cl.ComposedLayout('Sw<3,3,3> o 0 o (32,64):(64,1)'))
+        self.assertIsInstance(part, cl.ComposedLayout)
+        self.assertEqual('(%s,%d)' % (part, offset), tool_eval('partition_S(%s,7,Sw<3,3,3> o 0 o (32,64):(64,1))' % c))
+        u = TiledCopy(CopyAtom('UniversalCopy<uint64_t>', 'half_t'), '(32,8):(8,1)', '(1,4):(0,1)')
+        frag = 'Sw<3,3,3> o 0 o (8,2,2):(1,64,128)'
+        layout, offset = u.retile(cl.ComposedLayout(frag))
+        self.assertEqual((str(layout), offset), (tool_eval('retile(%s,%s)' % (u, frag)), 0))
+        with self.assertRaises(cl.CuteLayoutError):
+            m.partition('A', 128, cl.ComposedLayout('Sw<3,3,3> o 0 o (64,64):(64,1)'))
+
     def test_catalog(self):
         self.assertIn('SM80_16x8x16_F32F16F16F32_TN', _atoms.catalog('mma'))
         self.assertIn('SM75_U32x4_LDSM_N', _atoms.catalog('copy'))

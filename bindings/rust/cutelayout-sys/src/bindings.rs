@@ -2513,6 +2513,17 @@ extern "C" {
     ) -> cl_status;
 }
 extern "C" {
+    pub fn cl_tiled_mma_partition_composed(
+        mma: *const cl_tiled_mma_t,
+        operand: cl_mma_operand,
+        thr: i64,
+        tensor: *const cl_composed_t,
+        layout: *mut *mut cl_layout_t,
+        composed: *mut *mut cl_composed_t,
+        offset: *mut i64,
+    ) -> cl_status;
+}
+extern "C" {
     pub fn cl_tiled_mma_partition_tensor(
         mma: *const cl_tiled_mma_t,
         operand: cl_mma_operand,
@@ -2594,6 +2605,17 @@ extern "C" {
     ) -> cl_status;
 }
 extern "C" {
+    pub fn cl_tiled_copy_partition_composed(
+        copy: *const cl_tiled_copy_t,
+        side: cl_copy_side,
+        thr: i64,
+        tensor: *const cl_composed_t,
+        layout: *mut *mut cl_layout_t,
+        composed: *mut *mut cl_composed_t,
+        offset: *mut i64,
+    ) -> cl_status;
+}
+extern "C" {
     pub fn cl_tiled_copy_partition_tensor(
         copy: *const cl_tiled_copy_t,
         side: cl_copy_side,
@@ -2607,6 +2629,15 @@ extern "C" {
         copy: *const cl_tiled_copy_t,
         layout: *const cl_layout_t,
         out: *mut *mut cl_layout_t,
+    ) -> cl_status;
+}
+extern "C" {
+    pub fn cl_tiled_copy_retile_composed(
+        copy: *const cl_tiled_copy_t,
+        fragment: *const cl_composed_t,
+        layout: *mut *mut cl_layout_t,
+        composed: *mut *mut cl_composed_t,
+        offset: *mut i64,
     ) -> cl_status;
 }
 pub const CL_SMEM_LOAD: cl_smem_op = 0;

@@ -11,7 +11,8 @@
 //! ```
 use std::ptr::{self, NonNull};
 
-use crate::{check, formatted, sys, text_arg, IntTuple, Layout, Result};
+use crate::composed::either;
+use crate::{check, formatted, sys, text_arg, AnyLayout, ComposedLayout, IntTuple, Layout, Result};
 
 /// The operands of an MMA, D = A * B + C.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -119,6 +120,26 @@ impl TiledMma {
         })?;
         Ok((part, offset))
     }
+
+    /// The same partition of a tensor whose layout is a composed (swizzled)
+    /// layout, as CuTe gives it: the thread's offset folds into the composed
+    /// layout, or a swizzle decays to a plain layout with the offset beside.
+    ///
+    /// ```
+    /// use cutelayout::{Operand, TiledMma};
+    /// let mma = TiledMma::new("SM80_16x8x16_F32F16F16F32_TN", Some("(2,2,1):(1,2,0)"), None).unwrap();
+    /// let (part, offset) = mma.partition_composed(Operand::A, 5, "Sw<3,3,3> o 0 o (64,64):(64,1)").unwrap();
+    /// assert_eq!((part.to_string().as_str(), offset), ("((2,2,2),2,4):((1,512,-8),2048,16)", 74));
+    /// ```
+    pub fn partition_composed(&self, operand: Operand, thr: i64, layout: &str) -> Result<(AnyLayout, i64)> {
+        let c = ComposedLayout::parse(layout)?;
+        let (mut plain, mut composed, mut offset) = (ptr::null_mut(), ptr::null_mut(), 0i64);
+        let status = unsafe {
+            sys::cl_tiled_mma_partition_composed(self.0.as_ptr(), operand.raw(), thr, c.as_ptr(), &mut plain,
+                                                 &mut composed, &mut offset)
+        };
+        Ok((either(status, plain, composed)?, offset))
+    }
 }
 
 impl Drop for TiledMma {
@@ -182,6 +203,29 @@ impl TiledCopy {
             sys::cl_tiled_copy_partition(self.0.as_ptr(), side.raw(), thr, l.as_ptr(), out, &mut offset)
         })?;
         Ok((part, offset))
+    }
+
+    /// partition_S / partition_D of a tensor whose layout is a composed
+    /// (swizzled) layout, as `TiledMma::partition_composed`.
+    pub fn partition_composed(&self, side: Side, thr: i64, layout: &str) -> Result<(AnyLayout, i64)> {
+        let c = ComposedLayout::parse(layout)?;
+        let (mut plain, mut composed, mut offset) = (ptr::null_mut(), ptr::null_mut(), 0i64);
+        let status = unsafe {
+            sys::cl_tiled_copy_partition_composed(self.0.as_ptr(), side.raw(), thr, c.as_ptr(), &mut plain,
+                                                  &mut composed, &mut offset)
+        };
+        Ok((either(status, plain, composed)?, offset))
+    }
+
+    /// retile of a composed (swizzled) fragment, and the offset its data
+    /// moves by.
+    pub fn retile_composed(&self, layout: &str) -> Result<(AnyLayout, i64)> {
+        let c = ComposedLayout::parse(layout)?;
+        let (mut plain, mut composed, mut offset) = (ptr::null_mut(), ptr::null_mut(), 0i64);
+        let status = unsafe {
+            sys::cl_tiled_copy_retile_composed(self.0.as_ptr(), c.as_ptr(), &mut plain, &mut composed, &mut offset)
+        };
+        Ok((either(status, plain, composed)?, offset))
     }
 }
 

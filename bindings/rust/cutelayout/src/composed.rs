@@ -107,7 +107,7 @@ impl fmt::Display for AnyLayout {
     }
 }
 
-fn either(status: c_int, layout: *mut sys::cl_layout_t, composed: *mut sys::cl_composed_t) -> Result<AnyLayout> {
+pub(crate) fn either(status: c_int, layout: *mut sys::cl_layout_t, composed: *mut sys::cl_composed_t) -> Result<AnyLayout> {
     check(status)?;
     Ok(match NonNull::new(composed) {
         Some(raw) => AnyLayout::Composed(ComposedLayout { raw }),
