@@ -79,7 +79,8 @@ static int split_template(const char *name, char *base, size_t base_cap, char *a
 }
 
 static const cl_mma_row *const mma_tables[] = {cl_mma_table_sm61, cl_mma_table_sm70, cl_mma_table_sm75,
-                                               cl_mma_table_sm80, cl_mma_table_sm89, cl_mma_table_sm120, NULL};
+                                               cl_mma_table_sm80, cl_mma_table_sm89, cl_mma_table_sm100,
+                                               cl_mma_table_sm120, NULL};
 static const cl_copy_row *const copy_tables[] = {cl_copy_table_sm50, cl_copy_table_sm75, cl_copy_table_sm90,
                                                  cl_copy_table_sm100, NULL};
 

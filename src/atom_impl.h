@@ -25,7 +25,7 @@ typedef struct cl_copy_row {
 /* One table per architecture family (atom_tables.c), each ending in a row
  * whose name is NULL. */
 extern const cl_mma_row cl_mma_table_sm61[], cl_mma_table_sm70[], cl_mma_table_sm75[], cl_mma_table_sm80[],
-    cl_mma_table_sm89[], cl_mma_table_sm120[];
+    cl_mma_table_sm89[], cl_mma_table_sm100[], cl_mma_table_sm120[];
 extern const cl_copy_row cl_copy_table_sm50[], cl_copy_table_sm75[], cl_copy_table_sm90[], cl_copy_table_sm100[];
 
 /* The traits of an MMA atom as text, whichever family it comes from. */

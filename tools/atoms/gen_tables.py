@@ -15,7 +15,7 @@ import re
 import sys
 
 FAMILIES = [("mma", "sm61"), ("mma", "sm70"), ("mma", "sm75"), ("mma", "sm80"), ("mma", "sm89"),
-            ("mma", "sm120"),
+            ("mma", "sm100"), ("mma", "sm120"),
             ("copy", "sm50"), ("copy", "sm75"), ("copy", "sm90"), ("copy", "sm100")]
 
 

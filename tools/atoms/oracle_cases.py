@@ -67,6 +67,7 @@ MMA_ATOMS = ["SM61_DP4A", "SM70_8x8x4_F32F16F16F32_NT", "SM70_8x8x4_F16F16F16F16
              "SM80_8x8x4_F64F64F64F64_TN", "SM80_16x8x32_S32S8S8S32_TN", "SM80_16x8x64_S32S4S4S32_TN",
              "SM89_16x8x32_F32E4M3E4M3F32_TN", "SM80_16x8x8_F16F16F16F16_TN",
              "SM80_16x8x256_S32U1U1S32_TN_XORPOPC", "SM80_16x8x128_S32U1U1S32_TN_ANDPOPC",
+             "SM100_2x1x1_F32F32F32F32", "SM100_1x2x1_F32F32F32F32",
              "SM120_16x8x32_TN<float_e2m1_t,float_e4m3_t,float>", "SM120_16x8x32_TN<float_e5m2_t,float_e3m2_t,half_t>",
              "SM120::BLOCKSCALED::SM120_16x8x32_TN_VS<float_e4m3_t,float_e2m3_t,float,float_ue8m0_t,32>",
              "SM120::BLOCKSCALED::SM120_16x8x64_TN_VS<float_e2m1_t,float_e2m1_t,float,float_ue4m3_t,16>"]
@@ -87,7 +88,7 @@ TILED = [("SM80_16x8x16_F32F16F16F32_TN", "(2,2,1)", None), ("SM80_16x8x16_F32F1
          ("SM90_64x128x16_F32F16F16_SS<GMMA::Major::K,GMMA::Major::K>", "(2,1,1)", None),
          ("SM90_64x64x16_F16F16F16_RS<GMMA::Major::K,GMMA::Major::K>", "(1,2,1)", "(_,_,32)"),
          ("SM80_16x8x8_F32TF32TF32F32_TN", "(2,4,1):(4,1,0)", None), ("SM80_16x8x16_F32F16F16F32_TN", None, None),
-         ("SM80_16x8x128_S32U1U1S32_TN_ANDPOPC", "(2,2,1)", None),
+         ("SM80_16x8x128_S32U1U1S32_TN_ANDPOPC", "(2,2,1)", None), ("SM100_2x1x1_F32F32F32F32", "(2,4,1)", None),
          ("SM120_16x8x32_TN<float_e2m1_t,float_e4m3_t,float>", "(2,2,1)", None),
          ("SM120::BLOCKSCALED::SM120_16x8x64_TN_VS<float_e2m1_t,float_e2m1_t,float,float_ue4m3_t,16>", "(2,1,1)", "(_,16,_)")]
 TENSORS = ["(64,32)", "(128,64):(64,1)", "(32,64,2)", "(48,40)"]
@@ -225,7 +226,8 @@ def main():
                            % (c, thr, thr, x, cpp_layout(tensor)), tensor)
     prog = ["#include <cute/tensor.hpp>", "#include <cute/atom/mma_atom.hpp>", "#include <cute/atom/copy_atom.hpp>",
             "#include <cute/atom/mma_traits_sm90_gmma.hpp>", "#include <cute/arch/mma_sm90_gmma_ext.hpp>", "#include <cute/atom/mma_traits_sm90_gmma_ext.hpp>",
-            "#include <cute/atom/copy_traits_sm100.hpp>", "#include <cute/atom/mma_traits_sm120.hpp>", "using namespace cute;",
+            "#include <cute/atom/copy_traits_sm100.hpp>", "#include <cute/atom/mma_traits_sm120.hpp>",
+            "#include <cute/atom/mma_traits_sm100.hpp>", "using namespace cute;",
             "int main() { half_t *base = reinterpret_cast<half_t *>(uintptr_t(1) << 32);"]
     prog += p.lines + ["}"]
     with tempfile.TemporaryDirectory() as tmp:

@@ -42,11 +42,12 @@ def struct_names(path):
     return names
 
 
-def full_specializations(path):
-    """The operations with a `template <> struct Copy_Traits<NAME>`."""
+def full_specializations(path, traits="Copy_Traits"):
+    """The operations with a `template <> struct Copy_Traits<NAME>` (or
+    MMA_Traits)."""
     with open(path) as f:
         text = f.read()
-    return re.findall(r"^template\s*<>\s*struct Copy_Traits<(\w+)>", text, re.M)
+    return re.findall(r"^template\s*<>\s*struct %s<(\w+)>" % traits, text, re.M)
 
 
 def sm120_instructions(path):
@@ -74,11 +75,13 @@ def main():
     extra = sys.argv[2:]
     arch = os.path.join(cutlass, "include", "cute", "arch")
     mma = [n for f in MMA_FILES for n in struct_names(os.path.join(arch, f))]
+    mma += full_specializations(os.path.join(cutlass, "include", "cute", "atom", "mma_traits_sm100.hpp"), "MMA_Traits")
     mma += sm120_instructions(os.path.join(arch, "mma_sm120.hpp"))
     copy = [n for f in COPY_FILES for n in struct_names(os.path.join(arch, f))]
     copy += full_specializations(os.path.join(cutlass, "include", "cute", "atom", COPY_TRAITS_SM100))
     prog = ["#include <cute/tensor.hpp>", "#include <cute/atom/mma_atom.hpp>", "#include <cute/atom/copy_atom.hpp>",
             "#include <cute/atom/copy_traits_sm100.hpp>", "#include <cute/atom/mma_traits_sm120.hpp>",
+            "#include <cute/atom/mma_traits_sm100.hpp>",
             "using namespace cute;", "template <class X> void p(X const& x) { printf(\"\\t\"); print(x); }",
             "template <class T> void mma(const char *n) { using M = MMA_Traits<T>; printf(\"mma\\t%s\", n);",
             "  p(typename M::ThrID{}); p(typename M::Shape_MNK{}); p(typename M::ALayout{}); p(typename M::BLayout{});",
