@@ -412,6 +412,11 @@ bank_conflicts((32,1):(1,0), 64:1, (1,2))	error:
 swizzle_search(composition(Swizzle(1,1,1),64:1), 32, (32,1):(1,0))	error:
 swizzle_search(64:1, 32, (1,2))	error:
 swizzle_search(64:1, 32, (32,1):(1,0), (32,1):(2,0))	Sw<1,0,5> o 0 o 64:1
+swizzle_search_padded((32,32):(32,1), 32, (32,1):(32,0), ((2,2,2,2,2),1):((33,1,4,8,16),0))	(32,32):(33,1)
+swizzle_search_padded((8,64):(64,1), 16, ((8,4),8):((1,64),8))	Sw<3,3,3> o 0 o (8,64):(64,1)
+swizzle_search_padded(4096:1, 32, (32,1):(0,0))	Sw<0,0,0> o 0 o 4096:1
+swizzle_search_padded(64:1, 32, (1,2))	error: swizzle_search_padded: argument 3 must be a layout
+swizzle_search_padded(8:1, 12, (8,1):(1,0))	error: swizzle_search_padded: bank_conflicts: elements of 12 bits
 bank_conflicts(make_tiled_copy_A(copy_atom(SM75_U32x4_LDSM_N,half_t),make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN,(2,2,1),(32,32,16))), (32,16):(16,1))	(32,16)
 bank_conflicts(make_tiled_copy_A(copy_atom(SM75_U32x4_LDSM_N,half_t),make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN,(2,2,1),(32,32,16))), composition(Swizzle(3,3,3),(32,16):(64,1)))	(16,16)
 bank_conflicts(make_tiled_copy_C(copy_atom(SM90_U32x4_STSM_N,half_t),make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN,(2,2,1),(32,32,16))), (32,32):(32,1))	(64,16)

@@ -375,6 +375,7 @@ FUNCTIONS = {
     'cl_swizzle_max_alignment': ('int64_t', ('cl_swizzle_t',)),
     'cl_swizzle_parse': ('cl_status', ('const char *', 'cl_swizzle_t *')),
     'cl_swizzle_search': ('cl_status', ('const cl_layout_t *', 'const cl_smem_access_t *', 'int64_t', 'cl_swizzle_t *', 'int64_t *', 'int64_t *')),
+    'cl_swizzle_search_padded': ('cl_status', ('const cl_layout_t *', 'const cl_smem_access_t *', 'int64_t', 'cl_smem_choice_t *', 'cl_layout_t **')),
     'cl_swizzle_upcast': ('cl_status', ('cl_swizzle_t', 'int64_t', 'cl_swizzle_t *')),
     'cl_swizzle_validate': ('cl_status', ('cl_swizzle_t',)),
     'cl_tensor_alloc': ('cl_status', ('const cl_layout_t *', 'size_t', 'cl_dtype', 'cl_tensor_t **')),
@@ -514,6 +515,7 @@ STRUCTS = {
     'cl_picture_options': ('size', 'format', 'title', 'map', 'map_ctx', 'colour', 'element_bytes'),
     'cl_picture_panel': ('layout', 'composed', 'title', 'tile_rows', 'tile_cols', 'highlight'),
     'cl_smem_access_t': ('tv', 'bits', 'op', 'vector_bits', 'matrices'),
+    'cl_smem_choice_t': ('swizzle', 'leading', 'padding', 'wavefronts', 'ideal', 'cosize'),
     'cl_swizzle_t': ('bits', 'base', 'shift'),
     'cl_tensor_desc': ('struct_size', 'data', 'elem_size', 'dtype', 'extent_base', 'extent_bytes'),
 }

@@ -35,6 +35,11 @@ class cl_smem_access_t(ctypes.Structure):
     _fields_ = [('tv', c_void_p), ('bits', c_int64), ('op', c_int), ('vector_bits', c_int64), ('matrices', c_int64)]
 
 
+class cl_smem_choice_t(ctypes.Structure):
+    _fields_ = [('swizzle', cl_swizzle_t), ('leading', c_int64), ('padding', c_int64), ('wavefronts', c_int64),
+                ('ideal', c_int64), ('cosize', c_int64)]
+
+
 class cl_bank_instruction_t(ctypes.Structure):
     _fields_ = [('warp', c_int64), ('index', c_int64), ('bytes', c_int64), ('wavefronts', c_int64), ('ideal', c_int64)]
 

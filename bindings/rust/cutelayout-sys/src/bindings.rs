@@ -2705,6 +2705,26 @@ extern "C" {
 }
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
+pub struct cl_smem_choice {
+    pub swizzle: cl_swizzle_t,
+    pub leading: i64,
+    pub padding: i64,
+    pub wavefronts: i64,
+    pub ideal: i64,
+    pub cosize: i64,
+}
+pub type cl_smem_choice_t = cl_smem_choice;
+extern "C" {
+    pub fn cl_swizzle_search_padded(
+        smem: *const cl_layout_t,
+        accesses: *const cl_smem_access_t,
+        n: i64,
+        choice: *mut cl_smem_choice_t,
+        layout: *mut *mut cl_layout_t,
+    ) -> cl_status;
+}
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
 pub struct cl_composed {
     pub _address: u8,
 }
