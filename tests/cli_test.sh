@@ -431,12 +431,25 @@ EOF_BANKS
 rows='((8,4),8):((1,64),8)'
 "$exe" draw '(8,64):(64,1)' --banks "$rows" --element-bytes 2 > "$work/banks.svg" || fail "draw --banks: exit status $?"
 grep -q 'bank_conflicts = (32,4); warp 0, vector 0: 32 wavefronts (ideal 4)' "$work/banks.svg" || fail "draw --banks: title"
-grep -q 'class="highlight"' "$work/banks.svg" || fail "draw --banks: no conflicting cell outlined"
+# every cell of the conflicting group is marked: lanes 0-7 read rows 0-7's first 16 bytes, 8 halves each
+[ "$(grep '<g class="marks"' "$work/banks.svg" | grep -o '<rect' | wc -l)" = 64 ] ||
+  fail "draw --banks: not the 64 cells of the conflicting quarter-warp marked"
+"$exe" draw '(8,64):(64,1)' --banks "$rows" --element-bytes 2 --format txt > "$work/banks.txt"
+grep -q '^marked (\*): 64 cells$' "$work/banks.txt" || fail "draw --banks txt: the marks' note"
+marked=$(awk '/^ *[0-9]+  \|/ { n = split($0, c, "|"); for (k = 2; k < n; k++) if (c[k] ~ /\*/) printf "%d,%d ", $1, k - 2 }' "$work/banks.txt")
+want=$(for m in 0 1 2 3 4 5 6 7; do for n in 0 1 2 3 4 5 6 7; do printf '%d,%d ' $m $n; done; done)
+[ "$marked" = "$want" ] || fail "draw --banks txt: marked cells '$marked', want rows 0-7, columns 0-7"
+# a 32-way conflict marks the whole column; a 2-way one the two words of bank 0
+"$exe" draw '(32,32):(32,1)' --banks '(32,1):(1,0)' --format txt > "$work/column.txt"
+[ "$(grep -c '| *\*[0-9]* |' "$work/column.txt")" = 32 ] || fail "draw --banks: a column read's 32 cells not marked"
+grep -q 'warp 0, vector 0: 32 wavefronts (ideal 1)' "$work/column.txt" || fail "draw --banks: a column read's title"
+"$exe" draw '64:1' --banks '(32,1):(2,0)' --format txt > "$work/stride2.txt"
+[ "$(grep -o '\*[0-9][0-9]*' "$work/stride2.txt" | tr '\n' ' ')" = '*0 *32 ' ] || fail "draw --banks: stride 2 marks"
 grep -q 'bank' "$work/banks.svg" || fail "draw --banks: no note on the bank colours"
 "$exe" draw 'composition(Swizzle(3,3,3),(8,64):(64,1))' --banks "$rows" --element-bytes 2 > "$work/banks_sw.svg" ||
   fail "draw --banks swizzled: exit status $?"
 grep -q 'bank_conflicts = (4,4)' "$work/banks_sw.svg" || fail "draw --banks swizzled: title"
-grep -q 'class="highlight"' "$work/banks_sw.svg" && fail "draw --banks swizzled: a cell outlined"
+grep -q 'class="marks"' "$work/banks_sw.svg" && fail "draw --banks swizzled: a cell marked"
 draw_status "banks, not a layout" 1 "--banks wants a thread-value layout, not '(1,2)'" -- 64:1 --banks '(1,2)'
 draw_status "banks, bad TV" 1 "cute-layout: draw: " -- 64:1 --banks 'make_layout('
 draw_status "banks, outside" 1 "outside the shared-memory layout's 8 indices" -- 8:1 --banks '(32,1):(1,0)'

@@ -512,7 +512,7 @@ STRUCTS = {
     'cl_dltensor_t': ('data', 'device', 'ndim', 'dtype', 'shape', 'strides', 'byte_offset'),
     'cl_fn': ('kind', 'swizzle', 'layout'),
     'cl_layout_fn_t': ('fn', 'composed'),
-    'cl_picture_options': ('size', 'format', 'title', 'map', 'map_ctx', 'colour', 'element_bytes'),
+    'cl_picture_options': ('size', 'format', 'title', 'map', 'map_ctx', 'colour', 'element_bytes', 'marks', 'mark_count'),
     'cl_picture_panel': ('layout', 'composed', 'title', 'tile_rows', 'tile_cols', 'highlight'),
     'cl_smem_access_t': ('tv', 'bits', 'op', 'vector_bits', 'matrices'),
     'cl_smem_choice_t': ('swizzle', 'leading', 'padding', 'wavefronts', 'ideal', 'cosize'),

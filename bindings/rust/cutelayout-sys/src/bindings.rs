@@ -1071,6 +1071,8 @@ pub struct cl_picture_options {
     pub map_ctx: *mut std::os::raw::c_void,
     pub colour: cl_colour_scheme,
     pub element_bytes: i64,
+    pub marks: *const i64,
+    pub mark_count: i64,
 }
 extern "C" {
     pub fn cl_render_layout(
