@@ -40,27 +40,43 @@ static void access_total(const cl_bank_plan *p, const candidate *c, int64_t boun
     }
 }
 
-/* Whether every instruction of every access takes no more wavefronts than
- * its ideal with the candidate applied: stops at the first that does, so a
- * poor candidate costs a few instructions. */
-static bool conflict_free(const cl_bank_plan *plans, int64_t n, const candidate *c) {
-  for (int64_t a = 0; a < n; a++) {
-    const cl_bank_plan *p = &plans[a];
-    int64_t bytes = p->vector * p->elem_bytes;
-    for (int64_t w = 0; w < cl_bank_plan_warps(p); w++)
-      for (int64_t k = 0; k < cl_bank_plan_vectors(p); k++) {
-        int64_t addresses[CL_WARP];
-        for (int64_t lane = 0; lane < CL_WARP; lane++) {
-          int64_t value = cl_bank_plan_value(p, w, k, lane);
-          int64_t x = value < 0 ? -1 : p->offset[value];
-          addresses[lane] = x < 0 ? -1 : (x ^ ((x & c->yyy) >> c->sw.shift)) * p->elem_bytes;
-        }
-        int64_t iw, ii;
-        cl_bank_count(p->op, addresses, bytes, &iw, &ii);
-        if (iw > ii)
-          return false;
-      }
+/* The wavefronts and ideal of warp w's instructions of one access with the
+ * candidate applied, adding to *wavefronts and *ideal; false at the first
+ * instruction over its ideal (the sums then stop there). */
+static bool warp_free(const cl_bank_plan *p, int64_t w, const candidate *c, int64_t *wavefronts, int64_t *ideal) {
+  int64_t bytes = p->vector * p->elem_bytes;
+  for (int64_t k = 0; k < cl_bank_plan_vectors(p); k++) {
+    int64_t addresses[CL_WARP];
+    for (int64_t lane = 0; lane < CL_WARP; lane++) {
+      int64_t value = cl_bank_plan_value(p, w, k, lane);
+      int64_t x = value < 0 ? -1 : p->offset[value];
+      addresses[lane] = x < 0 ? -1 : (x ^ ((x & c->yyy) >> c->sw.shift)) * p->elem_bytes;
+    }
+    int64_t iw, ii;
+    cl_bank_count(p->op, addresses, bytes, &iw, &ii);
+    *wavefronts += iw;
+    *ideal += ii;
+    if (iw > ii)
+      return false;
   }
+  return true;
+}
+
+/* Whether every instruction of every access takes no more wavefronts than
+ * its ideal with the candidate applied, and then (only then) the totals.
+ * The first warp of every access goes first: a poor candidate usually
+ * shows a conflict there, so it costs a few instructions, not a whole
+ * access. */
+static bool conflict_free(const cl_bank_plan *plans, int64_t n, const candidate *c, int64_t *wavefronts,
+                          int64_t *ideal) {
+  *wavefronts = *ideal = 0;
+  for (int64_t a = 0; a < n; a++)
+    if (!warp_free(&plans[a], 0, c, wavefronts, ideal))
+      return false;
+  for (int64_t a = 0; a < n; a++)
+    for (int64_t w = 1; w < cl_bank_plan_warps(&plans[a]); w++)
+      if (!warp_free(&plans[a], w, c, wavefronts, ideal))
+        return false;
   return true;
 }
 
@@ -122,23 +138,23 @@ static cl_status candidates_of(const cl_bank_plan *plans, int64_t n, int64_t cos
 }
 
 /* First the earliest candidate that leaves no instruction over its ideal
- * (the usual answer, found cheaply); failing that, the one with the fewest
- * wavefronts, each counted only until it passes the best so far. */
+ * (the usual answer, found cheaply, its totals counted on the way); failing
+ * that, the one with the fewest wavefronts, each counted only until it
+ * passes the best so far. */
 static cl_status search(const cl_bank_plan *plans, int64_t n, int64_t cosize, candidate *candidates,
                         cl_swizzle_t *best, int64_t *best_w, int64_t *best_i) {
   candidate none = {{0, 0, 0}, 0};
   *best = none.sw;
-  all_totals(plans, n, &none, INT64_MAX, best_w, best_i);
   int64_t count;
   CL_TRY(candidates_of(plans, n, cosize, candidates, &count));
-  if (*best_w == *best_i)
+  if (conflict_free(plans, n, &none, best_w, best_i))
     return CL_OK;
   for (int64_t k = 0; k < count; k++)
-    if (conflict_free(plans, n, &candidates[k])) {
+    if (conflict_free(plans, n, &candidates[k], best_w, best_i)) {
       *best = candidates[k].sw;
-      all_totals(plans, n, &candidates[k], INT64_MAX, best_w, best_i);
       return CL_OK;
     }
+  all_totals(plans, n, &none, INT64_MAX, best_w, best_i);
   for (int64_t k = 0; k < count; k++) {
     int64_t w, i;
     all_totals(plans, n, &candidates[k], *best_w - 1, &w, &i);
