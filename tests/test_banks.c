@@ -647,6 +647,18 @@ static void test_search_padding_rules(void **state) {
   assert_int_equal(choice.padding, 0);
   assert_int_equal(choice.wavefronts, 32);
   cl_layout_free(layout);
+  /* 16-byte cp.async writes of two rows of 2 floats each: every padding
+   * splits the vector, so none is tried and the plain layout stays */
+  cl_layout_t *pairs = lay("(64,2):(2,1)"), *two_rows = lay("(32,(2,2)):(0,(64,1))");
+  cl_smem_access_t v = {two_rows, 32, CL_SMEM_CP_ASYNC, 0, 0};
+  assert_int_equal(cl_swizzle_search_padded(pairs, &v, 1, &choice, &layout), CL_OK);
+  assert_int_equal(choice.leading, 2);
+  assert_int_equal(choice.padding, 0);
+  assert_int_equal(choice.wavefronts, 32);
+  assert_true(cl_layout_equal(layout, pairs));
+  cl_layout_free(layout);
+  cl_layout_free(pairs);
+  cl_layout_free(two_rows);
   cl_layout_free(rows);
   cl_layout_free(flat);
   cl_layout_free(same);
