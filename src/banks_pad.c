@@ -37,8 +37,8 @@ static void padded_strides(cl_builder *b, const cl_node *stride, int64_t n, int6
     cl_b_close(b, at);
     return;
   }
-  int64_t d = stride->value, grown = d;
-  if (d > 0 && d % n == 0 && cl_mul(d / n, n + pad, &grown) != CL_OK)
+  int64_t d = stride->value, grown = d, row;
+  if (d > 0 && d % n == 0 && (cl_add(n, pad, &row) != CL_OK || cl_mul(d / n, row, &grown) != CL_OK))
     cl_b_set_error(b, CL_E_OVERFLOW);
   cl_b_int(b, grown);
 }
