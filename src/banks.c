@@ -229,6 +229,26 @@ static bool vectors_fit(const cl_bank_plan *p, int64_t vector) {
   return true;
 }
 
+/* The widest power-of-two vector, at most `most` elements, that
+ * vectors_fit takes, in one pass over the values: a vector of V elements
+ * fits when V divides the values, every position v where a thread's run of
+ * consecutive offsets breaks (and v = 0), and the offset there; the runs in
+ * between are then whole, aligned vectors. */
+static int64_t widest_vector(const cl_bank_plan *p, int64_t most) {
+  if (p->threads == 0 || p->values == 0)
+    return most; /* no values: any vector fits */
+  uint64_t must_divide = (uint64_t)p->values | (uint64_t)most;
+  for (int64_t t = 0; t < p->threads; t++)
+    must_divide |= (uint64_t)p->offset[t];
+  for (int64_t v = 1; v < p->values; v++) {
+    const int64_t *now = &p->offset[p->threads * v], *before = now - p->threads;
+    for (int64_t t = 0; t < p->threads; t++)
+      if (now[t] != before[t] + 1)
+        must_divide |= (uint64_t)v | (uint64_t)now[t];
+  }
+  return (int64_t)(must_divide & -must_divide);
+}
+
 static const char *op_name(cl_smem_op op) {
   static const char *const names[] = {"ld.shared", "st.shared", "ldmatrix", "stmatrix", "cp.async"};
   return (unsigned)op < sizeof names / sizeof names[0] ? names[op] : "?";
@@ -252,9 +272,7 @@ static cl_status choose_vector(const cl_smem_access_t *a, cl_bank_plan *p) {
                      "bits in shared memory, as %s needs", (long long)bits, op_name(a->op));
     p->vector = bits / a->bits;
   } else {
-    p->vector = 1;
-    while (p->vector * 2 * a->bits <= CL_VECTOR_BITS_MAX && vectors_fit(p, p->vector * 2))
-      p->vector *= 2;
+    p->vector = widest_vector(p, CL_VECTOR_BITS_MAX / a->bits);
   }
   if (!width_of_op(a->op, p->vector * p->elem_bytes))
     return cl_fail(CL_E_DOMAIN, "bank_conflicts: %s does not move %lld bytes a thread",

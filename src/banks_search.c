@@ -17,62 +17,49 @@ typedef struct candidate {
   int64_t yyy; /* CuTe's yyy mask */
 } candidate;
 
-/* The total of one access with the candidate applied to its offsets,
- * stopping early (returning more than `bound`) once it passes bound. */
-static void access_total(const cl_bank_plan *p, const candidate *c, int64_t bound, int64_t *wavefronts,
-                         int64_t *ideal) {
+/* A candidate's count goes instruction by instruction, adding each one's
+ * wavefronts and ideal, and stops as soon as the excess (wavefronts over
+ * ideal) passes a bound: the ideal of an instruction is the same under
+ * every swizzle (a swizzle moves words, it does not merge them), so the
+ * excess alone ranks candidates, and a candidate is dropped at its first
+ * conflicting instruction when it has to be conflict-free, or as soon as
+ * it is worse than the best so far.  Warp w's instructions of one access:
+ * false once the excess passes max_excess. */
+static bool warp_within(const cl_bank_plan *p, int64_t w, const candidate *c, int64_t max_excess,
+                        int64_t *wavefronts, int64_t *ideal) {
   int64_t bytes = p->vector * p->elem_bytes;
-  *wavefronts = *ideal = 0;
-  for (int64_t w = 0; w < cl_bank_plan_warps(p); w++)
-    for (int64_t k = 0; k < cl_bank_plan_vectors(p); k++) {
-      int64_t addresses[CL_WARP];
-      for (int64_t lane = 0; lane < CL_WARP; lane++) {
-        int64_t value = cl_bank_plan_value(p, w, k, lane);
-        int64_t x = value < 0 ? -1 : p->offset[value];
-        addresses[lane] = x < 0 ? -1 : (x ^ ((x & c->yyy) >> c->sw.shift)) * p->elem_bytes;
-      }
-      int64_t iw, ii;
-      cl_bank_count(p->op, addresses, bytes, &iw, &ii);
-      *wavefronts += iw;
-      *ideal += ii;
-      if (*wavefronts > bound)
-        return;
+  for (int64_t k = 0; k < cl_bank_plan_vectors(p); k++) {
+    int64_t addresses[CL_WARP];
+    for (int64_t lane = 0; lane < CL_WARP; lane++) {
+      int64_t value = cl_bank_plan_value(p, w, k, lane);
+      int64_t x = value < 0 ? -1 : p->offset[value];
+      addresses[lane] = x < 0 ? -1 : (x ^ ((x & c->yyy) >> c->sw.shift)) * p->elem_bytes;
     }
-}
-
-/* Whether every instruction of every access takes no more wavefronts than
- * its ideal with the candidate applied: stops at the first that does, so a
- * poor candidate costs a few instructions. */
-static bool conflict_free(const cl_bank_plan *plans, int64_t n, const candidate *c) {
-  for (int64_t a = 0; a < n; a++) {
-    const cl_bank_plan *p = &plans[a];
-    int64_t bytes = p->vector * p->elem_bytes;
-    for (int64_t w = 0; w < cl_bank_plan_warps(p); w++)
-      for (int64_t k = 0; k < cl_bank_plan_vectors(p); k++) {
-        int64_t addresses[CL_WARP];
-        for (int64_t lane = 0; lane < CL_WARP; lane++) {
-          int64_t value = cl_bank_plan_value(p, w, k, lane);
-          int64_t x = value < 0 ? -1 : p->offset[value];
-          addresses[lane] = x < 0 ? -1 : (x ^ ((x & c->yyy) >> c->sw.shift)) * p->elem_bytes;
-        }
-        int64_t iw, ii;
-        cl_bank_count(p->op, addresses, bytes, &iw, &ii);
-        if (iw > ii)
-          return false;
-      }
+    int64_t iw, ii;
+    cl_bank_count(p->op, addresses, bytes, &iw, &ii);
+    *wavefronts += iw;
+    *ideal += ii;
+    if (*wavefronts - *ideal > max_excess)
+      return false;
   }
   return true;
 }
 
-static void all_totals(const cl_bank_plan *plans, int64_t n, const candidate *c, int64_t bound, int64_t *wavefronts,
-                       int64_t *ideal) {
+/* The totals of every access with the candidate applied, or false as soon
+ * as the excess passes max_excess (the sums then stop there; 0: whether
+ * the candidate is conflict-free).  The first warp of every access goes
+ * first: a poor candidate usually shows its conflicts there. */
+static bool within(const cl_bank_plan *plans, int64_t n, const candidate *c, int64_t max_excess, int64_t *wavefronts,
+                   int64_t *ideal) {
   *wavefronts = *ideal = 0;
-  for (int64_t a = 0; a < n && *wavefronts <= bound; a++) {
-    int64_t w, i;
-    access_total(&plans[a], c, bound - *wavefronts, &w, &i);
-    *wavefronts += w;
-    *ideal += i;
-  }
+  for (int64_t a = 0; a < n; a++)
+    if (!warp_within(&plans[a], 0, c, max_excess, wavefronts, ideal))
+      return false;
+  for (int64_t a = 0; a < n; a++)
+    for (int64_t w = 1; w < cl_bank_plan_warps(&plans[a]); w++)
+      if (!warp_within(&plans[a], w, c, max_excess, wavefronts, ideal))
+        return false;
+  return true;
 }
 
 /* Bits needed for offsets below cosize. */
@@ -122,27 +109,26 @@ static cl_status candidates_of(const cl_bank_plan *plans, int64_t n, int64_t cos
 }
 
 /* First the earliest candidate that leaves no instruction over its ideal
- * (the usual answer, found cheaply); failing that, the one with the fewest
- * wavefronts, each counted only until it passes the best so far. */
+ * (the usual answer, found cheaply, its totals counted on the way); failing
+ * that, the one with the least excess, each counted only until it is no
+ * better than the best so far. */
 static cl_status search(const cl_bank_plan *plans, int64_t n, int64_t cosize, candidate *candidates,
                         cl_swizzle_t *best, int64_t *best_w, int64_t *best_i) {
   candidate none = {{0, 0, 0}, 0};
   *best = none.sw;
-  all_totals(plans, n, &none, INT64_MAX, best_w, best_i);
   int64_t count;
   CL_TRY(candidates_of(plans, n, cosize, candidates, &count));
-  if (*best_w == *best_i)
+  if (within(plans, n, &none, 0, best_w, best_i))
     return CL_OK;
   for (int64_t k = 0; k < count; k++)
-    if (conflict_free(plans, n, &candidates[k])) {
+    if (within(plans, n, &candidates[k], 0, best_w, best_i)) {
       *best = candidates[k].sw;
-      all_totals(plans, n, &candidates[k], INT64_MAX, best_w, best_i);
       return CL_OK;
     }
+  within(plans, n, &none, INT64_MAX, best_w, best_i);
   for (int64_t k = 0; k < count; k++) {
     int64_t w, i;
-    all_totals(plans, n, &candidates[k], *best_w - 1, &w, &i);
-    if (w < *best_w) {
+    if (within(plans, n, &candidates[k], *best_w - *best_i - 1, &w, &i)) {
       *best = candidates[k].sw;
       *best_w = w;
       *best_i = i;

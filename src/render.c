@@ -327,6 +327,14 @@ static cl_status read_options(const cl_picture_options *given, cl_picture_option
     result->colour = given->colour;
     result->element_bytes = given->element_bytes;
   }
+  if (given->size >= offsetof(cl_picture_options, mark_count) + sizeof given->mark_count) {
+    result->marks = given->marks;
+    result->mark_count = given->mark_count;
+  }
+  if (result->mark_count < 0)
+    return cl_fail(CL_E_DOMAIN, "picture options: mark_count is %lld", (long long)result->mark_count);
+  if (result->mark_count > 0 && result->marks == NULL)
+    return cl_fail(CL_E_NULL, "picture options: %lld marks, but marks is NULL", (long long)result->mark_count);
   if (result->format != CL_PICTURE_SVG && result->format != CL_PICTURE_TEX && result->format != CL_PICTURE_TXT)
     return cl_fail(CL_E_DOMAIN, "picture options: unknown format %d", (int)result->format);
   if (result->colour < CL_COLOUR_AUTO || result->colour > CL_COLOUR_VALUE)
@@ -854,7 +862,7 @@ static void txt_rule(cl_sink *o, int64_t cols, int width) {
 /* print_layout's table, with labels of any width and the notes after the
  * title line. */
 static void write_txt(cl_sink *o, const cl_picture *p) {
-  int w = p->label_width;
+  int w = p->label_width + (p->marked > 0); /* room for a mark's '*' */
   cl_sink_printf(o, "%s\n", p->title);
   for (int k = 0; k < p->nnotes; k++)
     cl_sink_printf(o, "%s\n", p->notes[k]);
@@ -866,9 +874,11 @@ static void write_txt(cl_sink *o, const cl_picture *p) {
     txt_rule(o, p->cols, w);
     cl_sink_printf(o, "%2lld  ", (long long)m);
     for (int64_t n = 0; n < p->cols; n++) {
-      char label[32];
-      cl_cell_label(p, cl_cell_at(p, m, n), label);
-      cl_sink_printf(o, "| %*s ", w, label);
+      char label[33];
+      const cl_cell *c = cl_cell_at(p, m, n);
+      label[0] = '*';
+      cl_cell_label(p, c, label + 1);
+      cl_sink_printf(o, "| %*s ", w, c->marked ? label : label + 1);
     }
     cl_sink_puts(o, "|\n");
   }
@@ -924,13 +934,33 @@ static cl_status set_highlight(cl_picture *p, int64_t highlight) {
   return CL_OK;
 }
 
-static cl_status build_panel(cl_picture *p, const cl_panel_spec *panel, const cl_picture_options *opt) {
+/* The options' marks, on the first panel: each cell where its coordinate
+ * is drawn, as set_highlight places the outline. */
+static cl_status set_marks(cl_picture *p, const cl_picture_options *opt) {
+  p->marked = 0;
+  for (int64_t k = 0; k < opt->mark_count; k++) {
+    int64_t c = opt->marks[k];
+    if (c < 0 || p->rows == 0 || c / p->rows >= p->cols)
+      return cl_fail(CL_E_DOMAIN, "picture: mark %lld, coordinate %lld, is outside the %lldx%lld %s", (long long)k,
+                     (long long)c, (long long)p->rows, (long long)p->cols, p->tv ? "tile" : "grid");
+    cl_cell *cell = cl_cell_at(p, c % p->rows, c / p->rows);
+    p->marked += !cell->marked;
+    cell->marked = true;
+  }
+  if (p->marked > 0)
+    add_note(p, "marked%s: %lld cell%s", opt->format == CL_PICTURE_TXT ? " (*)" : "", (long long)p->marked,
+             p->marked == 1 ? "" : "s");
+  return CL_OK;
+}
+
+static cl_status build_panel(cl_picture *p, const cl_panel_spec *panel, const cl_picture_options *opt, bool first) {
   if (panel->tile_rows != 0 || panel->tile_cols != 0)
     CL_TRY(build_tv_picture(p, panel));
   else
     CL_TRY(build_layout_picture(p, panel));
   CL_TRY(set_colours(p, opt));
-  return set_highlight(p, panel->highlight);
+  CL_TRY(set_highlight(p, panel->highlight));
+  return first ? set_marks(p, opt) : CL_OK;
 }
 
 /* The index ramp spans every panel's cell indices. */
@@ -972,7 +1002,7 @@ static cl_status build_figure(cl_figure *f, const cl_panel_spec *panels, size_t 
     cl_b_init(&p->rest);
     cl_b_init(&p->labels);
     p->cells_before = cells;
-    CL_TRY(build_panel(p, &panels[k], opt));
+    CL_TRY(build_panel(p, &panels[k], opt, k == 0));
     cells += p->rows * p->cols;
   }
   set_index_range(f);
@@ -984,7 +1014,7 @@ static cl_status build_figure(cl_figure *f, const cl_panel_spec *panels, size_t 
 /* print_layout's table, to the byte, is the txt picture of a plain rank-2
  * function: one grid panel without title, map or outline. */
 static bool is_print_layout(const cl_panel_spec *panels, size_t count, const cl_picture_options *opt, bool caption) {
-  if (opt->format != CL_PICTURE_TXT || count != 1 || (caption && opt->title != NULL))
+  if (opt->format != CL_PICTURE_TXT || count != 1 || (caption && opt->title != NULL) || opt->mark_count > 0)
     return false;
   const cl_panel_spec *p = &panels[0];
   if (p->map != NULL || p->title != NULL || p->highlight != -1 || p->tile_rows != 0 || p->tile_cols != 0)

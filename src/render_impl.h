@@ -33,6 +33,7 @@ typedef struct cl_cell {
   int64_t value; /* the index shown; for a TV picture the thread */
   int64_t vid;   /* TV: the value number */
   int64_t hits;  /* TV: how many (thr,val) pairs reach the cell (0: none) */
+  bool marked;   /* one of the options' marks */
 } cl_cell;
 
 #define CL_PICTURE_MAX_NOTES 6
@@ -51,6 +52,7 @@ typedef struct cl_picture {
   cl_colour_scheme colour; /* never CL_COLOUR_AUTO */
   int64_t element_bytes;   /* CL_COLOUR_BANK */
   int64_t hl_row, hl_col;  /* the outlined cell, or -1 */
+  int64_t marked;          /* cells marked (cl_cell.marked) */
   int label_width;      /* longest label, in characters */
   /* The shapes whose colexicographic coordinates are the rows and columns
    * (NULL: a plain coordinate), for the natural coordinates of tooltips. */

@@ -189,6 +189,21 @@ static void write_highlight(cl_sink *o, const cl_picture *p, const geometry *g) 
                  (long long)(x + 2), (long long)(y + 2), (long long)(g->cw - 4), (long long)(g->ch - 4));
 }
 
+/* The marked cells: a dashed dark ring each, inside the cell so that
+ * neighbours stay apart. */
+static void write_marks(cl_sink *o, const cl_picture *p, const geometry *g) {
+  if (p->marked == 0)
+    return;
+  cl_sink_puts(o, "<g class=\"marks\" fill=\"none\" stroke=\"#1a1a1a\" stroke-width=\"3\" stroke-dasharray=\"6 3\">");
+  for (int64_t m = 0; m < p->rows; m++)
+    for (int64_t n = 0; n < p->cols; n++)
+      if (cl_cell_at(p, m, n)->marked)
+        cl_sink_printf(o, "<rect x=\"%lld\" y=\"%lld\" width=\"%lld\" height=\"%lld\"/>",
+                       (long long)(g->gx + n * g->cw + 3), (long long)(g->gy + m * g->ch + 3),
+                       (long long)(g->cw - 6), (long long)(g->ch - 6));
+  cl_sink_puts(o, "</g>\n");
+}
+
 static void write_labels(cl_sink *o, const cl_picture *p, const geometry *g) {
   cl_sink_printf(o, "<g font-family=\"%s\" font-size=\"%d\" text-anchor=\"middle\" fill=\"#000000\">\n", font_family,
                  p->tv ? TV_FONT : CELL_FONT);
@@ -253,6 +268,7 @@ static void write_panel(cl_sink *o, const cl_picture *p, const geometry *g) {
   write_grid(o, p, g);
   write_shared_marks(o, p, g);
   write_highlight(o, p, g);
+  write_marks(o, p, g);
   write_labels(o, p, g);
   write_lettering(o, p, g);
   cl_sink_puts(o, "</g>\n");

@@ -92,6 +92,11 @@ static void tex_panel(cl_sink *o, const cl_picture *p) {
   if (p->hl_row >= 0)
     cl_sink_printf(o, "\\draw[{rgb,255:red,209;green,0;blue,93},line width=2.4pt] (%lld,%lld) rectangle +(1,1);\n",
                    (long long)p->hl_col, (long long)p->hl_row);
+  for (int64_t m = 0; m < p->rows; m++)
+    for (int64_t n = 0; n < p->cols; n++)
+      if (cl_cell_at(p, m, n)->marked)
+        cl_sink_printf(o, "\\draw[black!90,line width=1.6pt,dashed] (%lld.1,%lld.1) rectangle +(0.8,0.8);\n",
+                       (long long)n, (long long)m);
   cl_sink_printf(o, "%% labels\n\\begin{scope}[every node/.style={font=\\ttfamily%s,align=center}]\n",
                  p->tv ? "\\scriptsize" : "\\small");
   for (int64_t m = 0; m < p->rows; m++)

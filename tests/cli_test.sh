@@ -412,6 +412,11 @@ bank_conflicts((32,1):(1,0), 64:1, (1,2))	error:
 swizzle_search(composition(Swizzle(1,1,1),64:1), 32, (32,1):(1,0))	error:
 swizzle_search(64:1, 32, (1,2))	error:
 swizzle_search(64:1, 32, (32,1):(1,0), (32,1):(2,0))	Sw<1,0,5> o 0 o 64:1
+swizzle_search_padded((32,32):(32,1), 32, (32,1):(32,0), ((2,2,2,2,2),1):((33,1,4,8,16),0))	(32,32):(33,1)
+swizzle_search_padded((8,64):(64,1), 16, ((8,4),8):((1,64),8))	Sw<3,3,3> o 0 o (8,64):(64,1)
+swizzle_search_padded(4096:1, 32, (32,1):(0,0))	Sw<0,0,0> o 0 o 4096:1
+swizzle_search_padded(64:1, 32, (1,2))	error: swizzle_search_padded: argument 3 must be a layout
+swizzle_search_padded(8:1, 12, (8,1):(1,0))	error: swizzle_search_padded: bank_conflicts: elements of 12 bits
 bank_conflicts(make_tiled_copy_A(copy_atom(SM75_U32x4_LDSM_N,half_t),make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN,(2,2,1),(32,32,16))), (32,16):(16,1))	(32,16)
 bank_conflicts(make_tiled_copy_A(copy_atom(SM75_U32x4_LDSM_N,half_t),make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN,(2,2,1),(32,32,16))), composition(Swizzle(3,3,3),(32,16):(64,1)))	(16,16)
 bank_conflicts(make_tiled_copy_C(copy_atom(SM90_U32x4_STSM_N,half_t),make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN,(2,2,1),(32,32,16))), (32,32):(32,1))	(64,16)
@@ -426,12 +431,25 @@ EOF_BANKS
 rows='((8,4),8):((1,64),8)'
 "$exe" draw '(8,64):(64,1)' --banks "$rows" --element-bytes 2 > "$work/banks.svg" || fail "draw --banks: exit status $?"
 grep -q 'bank_conflicts = (32,4); warp 0, vector 0: 32 wavefronts (ideal 4)' "$work/banks.svg" || fail "draw --banks: title"
-grep -q 'class="highlight"' "$work/banks.svg" || fail "draw --banks: no conflicting cell outlined"
+# every cell of the conflicting group is marked: lanes 0-7 read rows 0-7's first 16 bytes, 8 halves each
+[ "$(grep '<g class="marks"' "$work/banks.svg" | grep -o '<rect' | wc -l)" = 64 ] ||
+  fail "draw --banks: not the 64 cells of the conflicting quarter-warp marked"
+"$exe" draw '(8,64):(64,1)' --banks "$rows" --element-bytes 2 --format txt > "$work/banks.txt"
+grep -q '^marked (\*): 64 cells$' "$work/banks.txt" || fail "draw --banks txt: the marks' note"
+marked=$(awk '/^ *[0-9]+  \|/ { n = split($0, c, "|"); for (k = 2; k < n; k++) if (c[k] ~ /\*/) printf "%d,%d ", $1, k - 2 }' "$work/banks.txt")
+want=$(for m in 0 1 2 3 4 5 6 7; do for n in 0 1 2 3 4 5 6 7; do printf '%d,%d ' $m $n; done; done)
+[ "$marked" = "$want" ] || fail "draw --banks txt: marked cells '$marked', want rows 0-7, columns 0-7"
+# a 32-way conflict marks the whole column; a 2-way one the two words of bank 0
+"$exe" draw '(32,32):(32,1)' --banks '(32,1):(1,0)' --format txt > "$work/column.txt"
+[ "$(grep -c '| *\*[0-9]* |' "$work/column.txt")" = 32 ] || fail "draw --banks: a column read's 32 cells not marked"
+grep -q 'warp 0, vector 0: 32 wavefronts (ideal 1)' "$work/column.txt" || fail "draw --banks: a column read's title"
+"$exe" draw '64:1' --banks '(32,1):(2,0)' --format txt > "$work/stride2.txt"
+[ "$(grep -o '\*[0-9][0-9]*' "$work/stride2.txt" | tr '\n' ' ')" = '*0 *32 ' ] || fail "draw --banks: stride 2 marks"
 grep -q 'bank' "$work/banks.svg" || fail "draw --banks: no note on the bank colours"
 "$exe" draw 'composition(Swizzle(3,3,3),(8,64):(64,1))' --banks "$rows" --element-bytes 2 > "$work/banks_sw.svg" ||
   fail "draw --banks swizzled: exit status $?"
 grep -q 'bank_conflicts = (4,4)' "$work/banks_sw.svg" || fail "draw --banks swizzled: title"
-grep -q 'class="highlight"' "$work/banks_sw.svg" && fail "draw --banks swizzled: a cell outlined"
+grep -q 'class="marks"' "$work/banks_sw.svg" && fail "draw --banks swizzled: a cell marked"
 draw_status "banks, not a layout" 1 "--banks wants a thread-value layout, not '(1,2)'" -- 64:1 --banks '(1,2)'
 draw_status "banks, bad TV" 1 "cute-layout: draw: " -- 64:1 --banks 'make_layout('
 draw_status "banks, outside" 1 "outside the shared-memory layout's 8 indices" -- 8:1 --banks '(32,1):(1,0)'

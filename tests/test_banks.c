@@ -507,6 +507,195 @@ static void test_search_errors(void **state) {
   cl_layout_free(bad);
 }
 
+
+/* ------------------------------------------------------------ padding */
+
+/* Whether some swizzle of CuTe's kind (B 1 to 5, every M and S whose masks
+ * fit the offsets below 2^11) makes every instruction of the accesses
+ * conflict-free over smem: the exhaustive check, independent of the
+ * search's candidates and order. */
+static bool some_swizzle_cures(const cl_layout_t *smem, const cl_smem_access_t *a, int64_t n) {
+  for (int64_t b = 1; b <= 5; b++)
+    for (int64_t m = 0; m + b <= 11; m++)
+      for (int64_t s = b; m + s + b <= 11; s++) {
+        cl_swizzle_t sw;
+        cl_composed_t *c = NULL;
+        assert_int_equal(cl_swizzle_make(b, m, s, &sw), CL_OK);
+        assert_int_equal(cl_make_composed_layout(cl_fn_swizzle(sw), 0, cl_fn_layout(smem), &c), CL_OK);
+        int64_t w = 0, ideal = 0;
+        for (int64_t k = 0; k < n; k++) {
+          cl_bank_report_t *r = NULL;
+          int64_t aw, ai;
+          assert_int_equal(cl_bank_conflicts(&a[k], cl_layout_fn_composed(c), &r), CL_OK);
+          cl_bank_report_totals(r, &aw, &ai);
+          cl_bank_report_free(r);
+          w += aw;
+          ideal += ai;
+        }
+        cl_composed_free(c);
+        if (w == ideal)
+          return true;
+      }
+  return false;
+}
+
+/* A warp reading a column of 32-float rows and one reading the cells
+ * (t0 + t1 + 4 t2 + 8 t3 + 16 t4) + 32 t0 of thread t: a swizzle that
+ * spreads the column must XOR the row into the column, which sends
+ * threads 0 and 1 of the second read to one bank; rows of 33 floats put
+ * row r's column c in bank r + c, which serves both.  No swizzle is
+ * conflict-free (checked over all of them), and padding by 1 is. */
+static void test_search_padding_wins(void **state) {
+  (void)state;
+  cl_layout_t *smem = lay("(32,32):(32,1)"), *column = lay("(32,1):(32,0)");
+  cl_layout_t *mixed = lay("((2,2,2,2,2),1):((33,1,4,8,16),0)");
+  cl_smem_access_t a[2] = {{column, 32, CL_SMEM_LOAD, 0, 0}, {mixed, 32, CL_SMEM_LOAD, 0, 0}};
+  assert_false(some_swizzle_cures(smem, a, 2));
+  cl_swizzle_t best;
+  int64_t sw_w, sw_i;
+  assert_int_equal(cl_swizzle_search(smem, a, 2, &best, &sw_w, &sw_i), CL_OK);
+  assert_true(sw_w > sw_i);
+  cl_smem_choice_t choice;
+  cl_layout_t *padded = NULL;
+  if (cl_swizzle_search_padded(smem, a, 2, &choice, &padded) != CL_OK)
+    fail_msg("swizzle_search_padded: %s", cl_last_error());
+  assert_int_equal(choice.swizzle.bits, 0);
+  assert_int_equal(choice.leading, 32);
+  assert_int_equal(choice.padding, 1);
+  char text[64];
+  cl_layout_format(padded, text, sizeof text);
+  assert_string_equal(text, "(32,32):(33,1)");
+  assert_int_equal(choice.cosize, cl_layout_cosize(padded));
+  assert_int_equal(choice.wavefronts, total_over(a, 2, cl_layout_fn_of(cl_fn_layout(padded))));
+  assert_int_equal(choice.wavefronts, choice.ideal);
+  assert_true(choice.wavefronts < sw_w);
+  cl_layout_free(padded);
+  cl_layout_free(smem);
+  cl_layout_free(column);
+  cl_layout_free(mixed);
+}
+
+/* Where a swizzle is conflict-free it is the answer (it costs no memory),
+ * though padding the rows by 8 halves would serve as well; with nothing to
+ * cure, smem itself comes back. */
+static void test_search_padding_swizzle_wins(void **state) {
+  (void)state;
+  cl_layout_t *smem = lay("(8,64):(64,1)"), *rows = lay("((8,4),8):((1,64),8)");
+  cl_layout_t *pad8 = lay("(8,64):(72,1)");
+  cl_smem_access_t a = {rows, 16, CL_SMEM_LDMATRIX, 0, 4};
+  assert_int_equal(total_over(&a, 1, cl_layout_fn_of(cl_fn_layout(pad8))), 4);
+  cl_smem_choice_t choice;
+  cl_layout_t *layout = NULL;
+  assert_int_equal(cl_swizzle_search_padded(smem, &a, 1, &choice, &layout), CL_OK);
+  char text[32];
+  cl_swizzle_format(choice.swizzle, text, sizeof text);
+  assert_string_equal(text, "Sw<3,3,3>");
+  assert_int_equal(choice.padding, 0);
+  assert_int_equal(choice.leading, 64);
+  assert_int_equal(choice.wavefronts, 4);
+  assert_int_equal(choice.ideal, 4);
+  assert_int_equal(choice.cosize, 512);
+  assert_true(cl_layout_equal(layout, smem));
+  cl_layout_free(layout);
+  cl_layout_free(rows);
+  cl_layout_t *linear = lay("(32,4):(4,1)"), *flat = lay("128:1");
+  cl_smem_access_t l = {linear, 32, CL_SMEM_LOAD, 0, 0};
+  assert_int_equal(cl_swizzle_search_padded(flat, &l, 1, &choice, &layout), CL_OK);
+  assert_int_equal(choice.swizzle.bits, 0);
+  assert_int_equal(choice.padding, 0);
+  assert_int_equal(choice.leading, 0);
+  assert_true(cl_layout_equal(layout, flat));
+  cl_layout_free(layout);
+  cl_layout_free(linear);
+  cl_layout_free(flat);
+  cl_layout_free(pad8);
+  cl_layout_free(smem);
+}
+
+/* Padding lengthens the rows: every stride that is a multiple of the
+ * leading one grows with it (a second tile of 32 rows, 1024 -> 32 * 33),
+ * others stay; a layout with no stride above 1 has nothing to pad, and
+ * nothing cures cp.async lanes writing one word. */
+static void test_search_padding_rules(void **state) {
+  (void)state;
+  cl_layout_t *smem = lay("(32,32,2):(32,1,1024)"), *column = lay("(32,1):(32,0)");
+  cl_layout_t *mixed = lay("((2,2,2,2,2),1):((33,1,4,8,16),0)");
+  cl_smem_access_t a[2] = {{column, 32, CL_SMEM_LOAD, 0, 0}, {mixed, 32, CL_SMEM_LOAD, 0, 0}};
+  cl_smem_choice_t choice;
+  cl_layout_t *layout = NULL;
+  assert_int_equal(cl_swizzle_search_padded(smem, a, 2, &choice, &layout), CL_OK);
+  char text[64];
+  cl_layout_format(layout, text, sizeof text);
+  assert_string_equal(text, "(32,32,2):(33,1,1056)");
+  assert_int_equal(choice.cosize, 1056 + 31 * 33 + 31 + 1);
+  cl_layout_free(layout);
+  cl_layout_free(column);
+  cl_layout_free(mixed);
+  cl_layout_free(smem);
+  /* cp.async lanes writing one word: nothing cures them, and 4096:1 has no
+   * leading stride */
+  cl_layout_t *flat = lay("4096:1"), *same = lay("(32,1):(0,0)");
+  cl_smem_access_t c = {same, 32, CL_SMEM_CP_ASYNC, 0, 0};
+  assert_int_equal(cl_swizzle_search_padded(flat, &c, 1, &choice, &layout), CL_OK);
+  assert_int_equal(choice.leading, 0);
+  assert_int_equal(choice.padding, 0);
+  assert_int_equal(choice.wavefronts, 32);
+  cl_layout_free(layout);
+  cl_layout_t *rows = lay("(32,32):(32,1)");
+  assert_int_equal(cl_swizzle_search_padded(rows, &c, 1, &choice, &layout), CL_OK);
+  assert_int_equal(choice.leading, 32);
+  assert_int_equal(choice.padding, 0);
+  assert_int_equal(choice.wavefronts, 32);
+  cl_layout_free(layout);
+  /* 16-byte cp.async writes of two rows of 2 floats each: every padding
+   * splits the vector, so none is tried and the plain layout stays */
+  cl_layout_t *pairs = lay("(64,2):(2,1)"), *two_rows = lay("(32,(2,2)):(0,(64,1))");
+  cl_smem_access_t v = {two_rows, 32, CL_SMEM_CP_ASYNC, 0, 0};
+  assert_int_equal(cl_swizzle_search_padded(pairs, &v, 1, &choice, &layout), CL_OK);
+  assert_int_equal(choice.leading, 2);
+  assert_int_equal(choice.padding, 0);
+  assert_int_equal(choice.wavefronts, 32);
+  assert_true(cl_layout_equal(layout, pairs));
+  cl_layout_free(layout);
+  cl_layout_free(pairs);
+  cl_layout_free(two_rows);
+  cl_layout_free(rows);
+  cl_layout_free(flat);
+  cl_layout_free(same);
+}
+
+static void test_search_padding_errors(void **state) {
+  (void)state;
+  cl_layout_t *smem = lay("(8,64):(64,1)"), *tv = lay("(32,1):(1,0)"), *coord = lay("(8,64):(1@1,1@0)");
+  cl_smem_access_t a[2] = {{tv, 16, CL_SMEM_LOAD, 0, 0}, {tv, 12, CL_SMEM_LOAD, 0, 0}};
+  cl_smem_choice_t choice;
+  cl_layout_t *layout = smem;
+  assert_int_equal(cl_swizzle_search_padded(smem, a, 1, &choice, NULL), CL_E_NULL);
+  assert_int_equal(cl_swizzle_search_padded(smem, a, 1, NULL, &layout), CL_E_NULL);
+  assert_null(layout);
+  assert_int_equal(cl_swizzle_search_padded(NULL, a, 1, &choice, &layout), CL_E_NULL);
+  assert_int_equal(cl_swizzle_search_padded(smem, NULL, 1, &choice, &layout), CL_E_NULL);
+  assert_int_equal(cl_swizzle_search_padded(smem, a, 0, &choice, &layout), CL_E_DOMAIN);
+  assert_int_equal(cl_swizzle_search_padded(smem, a, 2, &choice, &layout), CL_E_DOMAIN);
+  assert_non_null(strstr(cl_last_error(), "12 bits"));
+  assert_null(layout);
+  assert_int_equal(choice.wavefronts, 0);
+  assert_int_equal(cl_swizzle_search_padded(coord, a, 1, &choice, &layout), CL_E_TYPE);
+  assert_null(layout);
+  /* bytes 2^62 apart share a bank, no swizzle reaches bit 62, and padding
+   * the leading stride 2 makes 2^61 * 3 of the stride 2^62 */
+  cl_layout_t *huge = lay("(2,2,2):(2,1,4611686018427387904)"), *eight = lay("(8,1):(1,0)");
+  cl_smem_access_t h = {eight, 8, CL_SMEM_LOAD, 0, 0};
+  assert_int_equal(cl_swizzle_search_padded(huge, &h, 1, &choice, &layout), CL_E_OVERFLOW);
+  assert_non_null(strstr(cl_last_error(), "overflows"));
+  assert_null(layout);
+  cl_layout_free(huge);
+  cl_layout_free(eight);
+  cl_layout_free(coord);
+  cl_layout_free(tv);
+  cl_layout_free(smem);
+}
+
 /* ------------------------------------------------------------ tiled copies */
 
 static cl_tiled_copy_t *operand_copy(const char *op, cl_mma_operand operand) {
@@ -622,7 +811,25 @@ static cl_status allocation_workload(const cl_layout_t *tv, const cl_layout_t *s
   if (s != CL_OK)
     return s;
   cl_swizzle_t best;
-  return cl_swizzle_search(smem, &a, 1, &best, NULL, NULL);
+  s = cl_swizzle_search(smem, &a, 1, &best, NULL, NULL);
+  if (s != CL_OK)
+    return s;
+  /* a search that pads: a column of 32-float rows and a read no swizzle serves with it */
+  cl_layout_t *rows = NULL, *column = NULL, *mixed = NULL, *padded = NULL;
+  s = cl_layout_parse("(32,32):(32,1)", &rows);
+  if (s == CL_OK)
+    s = cl_layout_parse("(32,1):(32,0)", &column);
+  if (s == CL_OK)
+    s = cl_layout_parse("((2,2,2,2,2),1):((33,1,4,8,16),0)", &mixed);
+  cl_smem_access_t both[2] = {{column, 32, CL_SMEM_LOAD, 0, 0}, {mixed, 32, CL_SMEM_LOAD, 0, 0}};
+  cl_smem_choice_t choice;
+  if (s == CL_OK)
+    s = cl_swizzle_search_padded(rows, both, 2, &choice, &padded);
+  cl_layout_free(padded);
+  cl_layout_free(mixed);
+  cl_layout_free(column);
+  cl_layout_free(rows);
+  return s;
 }
 
 /* Every allocation may fail: a distinct status, nothing leaked. */
@@ -665,6 +872,10 @@ int main(void) {
     cmocka_unit_test(test_search_no_cure),
     cmocka_unit_test(test_tiled_copies),
     cmocka_unit_test(test_search_errors),
+    cmocka_unit_test(test_search_padding_wins),
+    cmocka_unit_test(test_search_padding_swizzle_wins),
+    cmocka_unit_test(test_search_padding_rules),
+    cmocka_unit_test(test_search_padding_errors),
     cmocka_unit_test(test_allocation_failures),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

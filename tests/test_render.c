@@ -752,6 +752,74 @@ static void test_colour_options_are_checked(void **state) {
   cl_layout_free(l);
 }
 
+/* Marks: each marked coordinate's cell, where the picture draws it, gets a
+ * dashed ring (SVG, TikZ) or a '*' (txt) and the note counts them; a
+ * repeated mark counts once; a TV picture's marks are tile indices; marks
+ * outside the grid, a negative count or NULL marks fail; a caller built
+ * before the fields passes a size that leaves them unread. */
+static void test_marks(void **state) {
+  (void)state;
+  cl_layout_t *l = NULL;
+  assert_int_equal(cl_layout_parse("(4,8):(8,1)", &l), CL_OK);
+  const int64_t marks[] = {0, 5, 5, 31};
+  cl_picture_options o = CL_PICTURE_OPTIONS_INIT;
+  o.marks = marks;
+  o.mark_count = 4;
+  char *txt = render_layout(l, CL_PICTURE_TXT, &o);
+  assert_non_null(strstr(txt, "marked (*): 3 cells\n"));
+  /* coordinate c is cell (c % 4, c / 4), labelled L(c): 0, 5 -> (1,1) = 9, 31 -> (3,7) = 31 */
+  assert_int_equal(count_of(txt, "*"), 4); /* three cells and the note */
+  assert_non_null(strstr(txt, "|  *0 "));
+  assert_non_null(strstr(txt, "|  *9 "));
+  assert_non_null(strstr(txt, "| *31 "));
+  free(txt);
+  char *svg = render_layout(l, CL_PICTURE_SVG, &o);
+  const char *g = strstr(svg, "<g class=\"marks\"");
+  assert_non_null(g);
+  assert_int_equal(count_of(g, "<rect") - count_of(strstr(g, "</g>"), "<rect"), 3);
+  free(svg);
+  char *tex = render_layout(l, CL_PICTURE_TEX, &o);
+  assert_int_equal(count_of(tex, "dashed"), 3);
+  assert_non_null(strstr(tex, "(1.1,1.1) rectangle"));
+  free(tex);
+  /* no marks, no note; the print_layout table is kept */
+  o.mark_count = 0;
+  txt = render_layout(l, CL_PICTURE_TXT, &o);
+  assert_null(strstr(txt, "marked"));
+  free(txt);
+  /* a TV picture: tile index 9 of a 4x4 tile is cell (1,2) */
+  cl_layout_t *tv = NULL;
+  assert_int_equal(cl_layout_parse("(4,4):(1,4)", &tv), CL_OK);
+  const int64_t nine = 9;
+  o.marks = &nine;
+  o.mark_count = 1;
+  o.format = CL_PICTURE_TXT;
+  int64_t n = cl_render_tv(tv, 4, 4, &o, NULL, 0);
+  assert_true(n > 0);
+  char *tvtxt = malloc((size_t)n + 1);
+  assert_int_equal(cl_render_tv(tv, 4, 4, &o, tvtxt, (size_t)n + 1), n);
+  assert_non_null(strstr(tvtxt, "*T1V2"));
+  assert_non_null(strstr(tvtxt, "marked (*): 1 cell\n"));
+  free(tvtxt);
+  /* errors */
+  const int64_t outside = 32;
+  o.marks = &outside;
+  assert_int_equal(cl_render_layout(l, &o, NULL, 0), CL_E_DOMAIN);
+  assert_non_null(strstr(cl_last_error(), "outside the 4x8 grid"));
+  o.mark_count = -1;
+  assert_int_equal(cl_render_layout(l, &o, NULL, 0), CL_E_DOMAIN);
+  o.mark_count = 2;
+  o.marks = NULL;
+  assert_int_equal(cl_render_layout(l, &o, NULL, 0), CL_E_NULL);
+  /* an older caller's size ends before the marks: they are not read */
+  cl_picture_options old = CL_PICTURE_OPTIONS_INIT, plain = CL_PICTURE_OPTIONS_INIT;
+  old.size = offsetof(cl_picture_options, marks);
+  old.mark_count = -5;
+  assert_int_equal(cl_render_layout(l, &old, NULL, 0), cl_render_layout(l, &plain, NULL, 0));
+  cl_layout_free(tv);
+  cl_layout_free(l);
+}
+
 /* ------------------------------------------------------------ side by side */
 
 static char *render_panels(const cl_picture_panel *panels, size_t count, const cl_picture_options *given) {
@@ -1197,6 +1265,7 @@ int main(void) {
     cmocka_unit_test(test_snprintf_semantics),
     cmocka_unit_test(test_failing_stream),
     cmocka_unit_test(test_errors),
+    cmocka_unit_test(test_marks),
     cmocka_unit_test(test_allocation_failures),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

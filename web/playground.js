@@ -48,7 +48,7 @@
      state: {expr: '(6,2):(8,2)', b: '(4,3):(3,1)', mode: 'composition', hl: 5}},
     {title: 'A copy that transposes', text: 'a column-major source copied to a row-major destination, by bank: element 9 is outlined in both.',
      state: {expr: '(4,8):(1,4)', b: '(4,8):(8,1)', mode: 'copy', colour: 'bank', hl: 9}},
-    {title: 'Bank conflicts of ldmatrix rows', text: 'lanes 0-7 read a column of 16-byte chunks of rows of 64 halves: every row in the same banks, 8 wavefronts a matrix (one conflicting cell outlined).',
+    {title: 'Bank conflicts of ldmatrix rows', text: 'lanes 0-7 read a column of 16-byte chunks of rows of 64 halves: every row in the same banks, 8 wavefronts a matrix (the 64 cells of the conflicting quarter-warp marked).',
      state: {expr: '(8,64):(64,1)', b: '((8,4),8):((1,64),8)', mode: 'banks', bytes: 2}},
     {title: 'The same rows, swizzled', text: 'swizzle_search finds Sw<3,3,3>: the chunks of a column land in 8 different bank groups, 1 wavefront a matrix.',
      state: {expr: 'composition(Swizzle(3,3,3),(8,64):(64,1))', b: '((8,4),8):((1,64),8)', mode: 'banks', bytes: 2}},

@@ -729,6 +729,18 @@ static void test_banks() {
         "Sw<3,3,3> o 0 o (8,64):(64,1)");
   CHECK_THROWS(cl::bank_conflicts(rows, cl::Layout("8:1"), 16), CL_E_DOMAIN);
   CHECK_THROWS(cl::swizzle_search(cl::Layout("8:1"), {}), CL_E_DOMAIN);
+  /* padding where no swizzle serves a column read and a read with a step down and across */
+  cl::Layout column("(32,1):(32,0)"), mixed("((2,2,2,2,2),1):((33,1,4,8,16),0)");
+  cl::SmemChoice padded =
+      cl::swizzle_search_padded(cl::Layout("(32,32):(32,1)"), {cl::SmemAccess{column, 32}, cl::SmemAccess{mixed, 32}});
+  CHECK(std::get<cl::Layout>(padded.layout).str() == "(32,32):(33,1)");
+  CHECK(padded.choice.padding == 1 && padded.choice.leading == 32);
+  CHECK(padded.choice.wavefronts == padded.choice.ideal);
+  CHECK(cl::bank_conflicts(column, padded.layout, 32).wavefronts == 1);
+  cl::SmemChoice swizzled = cl::swizzle_search_padded(cl::Layout("(8,64):(64,1)"), {cl::SmemAccess{rows, 16, CL_SMEM_LDMATRIX}});
+  CHECK(std::get<cl::ComposedLayout>(swizzled.layout).str() == "Sw<3,3,3> o 0 o (8,64):(64,1)");
+  CHECK(swizzled.choice.padding == 0 && swizzled.choice.wavefronts == 4);
+  CHECK_THROWS(cl::swizzle_search_padded(cl::Layout("8:1"), {}), CL_E_DOMAIN);
 }
 
 /* Atoms: CuTe's answers (tests/cute_atoms.tsv has them from CuTe itself),
@@ -783,6 +795,16 @@ static void test_atoms() {
   CHECK(copy_a.side_tv(CL_COPY_SRC).str() == "((16,2,2,2),(8,1)):((1,256,16,0),(32,0))");
   CHECK(copy_a.layout_tv().str() == mma.layout_tv(CL_OPERAND_A).str());
   CHECK(copy_a.tidfrg(CL_COPY_SRC, cl::Layout("(32,16):(1,32)")).size() == 1024);
+  /* bank_conflicts(tiled_copy, L): the ldmatrix reads over 32-byte rows are 2-way conflicted, over the
+   * 128-byte swizzle not (the suite's pairs ldsm4-A-row16 and ldsm4-A-sw128, measured on an H100) */
+  cl::BankCount rows16 = cl::bank_conflicts(copy_a, cl::Layout("(32,16):(16,1)"));
+  CHECK(rows16.wavefronts == 32 && rows16.ideal == 16);
+  cl::ComposedLayout sw128_rows("Sw<3,3,3> o 0 o (32,16):(64,1)");
+  CHECK(cl::bank_conflicts(copy_a, sw128_rows).wavefronts == 16);
+  cl::BankReport copy_report = cl::bank_report(copy_a, sw128_rows);
+  CHECK(copy_report.size() == 4 && copy_report[0].bytes == 16 && copy_report.totals().ideal == 16);
+  CHECK(copy_report.lane(0, 0).first == copy_a.side_tv(CL_COPY_SRC)(0));
+  CHECK_THROWS(cl::bank_conflicts(copy_a, cl::Layout("8:1")), CL_E_DOMAIN);
   cl::TiledCopy plain(cl::CopyAtom("UniversalCopy<uint128_t>", "half_t"), cl::Layout("(32,8):(8,1)"),
                       cl::Layout("(1,8):(0,1)"));
   CHECK(plain.str() == "make_tiled_copy(copy_atom(UniversalCopy<uint128_t>,half_t),(32,8):(8,1),(1,8):(0,1))");

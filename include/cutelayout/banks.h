@@ -131,6 +131,38 @@ CL_API cl_status cl_bank_report_totals(const cl_bank_report_t *report, int64_t *
 CL_API cl_status cl_swizzle_search(const cl_layout_t *smem, const cl_smem_access_t *accesses, int64_t n,
                                    cl_swizzle_t *best, int64_t *wavefronts, int64_t *ideal);
 
+/* ---- swizzle or padding ---- */
+
+/* What cl_swizzle_search_padded chose: a swizzle over smem, or smem with
+ * its leading stride padded, never both. */
+typedef struct cl_smem_choice {
+  cl_swizzle_t swizzle; /* Sw<0,0,0> unless a swizzle was chosen */
+  int64_t leading;      /* smem's leading stride (0 when it has none) */
+  int64_t padding;      /* elements added to it; 0 unless padding was chosen */
+  int64_t wavefronts;   /* the totals of the chosen layout */
+  int64_t ideal;
+  int64_t cosize; /* the chosen layout's cosize: the elements it spans */
+} cl_smem_choice_t;
+
+/* swizzle_search_padded: cl_swizzle_search, and where no swizzle makes every
+ * instruction of the accesses conflict-free, smem with its leading stride
+ * padded as well.  The leading stride n is smem's smallest integer stride
+ * above 1 of a mode of more than one element (a row's length in a
+ * row-major tile); padding it by p elements turns every stride q*n (q >= 1)
+ * into q*(n+p), so the rows stay in order, each p elements longer.
+ * Paddings go from 1 element to a whole turn of the banks (128 bytes of the
+ * narrowest element), smallest first, each access keeping the vector width
+ * it has over smem (a padding that breaks one is not tried).  The result is
+ * the one with the fewest total wavefronts, then the least memory: the
+ * swizzle (which pads nothing) on a tie, else the smallest padding.
+ * *layout is a fresh plain layout (cl_layout_free): smem itself when a
+ * swizzle (or nothing) was chosen, so that the answer is
+ * Sw<B,M,S> o 0 o *layout, or the padded layout, which is the answer.
+ * Errors as cl_swizzle_search, CL_E_NULL for a NULL choice or layout, and
+ * CL_E_NOMEM; on failure *choice is zeroed and *layout NULL. */
+CL_API cl_status cl_swizzle_search_padded(const cl_layout_t *smem, const cl_smem_access_t *accesses, int64_t n,
+                                          cl_smem_choice_t *choice, cl_layout_t **layout);
+
 #ifdef __cplusplus
 }
 #endif

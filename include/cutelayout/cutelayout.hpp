@@ -1386,6 +1386,8 @@ public:
     cl_smem_access_t a = access.raw();
     h_.reset(detail::out<cl_bank_report_t *>(cl_bank_conflicts, &a, detail::side(smem)));
   }
+  /* Takes ownership of a report the C API made. */
+  static BankReport adopt(cl_bank_report_t *r) { return BankReport(r); }
   int64_t size() const { return detail::check(cl_bank_report_count(h_.get())); }
   cl_bank_instruction_t operator[](int64_t i) const {
     return detail::out<cl_bank_instruction_t>(cl_bank_report_instruction, h_.get(), i);
@@ -1403,6 +1405,7 @@ public:
   }
 
 private:
+  explicit BankReport(cl_bank_report_t *r) : h_(r) {}
   struct Free {
     void operator()(cl_bank_report_t *r) const { cl_bank_report_free(r); }
   };
@@ -1428,6 +1431,25 @@ inline ComposedLayout swizzle_search(const Layout &smem, const std::vector<SmemA
   cl_swizzle_t best{};
   detail::check(cl_swizzle_search(smem.get(), raw.data(), int64_t(raw.size()), &best, nullptr, nullptr));
   return make_composed_layout(Swizzle(best), 0, smem);
+}
+/* swizzle_search_padded: the layout chosen (smem padded, a Layout, where
+ * padding beats every swizzle; else Sw<B,M,S> o 0 o smem) and the choice's
+ * numbers (swizzle, leading stride, padding, wavefronts, ideal, cosize). */
+struct SmemChoice {
+  Side layout;
+  cl_smem_choice_t choice;
+};
+inline SmemChoice swizzle_search_padded(const Layout &smem, const std::vector<SmemAccess> &accesses) {
+  std::vector<cl_smem_access_t> raw;
+  for (const SmemAccess &a : accesses)
+    raw.push_back(a.raw());
+  cl_smem_choice_t choice{};
+  cl_layout_t *padded = nullptr;
+  detail::check(cl_swizzle_search_padded(smem.get(), raw.data(), int64_t(raw.size()), &choice, &padded));
+  Layout chosen = Layout::adopt(padded);
+  if (choice.padding > 0)
+    return SmemChoice{chosen, choice};
+  return SmemChoice{make_composed_layout(Swizzle(choice.swizzle), 0, smem), choice};
 }
 /* ================================================================ atoms */
 
@@ -1580,6 +1602,13 @@ public:
     return t.view(detail::out<cl_tensor_t *>(cl_tiled_copy_partition_tensor, get(), side, thr, t.get()));
   }
 };
+
+/* bank_conflicts(tiled_copy, L): the copy's own instructions over one tile,
+ * on its shared-memory side (banks.h), and their totals. */
+inline BankReport bank_report(const TiledCopy &copy, const Side &smem) {
+  return BankReport::adopt(detail::out<cl_bank_report_t *>(cl_bank_conflicts_tiled_copy, copy.get(), detail::side(smem)));
+}
+inline BankCount bank_conflicts(const TiledCopy &copy, const Side &smem) { return bank_report(copy, smem).totals(); }
 
 } // namespace cutelayout
 

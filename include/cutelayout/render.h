@@ -99,9 +99,17 @@ typedef struct cl_picture_options {
    * field gets its zero value. */
   cl_colour_scheme colour;  /* default CL_COLOUR_AUTO */
   int64_t element_bytes;    /* CL_COLOUR_BANK: bytes per element, 1 to 2^20 (0: 4) */
+  /* Cells to mark in the first panel (the only one of a single picture):
+   * marks[0 .. mark_count) are linear coordinates as cl_picture_panel's
+   * highlight is (a TV panel: tile indices).  Marked cells get a dashed
+   * ring (SVG, TikZ) or a '*' before their label (txt), and a note says how
+   * many there are: e.g. the cells one instruction asks of one bank.  NULL
+   * and 0: none. */
+  const int64_t *marks;
+  int64_t mark_count;
 } cl_picture_options;
 
-#define CL_PICTURE_OPTIONS_INIT {sizeof(cl_picture_options), CL_PICTURE_SVG, NULL, NULL, NULL, CL_COLOUR_AUTO, 0}
+#define CL_PICTURE_OPTIONS_INIT {sizeof(cl_picture_options), CL_PICTURE_SVG, NULL, NULL, NULL, CL_COLOUR_AUTO, 0, NULL, 0}
 
 /* Pictures never draw more cells than CL_PICTURE_MAX_CELLS (common.h), nor
  * more rows or columns (CL_E_LIMIT): a 1024 x 1024 grid is already a 100 MB

@@ -45,8 +45,8 @@ static const char draw_help[] =
   "                     value layout TV over the layout: cells coloured by bank,\n"
   "                     the title giving bank_conflicts(TV,EXPR,8*BYTES) and the\n"
   "                     instruction with the most wavefronts over its ideal, and\n"
-  "                     a cell it asks of a bank already asked for another word\n"
-  "                     outlined\n"
+  "                     the cells of its conflict marked (the lanes of a served\n"
+  "                     group that ask one bank for different words)\n"
   "      --highlight=I  outline the cell of linear coordinate I (with --tv, of\n"
   "                     tile index I)\n"
   "      --side-by-side=composition|copy\n"
@@ -331,11 +331,76 @@ static int64_t through(const value *b, const value *a, int64_t c) {
 
 /* --banks: what a warp-wide load of TV over the drawn layout asks of each
  * bank.  The instruction with the most wavefronts over its ideal is named
- * in the title (written to title, cap bytes), and *mark is a tile index it
- * asks of a bank that another lane of its served group already asks for a
- * different word (-1 when it has none). */
+ * in the title (written to title, cap bytes), and marks[0 .. *nmarks) are
+ * the tile indices of every element it asks of the bank that takes the
+ * most wavefronts in one of its served groups: the lanes asking that bank
+ * (that run of banks, for a vector) for different words, each lane's whole
+ * vector (none when the instruction is conflict-free). */
+enum { BANK_MARKS_MAX = 32 * 16 };
+
+typedef struct bank_group {
+  int64_t first, lanes; /* the lanes served together */
+  int64_t slot;         /* the bank run asked for the most words */
+  int64_t words;        /* how many */
+} bank_group;
+
+/* Lanes served together, as banks.h says for ld.shared, and the unit a lane
+ * asks (a word, or its whole vector). */
+static int64_t served_lanes(int64_t bytes) { return bytes >= 16 ? 8 : bytes == 8 ? 16 : 32; }
+static int64_t unit_of(int64_t bytes) { return bytes < 4 ? 4 : bytes; }
+
+/* The served group of instruction i with the most distinct units asked of
+ * one bank run. */
+static bank_group worst_group(const cl_bank_report_t *r, int64_t i, int64_t bytes, int64_t elem_bytes) {
+  int64_t unit = unit_of(bytes), slots = 128 / unit;
+  bank_group worst = {0, 0, -1, 0};
+  for (int64_t first = 0; first < 32; first += served_lanes(bytes))
+    for (int64_t slot = 0; slot < slots; slot++) {
+      int64_t units[32], n = 0;
+      for (int64_t l = first; l < first + served_lanes(bytes); l++) {
+        int64_t tile, offset;
+        cl_bank_report_lane(r, i, l, &tile, &offset);
+        int64_t u = offset * elem_bytes / unit;
+        bool seen = false;
+        for (int64_t k = 0; k < n; k++)
+          seen = seen || units[k] == u;
+        if (tile >= 0 && u % slots == slot && !seen)
+          units[n++] = u;
+      }
+      if (n > worst.words)
+        worst = (bank_group){first, served_lanes(bytes), slot, n};
+    }
+  return worst;
+}
+
+static cl_status mark_group(const cl_layout_t *tv, const cl_bank_report_t *r, const cl_bank_instruction_t *in,
+                            int64_t i, int64_t elem_bytes, int64_t *marks, int64_t *nmarks) {
+  *nmarks = 0;
+  bank_group g = worst_group(r, i, in->bytes, elem_bytes);
+  if (g.words < 2)
+    return CL_OK;
+  int64_t unit = unit_of(in->bytes), vector = in->bytes / elem_bytes, threads;
+  cl_layout_t *thread_mode = NULL;
+  int64_t mode = 0;
+  TRY(cl_layout_get(tv, &mode, 1, &thread_mode));
+  cl_status s = cl_layout_size_checked(thread_mode, &threads);
+  cl_layout_free(thread_mode);
+  TRY(s);
+  for (int64_t l = g.first; l < g.first + g.lanes; l++) {
+    int64_t tile, offset;
+    cl_bank_report_lane(r, i, l, &tile, &offset);
+    if (tile < 0 || (offset * elem_bytes / unit) % (128 / unit) != g.slot)
+      continue;
+    for (int64_t e = 0; e < vector && *nmarks < BANK_MARKS_MAX; e++) {
+      int64_t t = in->warp * 32 + l, v = in->index * vector + e;
+      TRY(cl_layout_eval(tv, t + threads * v, &marks[(*nmarks)++]));
+    }
+  }
+  return CL_OK;
+}
+
 static cl_status bank_view(const value *smem, const char *tv_text, int64_t bytes, char *title, size_t cap,
-                           int64_t *mark) {
+                           int64_t *marks, int64_t *nmarks) {
   value tv = {V_NONE};
   TRY(eval_expression(tv_text, &tv));
   if (tv.kind != V_LAYOUT) {
@@ -347,8 +412,10 @@ static cl_status bank_view(const value *smem, const char *tv_text, int64_t bytes
                                               : cl_layout_fn_of(cl_fn_layout(smem->layout));
   cl_bank_report_t *r = NULL;
   cl_status s = cl_bank_conflicts(&access, fn, &r);
-  value_free(&tv);
-  TRY(s);
+  if (s != CL_OK) {
+    value_free(&tv);
+    return s;
+  }
   int64_t w, i, worst = 0;
   cl_bank_report_totals(r, &w, &i);
   cl_bank_instruction_t in, top = {0, 0, 0, 0, 0};
@@ -362,20 +429,10 @@ static cl_status bank_view(const value *smem, const char *tv_text, int64_t bytes
   snprintf(title, cap, "bank_conflicts = (%lld,%lld); warp %lld, vector %lld: %lld wavefronts (ideal %lld)",
            (long long)w, (long long)i, (long long)top.warp, (long long)top.index, (long long)top.wavefronts,
            (long long)top.ideal);
-  /* lanes served together, as banks.h says for ld.shared */
-  int64_t group = top.bytes >= 16 ? 8 : top.bytes == 8 ? 16 : 32, unit = top.bytes < 4 ? 4 : top.bytes;
-  *mark = -1;
-  for (int64_t l = 0; l < 32 && *mark < 0; l++)
-    for (int64_t e = l - l % group; e < l && *mark < 0; e++) {
-      int64_t tl, ol, te, oe;
-      cl_bank_report_lane(r, worst, l, &tl, &ol);
-      cl_bank_report_lane(r, worst, e, &te, &oe);
-      int64_t ul = ol * bytes / unit, ue = oe * bytes / unit; /* the units (words, or whole vectors) asked */
-      if (tl >= 0 && te >= 0 && ul != ue && ul % (128 / unit) == ue % (128 / unit))
-        *mark = tl;
-    }
+  s = mark_group(tv.layout, r, &top, worst, bytes, marks, nmarks);
   cl_bank_report_free(r);
-  return CL_OK;
+  value_free(&tv);
+  return s;
 }
 
 /* A tiled MMA's A, B and C, or a tiled copy's source and destination, as
@@ -421,9 +478,11 @@ static int64_t render(const drawn *d, const draw_args *a, FILE *f) {
                                    d->titles[k], a->tile_rows, a->tile_cols, a->highlight};
   }
   char banks_title[192];
+  int64_t marks[BANK_MARKS_MAX];
   if (a->banks_tv != NULL) {
     int64_t bytes = a->element_bytes > 0 ? a->element_bytes : 4;
-    TRY(bank_view(&d->v[0], a->banks_tv, bytes, banks_title, sizeof banks_title, &panels[0].highlight));
+    TRY(bank_view(&d->v[0], a->banks_tv, bytes, banks_title, sizeof banks_title, marks, &opt.mark_count));
+    opt.marks = marks;
     panels[0].title = banks_title;
     opt.colour = CL_COLOUR_BANK;
     opt.element_bytes = bytes;

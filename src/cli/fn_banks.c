@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* fn_banks.c: shared-memory bank conflicts and the swizzle search (banks.h):
- * bank_conflicts(tv, L, bits) and swizzle_search(L, bits, tv, ...). */
+ * bank_conflicts(tv, L, bits), swizzle_search(L, bits, tv, ...) and
+ * swizzle_search_padded(L, bits, tv, ...). */
 #include <stdio.h>
 
 #include "builtins.h"
@@ -68,27 +69,56 @@ static cl_status fn_bank_conflicts(const char *name, const value *a, int n, valu
 
 enum { MAX_ACCESSES = 62 };
 
-static cl_status fn_swizzle_search(const char *name, const value *a, int n, value *out) {
-  const cl_layout_t *smem;
+/* The arguments of a search: the plain layout, and the TV layouts after
+ * the element width, each a warp-wide load. */
+static cl_status search_args(const char *name, const value *a, int n, const cl_layout_t **smem,
+                             cl_smem_access_t *accesses) {
   int64_t bits;
-  TRY(arg_layout(name, a, 0, &smem));
+  TRY(arg_layout(name, a, 0, smem));
   TRY(arg_int(name, a, 1, &bits));
-  cl_smem_access_t accesses[MAX_ACCESSES];
   for (int k = 2; k < n; k++) {
     const cl_layout_t *tv;
     TRY(arg_layout(name, a, k, &tv));
     accesses[k - 2] = load_of(tv, bits);
   }
-  cl_swizzle_t sw;
-  TRY(cl_swizzle_search(smem, accesses, n - 2, &sw, NULL, NULL));
+  return CL_OK;
+}
+
+static cl_status swizzled(cl_swizzle_t sw, const cl_layout_t *smem, value *out) {
   cl_composed_t *c = NULL;
   TRY(cl_make_composed_layout(cl_fn_swizzle(sw), 0, cl_fn_layout(smem), &c));
   *out = (value){.kind = V_COMPOSED, .composed = c};
   return CL_OK;
 }
 
+static cl_status fn_swizzle_search(const char *name, const value *a, int n, value *out) {
+  const cl_layout_t *smem;
+  cl_smem_access_t accesses[MAX_ACCESSES];
+  TRY(search_args(name, a, n, &smem, accesses));
+  cl_swizzle_t sw;
+  TRY(cl_swizzle_search(smem, accesses, n - 2, &sw, NULL, NULL));
+  return swizzled(sw, smem, out);
+}
+
+/* The padded layout itself when padding won, else the swizzle over L. */
+static cl_status fn_swizzle_search_padded(const char *name, const value *a, int n, value *out) {
+  const cl_layout_t *smem;
+  cl_smem_access_t accesses[MAX_ACCESSES];
+  TRY(search_args(name, a, n, &smem, accesses));
+  cl_smem_choice_t choice;
+  cl_layout_t *layout = NULL;
+  TRY(cl_swizzle_search_padded(smem, accesses, n - 2, &choice, &layout));
+  if (choice.padding > 0) {
+    *out = value_of_layout(layout);
+    return CL_OK;
+  }
+  cl_layout_free(layout);
+  return swizzled(choice.swizzle, smem, out);
+}
+
 const builtin cli_builtins_banks[] = {
   {"bank_conflicts", 2, 3, fn_bank_conflicts, "bank_conflicts(tv,L,bits) | bank_conflicts(tv,C,bits) | bank_conflicts(tiled_copy,L)"},
   {"swizzle_search", 3, 2 + MAX_ACCESSES, fn_swizzle_search, "swizzle_search(L,bits,tv,...)"},
+  {"swizzle_search_padded", 3, 2 + MAX_ACCESSES, fn_swizzle_search_padded, "swizzle_search_padded(L,bits,tv,...)"},
   {NULL, 0, 0, NULL, NULL},
 };

@@ -411,8 +411,8 @@ def run_checks(page, tool, out):
     c.same_as_tool('the banks of an access',
                    ['(8,64):(64,1)', '--banks', '((8,4),8):((1,64),8)', '--element-bytes', '2'],
                    ['(8,64):(64,1)', '((8,4),8):((1,64),8)', 'bank_conflicts(((8,4),8):((1,64),8),(8,64):(64,1),16)'])
-    c.expect(page.b.js('document.querySelectorAll("#picture g.highlight").length') == 1,
-             'the banks picture outlines a conflicting cell')
+    c.expect(page.b.js('document.querySelectorAll("#picture g.marks rect").length') == 64,
+             'the banks picture marks the 64 cells of the conflicting quarter-warp')
 
     # The gallery: CuTe's examples, each one click away.
     titles = page.b.js('Array.from(document.querySelectorAll("#examples a")).map(a => a.textContent)')

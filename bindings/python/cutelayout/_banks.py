@@ -7,6 +7,8 @@ layer over the C functions.
     (32, 4)
     >>> swizzle_search("(8,64):(64,1)", 16, "((8,4),8):((1,64),8)", op="ldmatrix")
     ComposedLayout('Sw<3,3,3> o 0 o (8,64):(64,1)')
+    >>> swizzle_search("(32,32):(32,1)", 32, "(32,1):(32,0)", "((2,2,2,2,2),1):((33,1,4,8,16),0)", padding=True)
+    Layout('(32,32):(33,1)')
 
 An access is a TV layout (thread, value) -> tile index, over a shared-memory
 layout (a Layout or a ComposedLayout, tile index -> element offset), of
@@ -15,7 +17,7 @@ elements of `bits` bits, standing for instruction `op`: "ld", "st",
 from collections import namedtuple
 from ctypes import byref, c_int64
 
-from ._ffi import Owned, capi, check, cl_bank_instruction_t, cl_smem_access_t, cl_swizzle_t, out_call
+from ._ffi import Owned, capi, check, cl_bank_instruction_t, cl_smem_access_t, cl_smem_choice_t, cl_swizzle_t, out_call
 from ._layout import ComposedLayout, Layout, Swizzle, _as_fn, side_arg
 
 OPS = {'ld': 'CL_SMEM_LOAD', 'st': 'CL_SMEM_STORE', 'ldmatrix': 'CL_SMEM_LDMATRIX', 'stmatrix': 'CL_SMEM_STMATRIX',
@@ -95,9 +97,12 @@ def smem_wavefronts(op, lanes, bytes):
     return w.value, i.value
 
 
-def swizzle_search(smem, bits, *tvs, op='ld'):
+def swizzle_search(smem, bits, *tvs, op='ld', padding=False):
     """Sw<B,M,S> o 0 o smem with the fewest wavefronts for all the accesses
-    (TV layouts, each of instruction op, or (tv, op) pairs)."""
+    (TV layouts, each of instruction op, or (tv, op) pairs).  With
+    padding=True, where no swizzle is conflict-free, smem with its leading
+    stride padded when that takes fewer wavefronts (a plain Layout; C's
+    cl_swizzle_search_padded)."""
     smem = _as_fn(smem)
     if not isinstance(smem, Layout):
         raise TypeError('the search swizzles a Layout, not %r' % (smem,))
@@ -107,6 +112,14 @@ def swizzle_search(smem, bits, *tvs, op='ld'):
         layout, access = _access(tv, bits, tv_op, 0, 0)
         held.append(layout)
         accesses.append(access)
+    array = (cl_smem_access_t * len(accesses))(*accesses)
+    if padding:
+        choice = cl_smem_choice_t()
+        chosen = Layout._adopt(out_call(capi.cl_swizzle_search_padded, smem, array, len(accesses), byref(choice)))
+        if choice.padding > 0:
+            return chosen
+        sw = choice.swizzle
+        return ComposedLayout(Swizzle(sw.bits, sw.base, sw.shift), 0, smem)
     best = cl_swizzle_t()
     check(capi.cl_swizzle_search(smem, (cl_smem_access_t * len(accesses))(*accesses), len(accesses), byref(best),
                                  None, None))

@@ -35,6 +35,11 @@ class cl_smem_access_t(ctypes.Structure):
     _fields_ = [('tv', c_void_p), ('bits', c_int64), ('op', c_int), ('vector_bits', c_int64), ('matrices', c_int64)]
 
 
+class cl_smem_choice_t(ctypes.Structure):
+    _fields_ = [('swizzle', cl_swizzle_t), ('leading', c_int64), ('padding', c_int64), ('wavefronts', c_int64),
+                ('ideal', c_int64), ('cosize', c_int64)]
+
+
 class cl_bank_instruction_t(ctypes.Structure):
     _fields_ = [('warp', c_int64), ('index', c_int64), ('bytes', c_int64), ('wavefronts', c_int64), ('ideal', c_int64)]
 
@@ -44,7 +49,8 @@ cl_index_map_fn = ctypes.CFUNCTYPE(c_int, c_void_p, c_int64, POINTER(c_int64))
 
 class cl_picture_options(ctypes.Structure):
     _fields_ = [('size', c_size_t), ('format', c_int), ('title', c_char_p), ('map', cl_index_map_fn),
-                ('map_ctx', c_void_p), ('colour', c_int), ('element_bytes', c_int64)]
+                ('map_ctx', c_void_p), ('colour', c_int), ('element_bytes', c_int64), ('marks', POINTER(c_int64)),
+                ('mark_count', c_int64)]
 
 
 class cl_picture_panel(ctypes.Structure):

@@ -56,6 +56,20 @@ class TestBanks(unittest.TestCase):
         gemm = cl.swizzle_search("(128,64):(64,1)", 16, (cp, "cp.async"), (ld, "ldmatrix"))
         self.assertEqual(str(gemm), "Sw<3,3,3> o 0 o (128,64):(64,1)")
 
+    def test_search_padding(self):
+        column, mixed = "(32,1):(32,0)", "((2,2,2,2,2),1):((33,1,4,8,16),0)"
+        padded = cl.swizzle_search("(32,32):(32,1)", 32, column, mixed, padding=True)
+        self.assertIsInstance(padded, cl.Layout)
+        self.assertEqual(str(padded), "(32,32):(33,1)")
+        self.assertEqual(str(padded), tool_eval("swizzle_search_padded((32,32):(32,1),32,%s,%s)" % (column, mixed)))
+        self.assertEqual(cl.bank_conflicts(column, padded, 32), (1, 1))
+        swizzled = cl.swizzle_search("(32,32):(32,1)", 32, column, mixed)
+        self.assertGreater(sum(cl.bank_conflicts(tv, swizzled, 32)[0] for tv in (column, mixed)), 2)
+        found = cl.swizzle_search("(8,64):(64,1)", 16, ROWS, op="ldmatrix", padding=True)
+        self.assertEqual(str(found), "Sw<3,3,3> o 0 o (8,64):(64,1)")
+        with self.assertRaises(cl.DomainError):
+            cl.swizzle_search("64:1", 32, padding=True)
+
     def test_tiled_copy(self):
         mma = cl.TiledMMA("SM80_16x8x16_F32F16F16F32_TN", "(2,2,1):(1,2,0)", (32, 32, 16))
         copy = cl.TiledCopy.for_mma(cl.CopyAtom("SM75_U32x4_LDSM_N", "half_t"), mma, "A")

@@ -1071,6 +1071,8 @@ pub struct cl_picture_options {
     pub map_ctx: *mut std::os::raw::c_void,
     pub colour: cl_colour_scheme,
     pub element_bytes: i64,
+    pub marks: *const i64,
+    pub mark_count: i64,
 }
 extern "C" {
     pub fn cl_render_layout(
@@ -2732,6 +2734,26 @@ extern "C" {
         best: *mut cl_swizzle_t,
         wavefronts: *mut i64,
         ideal: *mut i64,
+    ) -> cl_status;
+}
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct cl_smem_choice {
+    pub swizzle: cl_swizzle_t,
+    pub leading: i64,
+    pub padding: i64,
+    pub wavefronts: i64,
+    pub ideal: i64,
+    pub cosize: i64,
+}
+pub type cl_smem_choice_t = cl_smem_choice;
+extern "C" {
+    pub fn cl_swizzle_search_padded(
+        smem: *const cl_layout_t,
+        accesses: *const cl_smem_access_t,
+        n: i64,
+        choice: *mut cl_smem_choice_t,
+        layout: *mut *mut cl_layout_t,
     ) -> cl_status;
 }
 #[repr(C)]

@@ -183,6 +183,10 @@ impl TiledCopy {
         unsafe { sys::cl_tiled_copy_size(self.0.as_ptr()) }
     }
 
+    pub(crate) fn as_ptr(&self) -> *const sys::cl_tiled_copy_t {
+        self.0.as_ptr()
+    }
+
     /// Tiler_MN.
     pub fn tiler_mn(&self) -> Result<IntTuple> {
         let mut out = ptr::null_mut();

@@ -2,7 +2,7 @@
 //! Shared-memory bank conflicts and the swizzle search (banks.h).
 use std::ptr;
 
-use crate::{check, sys, AnyLayout, ComposedLayout, Layout, Result};
+use crate::{check, sys, AnyLayout, ComposedLayout, Layout, Result, TiledCopy};
 
 /// The instruction an access stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,6 +84,11 @@ pub fn bank_report(tv: &Layout, smem: &AnyLayout, bits: i64, op: SmemOp) -> Resu
     let a = access(tv, bits, op);
     let mut report = ptr::null_mut();
     check(unsafe { sys::cl_bank_conflicts(&a, smem_fn(smem), &mut report) })?;
+    instructions_of(report)
+}
+
+/// The instructions of a report the library made, which it frees.
+fn instructions_of(report: *mut sys::cl_bank_report_t) -> Result<Vec<BankInstruction>> {
     let mut out = Vec::new();
     let result = (|| {
         let count = unsafe { sys::cl_bank_report_count(report) };
@@ -109,6 +114,44 @@ pub fn bank_report(tv: &Layout, smem: &AnyLayout, bits: i64, op: SmemOp) -> Resu
     })();
     unsafe { sys::cl_bank_report_free(report) };
     result.map(|()| out)
+}
+
+/// `bank_conflicts(tiled_copy, L)`: every instruction of a tiled copy over
+/// one tile, on its shared-memory side (the source of `ldmatrix`, the
+/// destination of `stmatrix` and `cp.async`, otherwise the source).
+///
+/// ```
+/// use cutelayout::{tiled_copy_bank_report, AnyLayout, Layout, TiledCopy};
+/// let cp = TiledCopy::new("SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>", "half_t", "(16,8):(8,1)", Some("(1,8):(0,1)"))?;
+/// let report = tiled_copy_bank_report(&cp, &AnyLayout::Plain(Layout::parse("(16,64):(64,1)")?))?;
+/// assert_eq!((report.len(), report[0].bytes, report[0].count.wavefronts), (4, 16, 4));
+/// # Ok::<(), cutelayout::Error>(())
+/// ```
+pub fn tiled_copy_bank_report(copy: &TiledCopy, smem: &AnyLayout) -> Result<Vec<BankInstruction>> {
+    let mut report = ptr::null_mut();
+    check(unsafe { sys::cl_bank_conflicts_tiled_copy(copy.as_ptr(), smem_fn(smem), &mut report) })?;
+    instructions_of(report)
+}
+
+/// `bank_conflicts(tiled_copy, L)`: the totals of a tiled copy's own
+/// instructions.
+///
+/// ```
+/// use cutelayout::{tiled_copy_bank_conflicts, AnyLayout, ComposedLayout, Layout, TiledCopy};
+/// // 16-byte cp.async writes, eight threads down a column of 128-byte rows
+/// let cp = TiledCopy::new("SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>", "half_t", "(16,8):(1,16)", Some("(1,8):(0,1)"))?;
+/// let plain = tiled_copy_bank_conflicts(&cp, &AnyLayout::Plain(Layout::parse("(16,64):(64,1)")?))?;
+/// assert_eq!((plain.wavefronts, plain.ideal), (128, 16));
+/// let sw = AnyLayout::Composed(ComposedLayout::parse("Sw<3,3,3> o 0 o (16,64):(64,1)")?);
+/// assert_eq!(tiled_copy_bank_conflicts(&cp, &sw)?.wavefronts, 16);
+/// # Ok::<(), cutelayout::Error>(())
+/// ```
+pub fn tiled_copy_bank_conflicts(copy: &TiledCopy, smem: &AnyLayout) -> Result<BankCount> {
+    let report = tiled_copy_bank_report(copy, smem)?;
+    Ok(report.iter().fold(BankCount { wavefronts: 0, ideal: 0 }, |t, i| BankCount {
+        wavefronts: t.wavefronts + i.count.wavefronts,
+        ideal: t.ideal + i.count.ideal,
+    }))
 }
 
 /// CuTe-style `bank_conflicts(tv, L, bits)` for instruction `op`: the totals.
@@ -163,4 +206,33 @@ pub fn swizzle_search(smem: &Layout, bits: i64, accesses: &[(&Layout, SmemOp)]) 
         sys::cl_swizzle_search(smem.as_ptr(), raw.as_ptr(), raw.len() as i64, &mut best, ptr::null_mut(), ptr::null_mut())
     })?;
     ComposedLayout::parse(&format!("Sw<{},{},{}> o 0 o {}", best.bits, best.base, best.shift, smem))
+}
+
+/// `swizzle_search_padded`: as [`swizzle_search`], and where no swizzle is
+/// conflict-free, `smem` with its leading stride padded (smallest padding
+/// first) when that takes fewer wavefronts: a plain layout then.
+///
+/// ```
+/// use cutelayout::{swizzle_search_padded, AnyLayout, Layout, SmemOp};
+/// let (column, mixed) = (Layout::parse("(32,1):(32,0)")?, Layout::parse("((2,2,2,2,2),1):((33,1,4,8,16),0)")?);
+/// let smem = Layout::parse("(32,32):(32,1)")?;
+/// let found = swizzle_search_padded(&smem, 32, &[(&column, SmemOp::Load), (&mixed, SmemOp::Load)])?;
+/// assert!(matches!(&found, AnyLayout::Plain(l) if l.to_string() == "(32,32):(33,1)"));
+/// # Ok::<(), cutelayout::Error>(())
+/// ```
+pub fn swizzle_search_padded(smem: &Layout, bits: i64, accesses: &[(&Layout, SmemOp)]) -> Result<AnyLayout> {
+    let raw: Vec<sys::cl_smem_access_t> = accesses.iter().map(|(tv, op)| access(tv, bits, *op)).collect();
+    let none = sys::cl_swizzle_t { bits: 0, base: 0, shift: 0 };
+    let mut choice =
+        sys::cl_smem_choice_t { swizzle: none, leading: 0, padding: 0, wavefronts: 0, ideal: 0, cosize: 0 };
+    let mut chosen = ptr::null_mut();
+    check(unsafe {
+        sys::cl_swizzle_search_padded(smem.as_ptr(), raw.as_ptr(), raw.len() as i64, &mut choice, &mut chosen)
+    })?;
+    let layout = unsafe { Layout::from_raw(chosen) }.expect("the library reported success with a NULL layout");
+    if choice.padding > 0 {
+        return Ok(AnyLayout::Plain(layout));
+    }
+    let sw = choice.swizzle;
+    Ok(AnyLayout::Composed(ComposedLayout::parse(&format!("Sw<{},{},{}> o 0 o {}", sw.bits, sw.base, sw.shift, smem))?))
 }

@@ -89,7 +89,10 @@ mod coord;
 mod int_tuple;
 mod tensor;
 pub use atoms::{Operand, Side, TiledCopy, TiledMma};
-pub use banks::{bank_conflicts, bank_report, smem_wavefronts, swizzle_search, BankCount, BankInstruction, SmemOp};
+pub use banks::{
+    bank_conflicts, bank_report, smem_wavefronts, swizzle_search, swizzle_search_padded, tiled_copy_bank_conflicts,
+    tiled_copy_bank_report, BankCount, BankInstruction, SmemOp,
+};
 pub use composed::{AnyLayout, ComposedLayout, Swizzle};
 pub use int_tuple::{Coord, IntTuple, IntoTuple, Kind, Shape, Tiler, Underscore};
 pub use coord::CoordTensor;

@@ -30,3 +30,22 @@ fn tiled_copy() {
     assert_eq!((part.to_string().as_str(), offset), ("((8,1),4,1):((1,0),2048,0)", 24));
     assert!(TiledCopy::new("SM75_U32x4_LDSM_N", "double", "(32,1):(1,0)", None).is_err());
 }
+
+// bank_conflicts(tiled_copy, L): the CLI's answers for the suite's cp.async
+// pairs (docs/bank-conflicts.md), and the report's instructions summing to them.
+#[test]
+fn tiled_copy_banks() {
+    use cutelayout::{tiled_copy_bank_conflicts, tiled_copy_bank_report, AnyLayout, ComposedLayout, Layout};
+    let rows = AnyLayout::Plain(Layout::parse("(16,64):(64,1)").unwrap());
+    let along = TiledCopy::new("SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>", "half_t", "(16,8):(8,1)", Some("(1,8):(0,1)")).unwrap();
+    let c = tiled_copy_bank_conflicts(&along, &rows).unwrap();
+    assert_eq!((c.wavefronts, c.ideal), (16, 16));
+    let down = TiledCopy::new("SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>", "half_t", "(16,8):(1,16)", Some("(1,8):(0,1)")).unwrap();
+    let report = tiled_copy_bank_report(&down, &rows).unwrap();
+    assert_eq!(report.len(), 4);
+    assert_eq!(report.iter().map(|i| i.count.wavefronts).sum::<i64>(), 128);
+    assert_eq!(report[0].offset[1], 64);
+    let sw = AnyLayout::Composed(ComposedLayout::parse("Sw<3,3,3> o 0 o (16,64):(64,1)").unwrap());
+    assert_eq!(tiled_copy_bank_conflicts(&down, &sw).unwrap().wavefronts, 16);
+    assert!(tiled_copy_bank_conflicts(&down, &AnyLayout::Plain(Layout::parse("8:1").unwrap())).is_err());
+}
