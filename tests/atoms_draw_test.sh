@@ -62,6 +62,17 @@ if "$exe" draw 'make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN,(2,2,1))' --tv 4,4 >
   fail "a tiled MMA took --tv"
 fi
 
+# The catalog for pickers: every MMA name draws, one line per name.
+"$exe" functions --atoms > "$work/catalog" || fail "functions --atoms"
+for family in mma copy type smem; do
+  grep -q "^$family " "$work/catalog" || fail "functions --atoms: no $family names"
+done
+[ "$(grep -c -v -E '^(mma|copy|type|smem) [^ ]+$' "$work/catalog")" = 0 ] || fail "functions --atoms: a line not 'FAMILY NAME'"
+grep -qx 'mma SM80_16x8x16_F32F16F16F32_TN' "$work/catalog" || fail "functions --atoms: no SM80_16x8x16_F32F16F16F32_TN"
+first=$(grep -m1 '^mma SM90' "$work/catalog" | cut -d' ' -f2)
+"$exe" eval "tile_shape(make_tiled_mma($first))" > /dev/null || fail "functions --atoms: $first does not evaluate"
+grep -q '^type half_t$' "$work/catalog" || fail "functions --atoms: no half_t"
+
 if [ "$failures" -gt 0 ]; then
   echo "$failures check(s) failed" >&2
   exit 1
