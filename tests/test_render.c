@@ -1287,6 +1287,20 @@ static void test_mma_arrangement(void **state) {
   assert_int_equal(cl_render_panels(panels, 3, &o, buf, sizeof buf), CL_E_DOMAIN);
   assert_non_null(strstr(cl_last_error(), "unknown panel arrangement 7"));
   assert_string_equal(buf, "unchanged");
+  /* Out of memory at each allocation, the transposed B's among them. */
+  panels[1] = (cl_picture_panel){b, NULL, "B", 8, 4, -1};
+  o.arrangement = CL_PANELS_MMA;
+  budget bud = {0, 0, -1};
+  cl_allocator hook = {budget_alloc, budget_realloc, budget_free, &bud};
+  assert_int_equal(cl_set_allocator(&hook), CL_OK);
+  assert_true(cl_render_panels(panels, 3, &o, NULL, 0) > 0);
+  long needed = bud.total;
+  for (long k = 0; k < needed; k++) {
+    bud = (budget){0, 0, k};
+    assert_int_equal(cl_render_panels(panels, 3, &o, NULL, 0), CL_E_NOMEM);
+    assert_int_equal(bud.live, 0);
+  }
+  assert_int_equal(cl_set_allocator(NULL), CL_OK);
   cl_layout_free(a);
   cl_layout_free(b);
   cl_layout_free(c);
