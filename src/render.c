@@ -809,8 +809,8 @@ void cl_cell_describe(cl_sink *o, const cl_picture *p, int64_t m, int64_t n, boo
   const char *to = xml ? " -&gt; " : " -> ";
   if (p->tv) {
     /* A transposed panel's cell (m,n) is the tile's (n,m). */
-    cl_sink_printf(o, "(%lld,%lld) index %lld: ", (long long)(p->transposed ? n : m), (long long)(p->transposed ? m : n),
-                   (long long)cl_tile_index(p, m, n));
+    int64_t row = p->transposed ? n : m, col = p->transposed ? m : n;
+    cl_sink_printf(o, "(%lld,%lld) index %lld: ", (long long)row, (long long)col, (long long)cl_tile_index(p, m, n));
     if (c->hits == 0)
       cl_sink_puts(o, "no (thr,val)");
     else

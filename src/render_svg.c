@@ -72,7 +72,8 @@ static int64_t digits_of(int64_t v) {
 }
 
 static int64_t cell_width(const cl_picture *p) {
-  return p->tv ? max64(40, mono_width(p->label_width, TV_FONT) + 10) : max64(30, mono_width(p->label_width, CELL_FONT) + 12);
+  return p->tv ? max64(40, mono_width(p->label_width, TV_FONT) + 10)
+               : max64(30, mono_width(p->label_width, CELL_FONT) + 12);
 }
 
 /* Panel p's place with its top left corner at (x0, top) and cells cw wide. */
@@ -197,7 +198,8 @@ static void colour_class(cl_sink *o, uint32_t c) { cl_sink_printf(o, "c%06x", (u
  * as high as a cell, in a group where one unit is one cell. */
 static void write_cells_compact(cl_sink *o, const cl_picture *p, const geometry *g, const palette *t) {
   const int64_t *start = t->start + 1, *order = t->order;
-  cl_sink_printf(o, "<g fill=\"none\" stroke-width=\"1\" transform=\"translate(%lld %lld) scale(%lld %lld)\">\n",
+  cl_sink_printf(o,
+                 "<g fill=\"none\" stroke-width=\"1\" transform=\"translate(%lld %lld) scale(%lld %lld)\">\n",
                  (long long)g->gx, (long long)g->gy, (long long)g->cw, (long long)g->ch);
   int64_t k = 0;
   for (int32_t c = 0; c < t->count; c++) {
