@@ -1337,6 +1337,18 @@ static void test_compact_figure(void **state) {
   assert_non_null(strstr(svg, "d=\"M0 0.5h256m-256 16h256"));
   assert_true(strlen(svg) < 48 * 128 * 256);
   free(svg);
+  /* A grid by index: hundreds of colours, still one class each. */
+  svg = render_layout(tv, CL_PICTURE_SVG, NULL);
+  assert_int_equal(count_of(svg, CELL_TEXT), 128 * 256);
+  int64_t paths = count_of(svg, "<path class=\"c");
+  assert_true(paths > 100);
+  assert_int_equal(count_of(svg, "{stroke:#"), paths);
+  for (const char *q = strstr(svg, "<path class=\"c"); q != NULL; q = strstr(q + 1, "<path class=\"c")) {
+    char rule[32];
+    snprintf(rule, sizeof rule, ".%.7s{stroke:#%.6s}", q + 13, q + 14);
+    assert_non_null(strstr(svg, rule));
+  }
+  free(svg);
   /* Out of memory at each allocation: a clean failure, nothing left. */
   budget b = {0, 0, -1};
   cl_allocator hook = {budget_alloc, budget_realloc, budget_free, &b};
