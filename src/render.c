@@ -335,6 +335,10 @@ static cl_status read_options(const cl_picture_options *given, cl_picture_option
     return cl_fail(CL_E_DOMAIN, "picture options: mark_count is %lld", (long long)result->mark_count);
   if (result->mark_count > 0 && result->marks == NULL)
     return cl_fail(CL_E_NULL, "picture options: %lld marks, but marks is NULL", (long long)result->mark_count);
+  if (given->size >= offsetof(cl_picture_options, arrangement) + sizeof given->arrangement)
+    result->arrangement = given->arrangement;
+  if (result->arrangement != CL_PANELS_ROW && result->arrangement != CL_PANELS_MMA)
+    return cl_fail(CL_E_DOMAIN, "picture options: unknown panel arrangement %d", (int)result->arrangement);
   if (result->format != CL_PICTURE_SVG && result->format != CL_PICTURE_TEX && result->format != CL_PICTURE_TXT)
     return cl_fail(CL_E_DOMAIN, "picture options: unknown format %d", (int)result->format);
   if (result->colour < CL_COLOUR_AUTO || result->colour > CL_COLOUR_VALUE)
@@ -479,8 +483,12 @@ int cl_cell_label(const cl_picture *p, const cl_cell *c, char buf[32]) {
   return snprintf(buf, 32, "T%lldV%lld", (long long)c->value, (long long)c->vid);
 }
 
+int64_t cl_tile_index(const cl_picture *p, int64_t m, int64_t n) {
+  return p->transposed ? n + p->cols * m : m + p->rows * n;
+}
+
 int64_t cl_cell_index(const cl_picture *p, int64_t m, int64_t n) {
-  return p->tv ? m + p->rows * n : cl_cell_at(p, m, n)->value;
+  return p->tv ? cl_tile_index(p, m, n) : cl_cell_at(p, m, n)->value;
 }
 
 /* The bank of the 4-byte word that holds the first byte of element `index`:
@@ -704,6 +712,20 @@ static cl_status check_tile(int64_t tile_rows, int64_t tile_cols) {
   return CL_OK;
 }
 
+/* The (thr,val) pairs a TV picture visits: each once, in order, so the
+ * work is linear in their number, which may exceed the cells (several
+ * threads reaching one element, as all 128 of a GMMA warpgroup reach each
+ * element of its shared-memory A and B). */
+static cl_status check_pairs(int64_t threads, int64_t values) {
+  int64_t pairs;
+  /* Each axis too: an empty one would still be walked along the other. */
+  if (threads < 0 || values < 0 || threads > CL_PICTURE_MAX_PAIRS || values > CL_PICTURE_MAX_PAIRS ||
+      __builtin_mul_overflow(threads, values, &pairs) || pairs > CL_PICTURE_MAX_PAIRS)
+    return cl_fail(CL_E_LIMIT, "picture: the TV layout has %lld x %lld entries, more than the %lld a picture visits",
+                   (long long)threads, (long long)values, (long long)CL_PICTURE_MAX_PAIRS);
+  return CL_OK;
+}
+
 /* The tile picture of cl_render_tv. */
 static cl_status build_tv_picture(cl_picture *p, const cl_panel_spec *panel) {
   int64_t tile_rows = panel->tile_rows, tile_cols = panel->tile_cols;
@@ -729,7 +751,7 @@ static cl_status build_tv_picture(cl_picture *p, const cl_panel_spec *panel) {
   }
   CL_TRY(extent_of(thr_shape, &threads));
   CL_TRY(extent_of(val_shape, &values));
-  CL_TRY(check_cells(threads, values, "the TV layout"));
+  CL_TRY(check_pairs(threads, values));
   p->threads = threads;
   add_note(p, "TV layout: (thr,val) -> index in a %lldx%lld tile, column-major", (long long)tile_rows,
            (long long)tile_cols);
@@ -794,7 +816,9 @@ void cl_cell_describe(cl_sink *o, const cl_picture *p, int64_t m, int64_t n, boo
   const cl_cell *c = cl_cell_at(p, m, n);
   const char *to = xml ? " -&gt; " : " -> ";
   if (p->tv) {
-    cl_sink_printf(o, "(%lld,%lld) index %lld: ", (long long)m, (long long)n, (long long)(m + p->rows * n));
+    /* A transposed panel's cell (m,n) is the tile's (n,m). */
+    int64_t row = p->transposed ? n : m, col = p->transposed ? m : n;
+    cl_sink_printf(o, "(%lld,%lld) index %lld: ", (long long)row, (long long)col, (long long)cl_tile_index(p, m, n));
     if (c->hits == 0)
       cl_sink_puts(o, "no (thr,val)");
     else
@@ -802,7 +826,7 @@ void cl_cell_describe(cl_sink *o, const cl_picture *p, int64_t m, int64_t n, boo
     if (c->hits > 1)
       cl_sink_printf(o, " and %lld more", (long long)(c->hits - 1));
     if (p->colour == CL_COLOUR_BANK)
-      cl_sink_printf(o, ", bank %lld", (long long)cell_bank(m + p->rows * n, p->element_bytes));
+      cl_sink_printf(o, ", bank %lld", (long long)cell_bank(cl_tile_index(p, m, n), p->element_bytes));
     return;
   }
   bool hierarchical = (p->row_shape && cl_is_tuple(p->row_shape)) || (p->col_shape && cl_is_tuple(p->col_shape));
@@ -983,6 +1007,48 @@ static void set_index_range(cl_figure *f) {
   }
 }
 
+/* Draws a TV panel's tile transposed, its row m column m of the picture,
+ * as print_latex draws an MMA's B (N x K) above C: K rows of N cells. */
+static cl_status transpose_panel(cl_picture *p) {
+  int64_t rows = p->rows, cols = p->cols;
+  cl_cell *cells = cl_alloc(sizeof *cells * (size_t)(rows * cols));
+  if (cells == NULL)
+    return cl_fail(CL_E_NOMEM, "picture: out of memory");
+  for (int64_t m = 0; m < rows; m++)
+    for (int64_t n = 0; n < cols; n++)
+      cells[m + rows * n] = p->cells[m * cols + n];
+  cl_dealloc(p->cells);
+  p->cells = cells;
+  p->rows = cols;
+  p->cols = rows;
+  uint8_t *rule = p->row_rule;
+  p->row_rule = p->col_rule;
+  p->col_rule = rule;
+  int64_t hl = p->hl_row;
+  p->hl_row = p->hl_col;
+  p->hl_col = hl;
+  p->transposed = true;
+  add_note(p, "drawn transposed: row k, column n");
+  return CL_OK;
+}
+
+/* CL_PANELS_MMA: A (M x K), B (N x K), C (M x N) as TV panels, B then
+ * turned to K x N so that its columns stand above C's. */
+static cl_status arrange_mma(cl_figure *f, const cl_panel_spec *panels, size_t count) {
+  if (count != 3)
+    return cl_fail(CL_E_DOMAIN, "picture: an MMA figure has three panels (A, B, C), not %zu", count);
+  for (size_t k = 0; k < 3; k++)
+    if (panels[k].tile_rows == 0)
+      return cl_fail(CL_E_DOMAIN, "picture: an MMA figure's panel %zu is not a TV tile", k + 1);
+  const cl_panel_spec *a = &panels[0], *b = &panels[1], *c = &panels[2];
+  if (a->tile_rows != c->tile_rows || b->tile_rows != c->tile_cols || a->tile_cols != b->tile_cols)
+    return cl_fail(CL_E_DOMAIN,
+                   "picture: an MMA figure's tiles are M x K, N x K and M x N, not %lldx%lld, %lldx%lld and %lldx%lld",
+                   (long long)a->tile_rows, (long long)a->tile_cols, (long long)b->tile_rows, (long long)b->tile_cols,
+                   (long long)c->tile_rows, (long long)c->tile_cols);
+  return transpose_panel(&f->panels[1]);
+}
+
 static void figure_release(cl_figure *f) {
   for (size_t k = 0; k < f->count; k++)
     picture_release(&f->panels[k]);
@@ -1005,6 +1071,9 @@ static cl_status build_figure(cl_figure *f, const cl_panel_spec *panels, size_t 
     CL_TRY(build_panel(p, &panels[k], opt, k == 0));
     cells += p->rows * p->cols;
   }
+  f->arrangement = opt->arrangement;
+  if (f->arrangement == CL_PANELS_MMA)
+    CL_TRY(arrange_mma(f, panels, count));
   set_index_range(f);
   return CL_OK;
 }
@@ -1035,16 +1104,16 @@ int64_t cl_render_figure(const cl_panel_spec *panels, size_t count, const cl_pic
                      opt.colour == CL_COLOUR_THREAD ? "thread" : "value");
     return cl_print_layout_map(&panels[0].fn, o);
   }
-  cl_figure f = {NULL, 0, caption ? opt.title : NULL};
+  cl_figure f = {NULL, 0, caption ? opt.title : NULL, CL_PANELS_ROW};
   cl_status s = build_figure(&f, panels, count, &opt);
   int64_t n = s;
   if (s == CL_OK) {
     switch (opt.format) {
-    case CL_PICTURE_SVG: cl_figure_write_svg(o, &f); break;
+    case CL_PICTURE_SVG: s = cl_figure_write_svg(o, &f); break;
     case CL_PICTURE_TEX: cl_figure_write_tex(o, &f); break;
     case CL_PICTURE_TXT: write_figure_txt(o, &f); break;
     }
-    n = cl_sink_finish(o, "picture");
+    n = s == CL_OK ? cl_sink_finish(o, "picture") : s;
   }
   figure_release(&f);
   return n;

@@ -41,6 +41,7 @@ typedef struct cl_cell {
 /* One panel of a figure: a map's grid or a TV tile, every cell computed. */
 typedef struct cl_picture {
   bool tv;
+  bool transposed;      /* TV: cell (m,n) shows the tile's (n,m) */
   int64_t rows, cols;
   cl_cell *cells;       /* rows * cols, row by row */
   int64_t cells_before; /* of the panels before this one in its figure */
@@ -77,6 +78,7 @@ typedef struct cl_figure {
   cl_picture *panels;
   size_t count;
   const char *caption; /* NULL: none */
+  cl_panel_arrangement arrangement;
 } cl_figure;
 
 static inline cl_cell *cl_cell_at(const cl_picture *p, int64_t m, int64_t n) {
@@ -85,6 +87,9 @@ static inline cl_cell *cl_cell_at(const cl_picture *p, int64_t m, int64_t n) {
 /* The label of a cell ("12", "T3V1", "-", a coordinate "(2,5)"),
  * NUL-terminated, into buf[32] (a longer coordinate is cut short). */
 int cl_cell_label(const cl_picture *p, const cl_cell *c, char buf[32]);
+/* A TV cell's index in its tile: m + rows * n, or n + cols * m when the
+ * panel is drawn transposed. */
+int64_t cl_tile_index(const cl_picture *p, int64_t m, int64_t n);
 /* The index a cell stands for, which the index and bank colours show: the
  * map's value, or for a TV picture the tile index m + rows * n. */
 int64_t cl_cell_index(const cl_picture *p, int64_t m, int64_t n);
@@ -126,7 +131,9 @@ int64_t cl_render_map(const cl_fnmap *fn, const cl_picture_options *options, cl_
 int64_t cl_render_map_tv(const cl_fnmap *fn, int64_t tile_rows, int64_t tile_cols, const cl_picture_options *options,
                          cl_sink *o);
 
-void cl_figure_write_svg(cl_sink *o, const cl_figure *f);
+/* The SVG; CL_E_NOMEM (before any byte is written) when a compact
+ * figure's tables cannot be allocated. */
+cl_status cl_figure_write_svg(cl_sink *o, const cl_figure *f);
 void cl_figure_write_tex(cl_sink *o, const cl_figure *f);
 
 /* Lengths in the writers are int64_t hundredths of a pixel (or of a TikZ

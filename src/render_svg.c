@@ -15,6 +15,15 @@
  *     the title (<text class="title">), the row and column coordinates
  *       (<text class="axis">) and the notes (<text class="note">), real
  *       text that a reader can select and search.
+ * A figure of more than COMPACT_CELLS cells is drawn compactly, so that a
+ * 128x256x16 tiled MMA (38912 cells) stays under 2 MiB: no tooltips; the
+ * fills one path per colour, each run of cells of one row one stroke of
+ * the cell's height (a <style> names each colour's class after the colour
+ * itself, so two pictures on one page never disagree); the labels of a row
+ * in one group that carries their y; corner marks as relative moves.
+ * A tiled MMA (CL_PANELS_MMA) is laid out as CuTe's print_latex lays it
+ * out: B above C, A at C's left, every cell of one size so that C's rows
+ * continue A's and its columns B's.
  * All geometry is integer pixels; text widths are estimated for a
  * monospace font (every character advances 0.602 em in DejaVu Sans Mono
  * and its kin), so that nothing depends on the fonts of the machine that
@@ -34,7 +43,8 @@ enum {
   NOTE_FONT = 11,
   NOTE_LINE = 16,
   CELL_FONT = 12,   /* font size of an index label */
-  TV_FONT = 11      /* font size of a T{thr}V{val} label */
+  TV_FONT = 11,     /* font size of a T{thr}V{val} label */
+  COMPACT_CELLS = 16384
 };
 
 static const char font_family[] = "DejaVu Sans Mono, Menlo, Consolas, monospace";
@@ -61,16 +71,17 @@ static int64_t digits_of(int64_t v) {
   return snprintf(s, sizeof s, "%lld", (long long)v);
 }
 
-static geometry measure(const cl_picture *p, int64_t x0, int64_t top) {
+static int64_t cell_width(const cl_picture *p) {
+  return p->tv ? max64(40, mono_width(p->label_width, TV_FONT) + 10)
+               : max64(30, mono_width(p->label_width, CELL_FONT) + 12);
+}
+
+/* Panel p's place with its top left corner at (x0, top) and cells cw wide. */
+static geometry measure(const cl_picture *p, int64_t x0, int64_t top, int64_t cw) {
   geometry g;
   g.x0 = x0;
-  if (p->tv) {
-    g.cw = max64(40, mono_width(p->label_width, TV_FONT) + 10);
-    g.ch = 30;
-  } else {
-    g.cw = max64(30, mono_width(p->label_width, CELL_FONT) + 12);
-    g.ch = 30;
-  }
+  g.cw = cw;
+  g.ch = 30;
   int64_t row_labels = mono_width(digits_of(p->rows > 0 ? p->rows - 1 : 0), AXIS_FONT);
   g.title_baseline = top + TITLE_FONT;
   g.gx = x0 + row_labels + AXIS_GAP;
@@ -100,6 +111,119 @@ static void write_cells(cl_sink *o, const cl_picture *p, const geometry *g) {
       cl_cell_describe(o, p, m, n, true);
       cl_sink_puts(o, "</title></rect>\n");
     }
+  cl_sink_puts(o, "</g>\n");
+}
+
+/* ---- compact figures ---- */
+
+/* The colours of a picture's cells as small numbers: an open-addressing
+ * table from the 24-bit colour to its number, and each cell's number. */
+typedef struct palette {
+  uint32_t *key;   /* colour + 1, 0: empty slot */
+  int32_t *number; /* of the slot's colour */
+  int64_t slots;   /* a power of two, at least twice the cells */
+  int32_t count;
+  uint32_t *colour_of; /* number -> colour */
+  int32_t *cell;       /* cell (row-major) -> number */
+  /* The cells of colour c, in row-major order: order[start[c] ..
+   * start[c + 1]) (a counting sort). */
+  int64_t *start, *order;
+} palette;
+
+static uint32_t rgb24(cl_rgb c) { return (uint32_t)c.r << 16 | (uint32_t)c.g << 8 | c.b; }
+
+static void palette_release(palette *t) {
+  cl_dealloc(t->key);
+  cl_dealloc(t->number);
+  cl_dealloc(t->colour_of);
+  cl_dealloc(t->cell);
+  cl_dealloc(t->start);
+  cl_dealloc(t->order);
+}
+
+/* Fills t for picture p; false when out of memory. */
+static bool palette_of(const cl_picture *p, palette *t) {
+  int64_t cells = p->rows * p->cols;
+  *t = (palette){0};
+  t->slots = 16;
+  while (t->slots < 2 * cells)
+    t->slots *= 2;
+  t->key = cl_alloc(sizeof *t->key * (size_t)t->slots);
+  t->number = cl_alloc(sizeof *t->number * (size_t)t->slots);
+  t->colour_of = cl_alloc(sizeof *t->colour_of * (size_t)(cells + 1));
+  t->cell = cl_alloc(sizeof *t->cell * (size_t)(cells + 1));
+  if (t->key == NULL || t->number == NULL || t->colour_of == NULL || t->cell == NULL) {
+    palette_release(t);
+    return false;
+  }
+  memset(t->key, 0, sizeof *t->key * (size_t)t->slots);
+  for (int64_t m = 0; m < p->rows; m++)
+    for (int64_t n = 0; n < p->cols; n++) {
+      uint32_t c = rgb24(cl_cell_colour(p, m, n));
+      int64_t slot = (int64_t)((c * 2654435761u) & (uint32_t)(t->slots - 1));
+      while (t->key[slot] != 0 && t->key[slot] != c + 1)
+        slot = (slot + 1) & (t->slots - 1);
+      if (t->key[slot] == 0) {
+        t->key[slot] = c + 1;
+        t->number[slot] = t->count;
+        t->colour_of[t->count++] = c;
+      }
+      t->cell[m * p->cols + n] = t->number[slot];
+    }
+  t->start = cl_alloc(sizeof *t->start * (size_t)(t->count + 1));
+  t->order = cl_alloc(sizeof *t->order * (size_t)(cells + 1));
+  if (t->start == NULL || t->order == NULL) {
+    palette_release(t);
+    return false;
+  }
+  memset(t->start, 0, sizeof *t->start * (size_t)(t->count + 1));
+  for (int64_t k = 0; k < cells; k++)
+    t->start[t->cell[k] + 1]++;
+  for (int32_t c = 0; c < t->count; c++)
+    t->start[c + 1] += t->start[c];
+  for (int64_t k = 0; k < cells; k++)
+    t->order[t->start[t->cell[k]]++] = k;
+  /* start[c] is now where colour c's cells end: shift back. */
+  for (int32_t c = t->count; c > 0; c--)
+    t->start[c] = t->start[c - 1];
+  t->start[0] = 0;
+  return true;
+}
+
+/* The CSS class of a colour: its hex digits, so that a class means one
+ * colour in every picture. */
+static void colour_class(cl_sink *o, uint32_t c) { cl_sink_printf(o, "c%06x", (unsigned)c); }
+
+/* The fills of a compact panel: per colour one path of horizontal strokes
+ * as high as a cell, in a group where one unit is one cell. */
+static void write_cells_compact(cl_sink *o, const cl_picture *p, const geometry *g, const palette *t) {
+  const int64_t *start = t->start + 1, *order = t->order;
+  cl_sink_printf(o,
+                 "<g fill=\"none\" stroke-width=\"1\" transform=\"translate(%lld %lld) scale(%lld %lld)\">\n",
+                 (long long)g->gx, (long long)g->gy, (long long)g->cw, (long long)g->ch);
+  int64_t k = 0;
+  for (int32_t c = 0; c < t->count; c++) {
+    cl_sink_puts(o, "<path class=\"");
+    colour_class(o, t->colour_of[c]);
+    cl_sink_puts(o, "\" d=\"");
+    /* The pen starts at (0,0.5), the middle of row 0's left edge. */
+    int64_t x = 0, y = 0;
+    bool first = true;
+    while (k < start[c]) {
+      int64_t m = order[k] / p->cols, n = order[k] % p->cols, run = 1;
+      while (k + run < start[c] && order[k + run] == order[k] + run && (order[k] + run) % p->cols != 0)
+        run++;
+      if (first)
+        cl_sink_printf(o, "M%lld %lld.5h%lld", (long long)n, (long long)m, (long long)run);
+      else
+        cl_sink_printf(o, "m%lld %lldh%lld", (long long)(n - x), (long long)(m - y), (long long)run);
+      first = false;
+      x = n + run;
+      y = m;
+      k += run;
+    }
+    cl_sink_puts(o, "\"/>\n");
+  }
   cl_sink_puts(o, "</g>\n");
 }
 
@@ -157,18 +281,24 @@ static void write_grid(cl_sink *o, const cl_picture *p, const geometry *g) {
   cl_sink_puts(o, "</g>\n");
 }
 
-/* The corner mark of a TV cell that several (thr,val) reach. */
+/* The corner mark of a TV cell that several (thr,val) reach; each after
+ * the first a move relative to the one before (where a closed subpath
+ * leaves the pen). */
 static void write_shared_marks(cl_sink *o, const cl_picture *p, const geometry *g) {
   bool any = false;
+  int64_t x = 0, y = 0;
   for (int64_t m = 0; m < p->rows; m++)
     for (int64_t n = 0; n < p->cols; n++) {
       if (cl_cell_at(p, m, n)->hits < 2)
         continue;
-      if (!any)
-        cl_sink_puts(o, "<path fill=\"#1a1a1a\" d=\"");
-      any = true;
       int64_t right = g->gx + (n + 1) * g->cw, top = g->gy + m * g->ch;
-      cl_sink_printf(o, "M%lld %lldh8v8z", (long long)(right - 9), (long long)(top + 1));
+      if (!any)
+        cl_sink_printf(o, "<path fill=\"#1a1a1a\" d=\"M%lld %lldh8v8z", (long long)(right - 9), (long long)(top + 1));
+      else
+        cl_sink_printf(o, "m%lld %lldh8v8z", (long long)(right - 9 - x), (long long)(top + 1 - y));
+      any = true;
+      x = right - 9;
+      y = top + 1;
     }
   if (any)
     cl_sink_puts(o, "\"/>\n");
@@ -204,9 +334,30 @@ static void write_marks(cl_sink *o, const cl_picture *p, const geometry *g) {
   cl_sink_puts(o, "</g>\n");
 }
 
-static void write_labels(cl_sink *o, const cl_picture *p, const geometry *g) {
+/* A compact panel's labels: a row's in one group placed at its baseline,
+ * each label only its x. */
+static void write_labels_compact(cl_sink *o, const cl_picture *p, const geometry *g) {
+  for (int64_t m = 0; m < p->rows; m++) {
+    cl_sink_printf(o, "<g transform=\"translate(0 %lld)\">", (long long)(g->gy + m * g->ch + g->ch / 2 + 4));
+    for (int64_t n = 0; n < p->cols; n++) {
+      const char *fill = cl_label_colour(p, m, n);
+      char label[32];
+      cl_cell_label(p, cl_cell_at(p, m, n), label);
+      cl_sink_printf(o, "<text class=\"cell\" x=\"%lld\"%s%s%s>%s</text>", (long long)(g->gx + n * g->cw + g->cw / 2),
+                     fill ? " fill=\"" : "", fill ? fill : "", fill ? "\"" : "", label);
+    }
+    cl_sink_puts(o, "</g>\n");
+  }
+}
+
+static void write_labels(cl_sink *o, const cl_picture *p, const geometry *g, bool compact) {
   cl_sink_printf(o, "<g font-family=\"%s\" font-size=\"%d\" text-anchor=\"middle\" fill=\"#000000\">\n", font_family,
                  p->tv ? TV_FONT : CELL_FONT);
+  if (compact) {
+    write_labels_compact(o, p, g);
+    cl_sink_puts(o, "</g>\n");
+    return;
+  }
   for (int64_t m = 0; m < p->rows; m++)
     for (int64_t n = 0; n < p->cols; n++) {
       int64_t cx = g->gx + n * g->cw + g->cw / 2, top = g->gy + m * g->ch;
@@ -259,17 +410,20 @@ static void write_lettering(cl_sink *o, const cl_picture *p, const geometry *g) 
   }
 }
 
-static void write_panel(cl_sink *o, const cl_picture *p, const geometry *g) {
+static void write_panel(cl_sink *o, const cl_picture *p, const geometry *g, const palette *compact) {
   /* The panel's extent, for scripts that pick a cell by its place: cells
    * are in row-major order, rows x cols of them. */
   cl_sink_printf(o, "<g class=\"panel\" data-rows=\"%lld\" data-cols=\"%lld\">\n", (long long)p->rows,
                  (long long)p->cols);
-  write_cells(o, p, g);
+  if (compact != NULL)
+    write_cells_compact(o, p, g, compact);
+  else
+    write_cells(o, p, g);
   write_grid(o, p, g);
   write_shared_marks(o, p, g);
   write_highlight(o, p, g);
   write_marks(o, p, g);
-  write_labels(o, p, g);
+  write_labels(o, p, g, compact != NULL);
   write_lettering(o, p, g);
   cl_sink_puts(o, "</g>\n");
 }
@@ -306,18 +460,60 @@ static void write_desc(cl_sink *o, const cl_figure *f) {
   cl_sink_puts(o, "</desc>\n");
 }
 
-void cl_figure_write_svg(cl_sink *o, const cl_figure *f) {
-  /* Panels left to right, under the caption; each geometry is measured
-   * once for the size of the document and again where it is drawn. */
+/* Where each panel goes (g[k] for panel k), under the caption's band. */
+static void place_panels(const cl_figure *f, geometry *g) {
   int64_t top = PAD + (f->caption != NULL ? CAPTION_FONT + 16 : 0);
-  int64_t x = PAD, width = 0, height = 0;
-  for (size_t k = 0; k < f->count; k++) {
-    geometry g = measure(&f->panels[k], x, top);
-    x += g.width + PANEL_GAP;
-    height = max64(height, g.height);
+  if (f->arrangement == CL_PANELS_MMA) {
+    /* A (0) and C (2) in the lower row, B (1) above C: one cell width for
+     * all three, so that C's columns are B's and its rows A's. */
+    int64_t cw = max64(cell_width(&f->panels[0]), max64(cell_width(&f->panels[1]), cell_width(&f->panels[2])));
+    geometry b = measure(&f->panels[1], 0, top, cw);
+    int64_t lower = b.height + PANEL_GAP;
+    g[0] = measure(&f->panels[0], PAD, lower, cw);
+    g[2] = measure(&f->panels[2], g[0].x0 + g[0].width + PANEL_GAP, lower, cw);
+    g[1] = measure(&f->panels[1], g[2].gx - b.gx, top, cw);
+    return;
   }
-  width = max64(x - PANEL_GAP, f->caption != NULL ? PAD + text_width(f->caption, CAPTION_FONT) : 0) + PAD;
+  int64_t x = PAD;
+  for (size_t k = 0; k < f->count; k++) {
+    g[k] = measure(&f->panels[k], x, top, cell_width(&f->panels[k]));
+    x += g[k].width + PANEL_GAP;
+  }
+}
+
+/* The classes of every colour a compact figure's fills use. */
+static void write_style(cl_sink *o, const cl_figure *f, const palette *t) {
+  cl_sink_puts(o, "<style>");
+  for (size_t k = 0; k < f->count; k++)
+    for (int32_t c = 0; c < t[k].count; c++) {
+      /* A colour used by several panels gets several equal rules: harmless,
+       * and cheaper than another table. */
+      cl_sink_puts(o, ".");
+      colour_class(o, t[k].colour_of[c]);
+      cl_sink_printf(o, "{stroke:#%06x}", (unsigned)t[k].colour_of[c]);
+    }
+  cl_sink_puts(o, "</style>\n");
+}
+
+cl_status cl_figure_write_svg(cl_sink *o, const cl_figure *f) {
+  geometry g[CL_PICTURE_MAX_PANELS];
+  place_panels(f, g);
+  int64_t width = f->caption != NULL ? PAD + text_width(f->caption, CAPTION_FONT) : 0, height = 0, cells = 0;
+  for (size_t k = 0; k < f->count; k++) {
+    width = max64(width, g[k].x0 + g[k].width);
+    height = max64(height, g[k].height);
+    cells += f->panels[k].rows * f->panels[k].cols;
+  }
+  width += PAD;
   height += PAD;
+  palette compact[CL_PICTURE_MAX_PANELS];
+  bool is_compact = cells > COMPACT_CELLS;
+  for (size_t k = 0; is_compact && k < f->count; k++)
+    if (!palette_of(&f->panels[k], &compact[k])) {
+      while (k-- > 0)
+        palette_release(&compact[k]);
+      return cl_fail(CL_E_NOMEM, "picture: out of memory");
+    }
   cl_sink_puts(o, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
   cl_sink_printf(o,
                  "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%lld\" height=\"%lld\" "
@@ -325,6 +521,8 @@ void cl_figure_write_svg(cl_sink *o, const cl_figure *f) {
                  (long long)width, (long long)height, (long long)width, (long long)height);
   write_document_title(o, f);
   write_desc(o, f);
+  if (is_compact)
+    write_style(o, f, compact);
   cl_sink_printf(o, "<rect width=\"%lld\" height=\"%lld\" fill=\"#ffffff\"/>\n", (long long)width, (long long)height);
   if (f->caption != NULL) {
     cl_sink_printf(o, "<g font-family=\"%s\" font-size=\"%d\" font-weight=\"bold\" fill=\"#000000\">\n", font_family,
@@ -332,11 +530,10 @@ void cl_figure_write_svg(cl_sink *o, const cl_figure *f) {
     write_text(o, "caption", PAD, PAD + CAPTION_FONT, f->caption);
     cl_sink_puts(o, "</g>\n");
   }
-  x = PAD;
-  for (size_t k = 0; k < f->count; k++) {
-    geometry g = measure(&f->panels[k], x, top);
-    write_panel(o, &f->panels[k], &g);
-    x += g.width + PANEL_GAP;
-  }
+  for (size_t k = 0; k < f->count; k++)
+    write_panel(o, &f->panels[k], &g[k], is_compact ? &compact[k] : NULL);
   cl_sink_puts(o, "</svg>\n");
+  for (size_t k = 0; is_compact && k < f->count; k++)
+    palette_release(&compact[k]);
+  return CL_OK;
 }

@@ -130,6 +130,27 @@ static void tex_panel(cl_sink *o, const cl_picture *p) {
   }
 }
 
+/* Where the panel after p starts, in cells: past p's grid, title and
+ * notes (a character of \small typewriter is about 0.2 cm), and a gap. */
+static int64_t panel_span(const cl_picture *p, int64_t cw) {
+  int64_t span = p->cols * cw, text = 0;
+  for (int j = 0; j < p->nnotes; j++)
+    text = (int64_t)strlen(p->notes[j]) > text ? (int64_t)strlen(p->notes[j]) : text;
+  text = (text > (int64_t)strlen(p->title) ? text : (int64_t)strlen(p->title) + 2) * 20;
+  span = span > text ? span : text;
+  return (span + cw - 1) / cw + 2;
+}
+
+/* CL_PANELS_MMA, as print_latex places them: B (panel 1) above C (panel
+ * 2), A (panel 0) at C's left, in cells; below B room for its notes and
+ * C's title. */
+static void mma_place(const cl_figure *f, size_t k, int64_t cw, int64_t *x, int64_t *y) {
+  const cl_picture *a = &f->panels[0], *b = &f->panels[1];
+  int64_t right = panel_span(a, cw), lower = b->rows + 3 + (b->nnotes + 1) / 2;
+  *x = k == 0 ? 0 : right;
+  *y = k == 1 ? 0 : lower;
+}
+
 void cl_figure_write_tex(cl_sink *o, const cl_figure *f) {
   /* One cell size for every panel, so that they line up. */
   int64_t cw = 0, ch = 0;
@@ -151,22 +172,17 @@ void cl_figure_write_tex(cl_sink *o, const cl_figure *f) {
     tex_text(o, f->caption);
     cl_sink_puts(o, "};\n");
   }
-  int64_t x = 0;
+  int64_t x = 0, y = 0;
   for (size_t k = 0; k < f->count; k++) {
     const cl_picture *p = &f->panels[k];
+    if (f->arrangement == CL_PANELS_MMA)
+      mma_place(f, k, cw, &x, &y);
     if (f->count > 1)
-      cl_sink_printf(o, "%% panel %zu\n\\begin{scope}[shift={(%lld,0)}]\n", k + 1, (long long)x);
+      cl_sink_printf(o, "%% panel %zu\n\\begin{scope}[shift={(%lld,%lld)}]\n", k + 1, (long long)x, (long long)y);
     tex_panel(o, p);
     if (f->count > 1)
       cl_sink_puts(o, "\\end{scope}\n");
-    /* The next panel starts past this one's grid, title and notes (a
-     * character of \small typewriter is about 0.2 cm), and a gap. */
-    int64_t span = p->cols * cw, text = 0;
-    for (int j = 0; j < p->nnotes; j++)
-      text = (int64_t)strlen(p->notes[j]) > text ? (int64_t)strlen(p->notes[j]) : text;
-    text = (text > (int64_t)strlen(p->title) ? text : (int64_t)strlen(p->title) + 2) * 20;
-    span = span > text ? span : text;
-    x += (span + cw - 1) / cw + 2;
+    x += panel_span(p, cw);
   }
   cl_sink_puts(o, "\\end{tikzpicture}\n\\end{document}\n");
 }

@@ -1143,7 +1143,15 @@ static void test_errors(void **state) {
   o.format = CL_PICTURE_TXT;
   assert_int_equal(cl_render_layout(huge, &o, buf, sizeof buf), CL_E_LIMIT);
   assert_non_null(strstr(cl_last_error(), "has 1024 x 1025 entries"));
-  assert_int_equal(cl_render_tv(huge, 1, 1, NULL, buf, sizeof buf), CL_E_LIMIT);
+  /* The (thr,val) pairs are limited apart from the cells: 2^20 pairs
+   * onto one cell is a picture (CuTe's GMMA A and B have many threads on
+   * each element), more than CL_PICTURE_MAX_PAIRS is not. */
+  cl_layout_t *crowd = lay("(1024,1024):(0,0)"), *mob = lay("(8192,8193):(0,0)");
+  assert_true(cl_render_tv(crowd, 1, 1, NULL, NULL, 0) > 0);
+  assert_int_equal(cl_render_tv(mob, 1, 1, NULL, buf, sizeof buf), CL_E_LIMIT);
+  assert_non_null(strstr(cl_last_error(), "has 8192 x 8193 entries, more than the 67108864"));
+  cl_layout_free(crowd);
+  cl_layout_free(mob);
   assert_int_equal(cl_render_tv(l, 2048, 1024, NULL, buf, sizeof buf), CL_E_LIMIT);
   assert_int_equal(cl_render_tv(l, INT64_MAX, 2, NULL, buf, sizeof buf), CL_E_LIMIT);
   cl_layout_free(huge);
@@ -1246,6 +1254,184 @@ static void test_allocation_failures(void **state) {
   cl_layout_free(tv);
 }
 
+/* ---- a tiled MMA's figure (CL_PANELS_MMA) ---- */
+
+/* The x of the first <text class="cell"> after `from`. */
+static long first_cell_x(const char *from) {
+  const char *p = strstr(from, CELL_TEXT " x=\"");
+  assert_non_null(p);
+  return strtol(p + strlen(CELL_TEXT " x=\""), NULL, 10);
+}
+
+/* Panel k of an SVG figure. */
+static const char *panel_at(const char *svg, int k) {
+  const char *p = svg;
+  for (int i = 0; i <= k; i++) {
+    p = strstr(p + 1, "<g class=\"panel\"");
+    assert_non_null(p);
+  }
+  return p;
+}
+
+/* The y of the first cell's fill in a panel. */
+static long first_fill_y(const char *panel) {
+  const char *p = strstr(panel, "<rect x=\"");
+  assert_non_null(p);
+  return strtol(strstr(p, "y=\"") + 3, NULL, 10);
+}
+
+static void test_mma_arrangement(void **state) {
+  (void)state;
+  /* M = 8, N = 8, K = 4.  B (N x K) is (thr,val) -> 8 thr + val: tile
+   * index i = n + 8 k is T(i/8)V(i%8), so drawn K x N its row k column n
+   * reads T{k}V{n}. */
+  cl_layout_t *a = lay("(4,8):(8,1)"), *b = lay("(4,8):(8,1)"), *c = lay("(8,8):(1,8)");
+  cl_picture_panel panels[3] = {{a, NULL, "A", 8, 4, -1}, {b, NULL, "B", 8, 4, -1}, {c, NULL, "C", 8, 8, -1}};
+  cl_picture_options o = CL_PICTURE_OPTIONS_INIT;
+  o.arrangement = CL_PANELS_MMA;
+  char *svg = render_panels(panels, 3, &o);
+  assert_int_equal(count_of(svg, CELL_TEXT), 32 + 32 + 64);
+  const char *pa = panel_at(svg, 0), *pb = panel_at(svg, 1), *pc = panel_at(svg, 2);
+  assert_true(strncmp(pb, "<g class=\"panel\" data-rows=\"4\" data-cols=\"8\">", 44) == 0);
+  for (int64_t k = 0; k < 32; k++) {
+    char want[32];
+    snprintf(want, sizeof want, "T%lldV%lld", (long long)(k / 8), (long long)(k % 8));
+    assert_string_equal(text_element(svg, 32 + k), want);
+  }
+  /* The tooltip names the tile's coordinate (n,k). */
+  assert_non_null(strstr(pb, "<title>(2,1) index 10: T1V2</title>"));
+  assert_non_null(strstr(pb, "drawn transposed: row k, column n"));
+  /* B's columns stand above C's (one cell width), A's rows beside C's. */
+  assert_int_equal(first_cell_x(pb), first_cell_x(pc));
+  assert_int_equal(first_fill_y(pa), first_fill_y(pc));
+  assert_true(first_fill_y(pb) < first_fill_y(pc));
+  /* A and C as they are side by side: the same cells. */
+  cl_picture_options row = CL_PICTURE_OPTIONS_INIT;
+  char *plain = render_panels(panels, 3, &row);
+  for (int64_t k = 0; k < 128; k++) {
+    if (k == 32)
+      k = 64;
+    char mine[256];
+    snprintf(mine, sizeof mine, "%s", text_element(svg, k));
+    assert_string_equal(mine, text_element(plain, k));
+  }
+  /* An older caller's options, which end before the arrangement, get the
+   * row. */
+  row.size = offsetof(cl_picture_options, arrangement);
+  row.arrangement = CL_PANELS_MMA;
+  char *old = render_panels(panels, 3, &row);
+  assert_string_equal(old, plain);
+  free(old);
+  free(plain);
+  free(svg);
+  /* TikZ: B's scope above C's, A's beside it. */
+  o.format = CL_PICTURE_TEX;
+  char *tex = render_panels(panels, 3, &o);
+  long x[3], y[3];
+  const char *q = tex;
+  for (int k = 0; k < 3; k++) {
+    q = strstr(q, "\\begin{scope}[shift={(");
+    assert_non_null(q);
+    q += strlen("\\begin{scope}[shift={(");
+    assert_int_equal(sscanf(q, "%ld,%ld", &x[k], &y[k]), 2);
+  }
+  assert_true(x[0] == 0 && y[1] == 0);
+  assert_int_equal(x[1], x[2]);
+  assert_int_equal(y[0], y[2]);
+  assert_true(x[2] > 4 && y[2] > 4);
+  free(tex);
+  /* What an MMA figure is not. */
+  char buf[16] = "unchanged";
+  o.format = CL_PICTURE_SVG;
+  assert_int_equal(cl_render_panels(panels, 2, &o, buf, sizeof buf), CL_E_DOMAIN);
+  assert_non_null(strstr(cl_last_error(), "three panels (A, B, C), not 2"));
+  panels[1].tile_rows = panels[1].tile_cols = 0;
+  assert_int_equal(cl_render_panels(panels, 3, &o, buf, sizeof buf), CL_E_DOMAIN);
+  assert_non_null(strstr(cl_last_error(), "panel 2 is not a TV tile"));
+  panels[1] = (cl_picture_panel){b, NULL, "B", 4, 8, -1};
+  assert_int_equal(cl_render_panels(panels, 3, &o, buf, sizeof buf), CL_E_DOMAIN);
+  assert_non_null(strstr(cl_last_error(), "not 8x4, 4x8 and 8x8"));
+  o.arrangement = (cl_panel_arrangement)7;
+  assert_int_equal(cl_render_panels(panels, 3, &o, buf, sizeof buf), CL_E_DOMAIN);
+  assert_non_null(strstr(cl_last_error(), "unknown panel arrangement 7"));
+  assert_string_equal(buf, "unchanged");
+  /* Out of memory at each allocation, the transposed B's among them. */
+  panels[1] = (cl_picture_panel){b, NULL, "B", 8, 4, -1};
+  o.arrangement = CL_PANELS_MMA;
+  budget bud = {0, 0, -1};
+  cl_allocator hook = {budget_alloc, budget_realloc, budget_free, &bud};
+  assert_int_equal(cl_set_allocator(&hook), CL_OK);
+  assert_true(cl_render_panels(panels, 3, &o, NULL, 0) > 0);
+  long needed = bud.total;
+  for (long k = 0; k < needed; k++) {
+    bud = (budget){0, 0, k};
+    assert_int_equal(cl_render_panels(panels, 3, &o, NULL, 0), CL_E_NOMEM);
+    assert_int_equal(bud.live, 0);
+  }
+  assert_int_equal(cl_set_allocator(NULL), CL_OK);
+  cl_layout_free(a);
+  cl_layout_free(b);
+  cl_layout_free(c);
+}
+
+/* A figure of more than 16384 cells: every cell still one <text
+ * class="cell"> with its label, the fills one stroked path per colour
+ * whose class the <style> defines, no tooltips. */
+static void test_compact_figure(void **state) {
+  (void)state;
+  cl_layout_t *tv = lay("(128,256):(1,128)"); /* T{m}V{n} at (m,n) */
+  char *svg = render_tv(tv, 128, 256, CL_PICTURE_SVG);
+  assert_int_equal(count_of(svg, CELL_TEXT), 128 * 256);
+  assert_int_equal(count_of(svg, "<title>"), 1);
+  assert_int_equal(count_of(svg, "<rect x="), 0);
+  const char *p = svg;
+  for (int64_t k = 0; k < 128 * 256; k++) {
+    p = strstr(p, CELL_TEXT);
+    const char *label = strchr(p, '>') + 1;
+    char want[32];
+    int w = snprintf(want, sizeof want, "T%lldV%lld</text>", (long long)(k / 256), (long long)(k % 256));
+    if (strncmp(label, want, (size_t)w) != 0)
+      fail_msg("cell %lld: %.20s, not %s", (long long)k, label, want);
+    p = label;
+  }
+  /* 16 thread tints, one path each, each class defined. */
+  assert_int_equal(count_of(svg, "<path class=\"c"), 16);
+  for (const char *q = strstr(svg, "<path class=\"c"); q != NULL; q = strstr(q + 1, "<path class=\"c")) {
+    char rule[32];
+    snprintf(rule, sizeof rule, ".%.7s{stroke:#%.6s}", q + 13, q + 14);
+    assert_non_null(strstr(svg, rule));
+  }
+  /* Thread 0 fills rows 0, 16, 32, ...: one stroke of 256 cells each. */
+  assert_non_null(strstr(svg, "d=\"M0 0.5h256m-256 16h256"));
+  assert_true(strlen(svg) < 48 * 128 * 256);
+  free(svg);
+  /* A grid by index: hundreds of colours, still one class each. */
+  svg = render_layout(tv, CL_PICTURE_SVG, NULL);
+  assert_int_equal(count_of(svg, CELL_TEXT), 128 * 256);
+  int64_t paths = count_of(svg, "<path class=\"c");
+  assert_true(paths > 100);
+  assert_int_equal(count_of(svg, "{stroke:#"), paths);
+  for (const char *q = strstr(svg, "<path class=\"c"); q != NULL; q = strstr(q + 1, "<path class=\"c")) {
+    char rule[32];
+    snprintf(rule, sizeof rule, ".%.7s{stroke:#%.6s}", q + 13, q + 14);
+    assert_non_null(strstr(svg, rule));
+  }
+  free(svg);
+  /* Out of memory at each allocation: a clean failure, nothing left. */
+  budget b = {0, 0, -1};
+  cl_allocator hook = {budget_alloc, budget_realloc, budget_free, &b};
+  assert_int_equal(cl_set_allocator(&hook), CL_OK);
+  assert_true(cl_render_tv(tv, 128, 256, NULL, NULL, 0) > 0);
+  long needed = b.total;
+  for (long k = 0; k < needed; k++) {
+    b = (budget){0, 0, k};
+    assert_int_equal(cl_render_tv(tv, 128, 256, NULL, NULL, 0), CL_E_NOMEM);
+    assert_int_equal(b.live, 0);
+  }
+  assert_int_equal(cl_set_allocator(NULL), CL_OK);
+  cl_layout_free(tv);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_every_cell_of_generated_layouts),
@@ -1267,6 +1453,8 @@ int main(void) {
     cmocka_unit_test(test_errors),
     cmocka_unit_test(test_marks),
     cmocka_unit_test(test_allocation_failures),
+    cmocka_unit_test(test_mma_arrangement),
+    cmocka_unit_test(test_compact_figure),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -149,4 +149,13 @@ from offset 9 and goes to offset 10.  Reading down a column of the source
 and writing it into the destination touches the banks shown.
 TEXT
 
+picture tiled_mma "A tiled MMA, as CuTe's print_latex lays it out" \
+  'make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN,(2,2,1))' <<'TEXT'
+`SM80_16x8x16_F32F16F16F32_TN` (`mma.sync.m16n8k16`) on 2x2 warps, a 32x16x16
+tile: C (M x N) in the middle, A (M x K) at its left, B (N x K) on top, drawn
+K x N so that its columns are C's.  Each cell names the first thread and
+value that hold it: thread 0 holds rows 0 and 8 of A and C, and each warp
+its own 16x8 block of C (docs/atoms.md).
+TEXT
+
 echo "wrote $md and $(ls "$out" | wc -l) pictures in $out"

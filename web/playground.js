@@ -16,12 +16,16 @@
   // A picture of more cells than this is not put into the page (the library
   // draws up to 2^20, which a browser would take long to show).
   const MAX_PAGE_CELLS = 16384;
-  const DEFAULTS = {expr: '', b: '(4,3):(3,1)', mode: 'layout', rows: 16, cols: 8, colour: 'auto', bytes: 4, hl: -1};
+  const DEFAULTS = {expr: '', b: '(4,3):(3,1)', mode: 'layout', rows: 16, cols: 8, colour: 'auto', bytes: 4, hl: -1,
+                    atom: 'SM80_16x8x16_F32F16F16F32_TN', layout: '(2,2,1)', perm: '', thr: 0};
+  const MODES = ['layout', 'tv', 'composition', 'copy', 'banks', 'mma'];
 
   // Examples from CuTe's documentation (media/docs/cpp/cute: 01_layout,
   // 02_layout_algebra, 0x_gemm_tutorial) and the shared-memory swizzles of
   // its GEMMs.
   const EXAMPLES = [
+    // (The tiled mma.sync example is last: the browser test finds the TV
+    // example by the first title that holds "MMA".)
     {title: 'Column-major', text: 'make_layout((4,8)): going down adds 1, going right adds 4 (LayoutLeft, CuTe\'s default).',
      state: {expr: 'make_layout((4,8))'}},
     {title: 'Row-major', text: 'make_layout((4,8),LayoutRight): going right adds 1, going down adds 8.',
@@ -52,6 +56,8 @@
      state: {expr: '(8,64):(64,1)', b: '((8,4),8):((1,64),8)', mode: 'banks', bytes: 2}},
     {title: 'The same rows, swizzled', text: 'swizzle_search finds Sw<3,3,3>: the chunks of a column land in 8 different bank groups, 1 wavefront a matrix.',
      state: {expr: 'composition(Swizzle(3,3,3),(8,64):(64,1))', b: '((8,4),8):((1,64),8)', mode: 'banks', bytes: 2}},
+    {title: 'A tiled mma.sync from the atom catalog', text: 'SM80_16x8x16_F32F16F16F32_TN on 2x2 warps, as CuTe\'s print_latex lays it out: A at the left, B on top, C in the middle, and thread 0\'s partitions.',
+     state: {mode: 'mma', expr: 'make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN,(2,2,1))'}}
   ];
 
   const $ = id => document.getElementById(id);
@@ -83,8 +89,101 @@
 
   // ---------------------------------------------------------------- state and the address
 
+  // ---------------------------------------------------------------- tiled MMAs of the catalog
+
+  // The MMA operations of the catalog (`cute-layout functions --atoms`).
+  let catalog = [];
+  // The atom the picker has chosen (it may be filtered out of the list).
+  let chosenAtom = DEFAULTS.atom;
+
+  // The tiled MMA of the picker's fields, as `cute-layout eval` takes it.
+  function mmaExpr(s) {
+    const args = [s.atom];
+    if (s.layout || s.perm) args.push(s.layout || '(1,1,1)');
+    if (s.perm) args.push(s.perm);
+    return 'make_tiled_mma(' + args.join(',') + ')';
+  }
+
+  // The arguments of a call, split at its top-level commas (a GMMA name's
+  // template arguments hold commas too).
+  function splitArguments(text) {
+    const parts = [];
+    let depth = 0, start = 0;
+    for (let i = 0; i < text.length; i++) {
+      const ch = text[i];
+      if (ch === '(' || ch === '<') depth++;
+      else if (ch === ')' || ch === '>') depth--;
+      else if (ch === ',' && depth === 0) {
+        parts.push(text.slice(start, i));
+        start = i + 1;
+      }
+    }
+    parts.push(text.slice(start));
+    return parts;
+  }
+
+  // The picker's fields of a make_tiled_mma(...) expression, or null.
+  function mmaFields(expr) {
+    const m = /^make_tiled_mma\((.*)\)$/.exec(expr.replace(/\s+/g, ''));
+    if (!m) return null;
+    const args = splitArguments(m[1]);
+    if (args.length > 3 || !args[0]) return null;
+    return {atom: args[0], layout: args[1] || '', perm: args[2] || ''};
+  }
+
+  // The picker's list: the names holding every word of the filter.
+  function fillAtoms() {
+    const words = $('atom-filter').value.toLowerCase().split(/\s+/).filter(Boolean);
+    const names = catalog.filter(n => words.every(w => n.toLowerCase().includes(w)));
+    const select = $('atom');
+    select.textContent = '';
+    for (const name of names) {
+      const option = document.createElement('option');
+      option.value = option.textContent = name;
+      select.append(option);
+    }
+    select.value = names.includes(chosenAtom) ? chosenAtom : '';
+    $('atom-count').textContent = names.length + ' of ' + catalog.length + ' MMA atoms';
+    $('atom-chosen').textContent = chosenAtom;
+  }
+
+  // (M,N,K) of a tiled MMA, or null.
+  function tileShape(expr) {
+    const m = /^\(([0-9]+),([0-9]+),([0-9]+)\)$/.exec(evalLine('tile_shape(' + expr + ')'));
+    return m ? m.slice(1).map(Number) : null;
+  }
+
+  // The thread's partitions of the A, B and C tiles: their values, and the
+  // picture of each slice's layout.
+  function showPartitions(s) {
+    const part = $('partitions-part'), box = $('partitions');
+    box.textContent = '';
+    $('partitions-values').textContent = '';
+    const mnk = s.mode === 'mma' ? tileShape(s.expr) : null;
+    part.hidden = !mnk;
+    if (!mnk) return;
+    const [M, N, K] = mnk;
+    $('partitions-thread').textContent = String(s.thr);
+    const lines = [];
+    for (const [name, rows, cols] of [['A', M, K], ['B', N, K], ['C', M, N]]) {
+      const slice = 'partition_' + name + '(' + s.expr + ',' + s.thr + ',make_layout((' + rows + ',' + cols + ')))';
+      const line = evalLine(slice);
+      lines.push('partition_' + name + ' = ' + line);
+      if (line.startsWith('error:')) continue;
+      const drawn = playground.run(['draw', 'get(' + slice + ',0)']);
+      if (drawn.status !== 0) continue;
+      const figure = document.createElement('div');
+      figure.className = 'partition';
+      figure.innerHTML = drawn.out.replace(/^<\?xml[^>]*>\s*/, '');
+      box.append(figure);
+    }
+    $('partitions-values').textContent = lines.join('\n');
+  }
+
+  // ---------------------------------------------------------------- state and the address (continued)
+
   function readControls() {
-    return {
+    const s = {
       expr: $('expr').value.trim(),
       b: $('b').value.trim(),
       mode: document.querySelector('input[name=mode]:checked').value,
@@ -93,7 +192,17 @@
       colour: $('colour').value,
       bytes: Number($('bytes').value) || 4,
       hl: state.hl,
+      atom: chosenAtom,
+      layout: $('atom-layout').value.trim(),
+      perm: $('permutation').value.trim(),
+      thr: Math.max(0, Math.floor(Number($('thread').value) || 0)),
     };
+    if (s.mode === 'mma') {
+      s.expr = mmaExpr(s);
+      s.hl = -1; // a tiled MMA is drawn on its own tiles, without an outline
+      $('expr').value = s.expr;
+    }
+    return s;
   }
 
   function writeControls(s) {
@@ -104,6 +213,11 @@
     $('tile-cols').value = s.cols;
     $('colour').value = s.colour;
     $('bytes').value = s.bytes;
+    chosenAtom = s.atom;
+    $('atom-layout').value = s.layout;
+    $('permutation').value = s.perm;
+    $('thread').value = s.thr;
+    if (catalog.length) fillAtoms();
     showModeFields(s);
   }
 
@@ -120,6 +234,7 @@
     if (s.colour !== 'auto') parts.push('colour=' + s.colour);
     if (byBank(s) && s.bytes !== 4) parts.push('bytes=' + s.bytes);
     if (s.hl >= 0) parts.push('hl=' + s.hl);
+    if (s.mode === 'mma' && s.thr > 0) parts.push('thr=' + s.thr);
     return '#' + parts.join('&');
   }
 
@@ -137,12 +252,17 @@
       }
       const key = part.slice(0, eq);
       if (key === 'expr' || key === 'b') s[key] = value;
-      else if (key === 'mode' && ['layout', 'tv', 'composition', 'copy', 'banks'].includes(value)) s.mode = value;
+      else if (key === 'mode' && MODES.includes(value)) s.mode = value;
       else if (key === 'colour' && ['auto', 'index', 'bank', 'thread', 'value'].includes(value)) s.colour = value;
       else if (key === 'bytes' && /^[0-9]+$/.test(value)) s.bytes = Number(value);
       else if (key === 'hl' && /^[0-9]+$/.test(value)) s.hl = Number(value);
       else if (key === 'tile' && /^[0-9]+,[0-9]+$/.test(value)) [s.rows, s.cols] = value.split(',').map(Number);
+      else if (key === 'thr' && /^[0-9]+$/.test(value)) s.thr = Number(value);
     }
+    // A tiled MMA's expression sets the picker's fields.
+    const fields = s.mode === 'mma' ? mmaFields(s.expr) : null;
+    if (fields) Object.assign(s, fields);
+    else if (s.mode === 'mma') s.expr = mmaExpr(s);
     return s;
   }
 
@@ -152,6 +272,8 @@
     $('b-field').hidden = !usesB(s);
     $('tile-options').hidden = s.mode !== 'tv';
     $('bytes-field').hidden = !byBank(s);
+    $('mma-options').hidden = s.mode !== 'mma';
+    $('expr-field').hidden = s.mode === 'mma';
     $('expr-label').textContent = s.mode === 'composition' ? 'A' : s.mode === 'copy' ? 'Source'
       : s.mode === 'banks' ? 'Shared-memory layout' : 'Expression';
     $('b-field').firstElementChild.textContent = s.mode === 'copy' ? 'Destination'
@@ -184,6 +306,10 @@
   // How many cells the picture would have, or 0 if unknown.
   function cellsOf(s) {
     if (s.mode === 'tv') return s.rows * s.cols;
+    if (s.mode === 'mma') {
+      const mnk = tileShape(s.expr);
+      return mnk ? mnk[0] * mnk[2] + mnk[1] * mnk[2] + mnk[0] * mnk[1] : 0;
+    }
     const size = e => { const n = Number(evalLine('size(' + e + ')')); return Number.isFinite(n) ? n : 0; };
     if (s.mode === 'composition') return size(s.expr) + 2 * size(s.b);
     if (s.mode === 'copy') return size(s.expr) + size(s.b);
@@ -246,6 +372,7 @@
   }
 
   function clearOutputs() {
+    $('partitions-part').hidden = true;
     $('value').textContent = '';
     $('table').textContent = '';
     showCommand('');
@@ -270,6 +397,11 @@
       ? [['expr', s.mode === 'copy' ? 'source' : 'A', s.expr], ['b', s.mode === 'copy' ? 'destination' : 'B', s.b]]
       : [['expr', null, s.expr]];
     if (s.mode === 'composition') named.push([null, 'composition(A,B)', 'composition(' + s.expr + ',' + s.b + ')']);
+    if (s.mode === 'mma') {
+      named[0][1] = 'tiled MMA';
+      named.push([null, 'tile_shape', 'tile_shape(' + s.expr + ')']);
+      named.push([null, 'thr_layout_vmnk', 'thr_layout_vmnk(' + s.expr + ')']);
+    }
     if (s.mode === 'banks') {
       named.push(['b', 'access', s.b]);
       named.push([null, 'bank_conflicts', 'bank_conflicts(' + s.b + ',' + s.expr + ',' + 8 * s.bytes + ')']);
@@ -302,6 +434,7 @@
       return;
     }
     showExplanation(state);
+    $('partitions-part').hidden = true;
     if (!showValues(state)) {
       $('table').textContent = '';
       showCommand('');
@@ -329,6 +462,7 @@
       playground.key = fragmentOf(state);
       showCommand('cute-layout ' + args.map(shellWord).join(' '));
     }
+    showPartitions(state);
     if (drawn.status === 0) {
       showPicture(drawn.out, '');
       $('table').textContent = playground.run(args.concat(['--format', 'txt'])).out;
@@ -353,6 +487,7 @@
   // panel (cells are in row-major order, coordinate m + rows * n), in every
   // panel that holds the same element.
   function onPictureClick(event) {
+    if (state.mode === 'mma') return; // drawn on its own tiles, no outline
     const target = event.target.closest('text.cell, rect');
     const panel = target && target.closest('g.panel');
     if (!panel) return;
@@ -401,6 +536,18 @@
       return;
     }
     $('status').textContent = playground.run(['--version']).out + ', running in this page as WebAssembly.';
+    catalog = playground.run(['functions', '--atoms']).out.split('\n').filter(l => l.startsWith('mma '))
+      .map(l => l.slice(4));
+    fillAtoms();
+    $('atom-filter').addEventListener('input', fillAtoms);
+    $('atom').addEventListener('change', () => {
+      if (!$('atom').value) return;
+      chosenAtom = $('atom').value;
+      $('atom-chosen').textContent = chosenAtom;
+      renderNow();
+    });
+    for (const id of ['atom-layout', 'permutation', 'thread'])
+      $(id).addEventListener('input', renderSoon);
     for (const id of ['expr', 'b', 'tile-rows', 'tile-cols', 'bytes'])
       $(id).addEventListener('input', () => { state.hl = -1; renderSoon(); });
     for (const radio of document.querySelectorAll('input[name=mode]'))

@@ -83,6 +83,17 @@ typedef enum cl_colour_scheme {
   CL_COLOUR_VALUE = 4
 } cl_colour_scheme;
 
+/* Where the panels of a figure (cl_render_panels) go. */
+typedef enum cl_panel_arrangement {
+  /* Side by side, left to right. */
+  CL_PANELS_ROW = 0,
+  /* A tiled MMA as CuTe's print_latex lays it out: three TV panels, A on an
+   * M x K tile, B on an N x K tile and C on an M x N tile, in that order;
+   * C in the middle, A at its left (its rows C's rows), B above it drawn
+   * transposed, K x N (its columns C's columns). */
+  CL_PANELS_MMA = 1
+} cl_panel_arrangement;
+
 /* How to draw.  Initialise with CL_PICTURE_OPTIONS_INIT, then set fields:
  *     cl_picture_options o = CL_PICTURE_OPTIONS_INIT;
  *     o.format = CL_PICTURE_TEX;
@@ -107,13 +118,20 @@ typedef struct cl_picture_options {
    * and 0: none. */
   const int64_t *marks;
   int64_t mark_count;
+  cl_panel_arrangement arrangement; /* cl_render_panels; default CL_PANELS_ROW */
 } cl_picture_options;
 
-#define CL_PICTURE_OPTIONS_INIT {sizeof(cl_picture_options), CL_PICTURE_SVG, NULL, NULL, NULL, CL_COLOUR_AUTO, 0, NULL, 0}
+#define CL_PICTURE_OPTIONS_INIT \
+  {sizeof(cl_picture_options), CL_PICTURE_SVG, NULL, NULL, NULL, CL_COLOUR_AUTO, 0, NULL, 0, CL_PANELS_ROW}
 
 /* Pictures never draw more cells than CL_PICTURE_MAX_CELLS (common.h), nor
  * more rows or columns (CL_E_LIMIT): a 1024 x 1024 grid is already a 100 MB
- * SVG. */
+ * SVG.  A TV picture visits at most CL_PICTURE_MAX_PAIRS (thr,val) pairs
+ * (2^26: the A and B of a 128x256x64 GMMA tiled MMA, whose 128 threads
+ * all reach every element, have 2^22).  A figure of more than 16384 cells
+ * is drawn compactly in SVG: no tooltip per cell, the fills one path per
+ * colour; every cell still has its one <text class="cell">. */
+#define CL_PICTURE_MAX_PAIRS ((int64_t)1 << 26)
 
 /* The picture of a layout L as a grid:
  *  - rank 2: an M x N grid, M = size(mode 0), N = size(mode 1), cell (m,n)
@@ -144,7 +162,8 @@ CL_API int64_t cl_render_layout_file(const cl_layout_t *layout, const cl_picture
  * thread, and a rank r > 2 layout takes modes 1..r-1 as the values (noted).
  * Errors: those of cl_render_layout, CL_E_DOMAIN for a tile dimension < 1
  * or an index outside the tile (naming the pair), CL_E_LIMIT when the tile
- * or the layout has more than CL_PICTURE_MAX_CELLS elements. */
+ * has more than CL_PICTURE_MAX_CELLS elements or the layout more than
+ * CL_PICTURE_MAX_PAIRS. */
 CL_API int64_t cl_render_tv(const cl_layout_t *layout_tv, int64_t tile_rows, int64_t tile_cols,
                             const cl_picture_options *options, char *buf, size_t cap);
 CL_API int64_t cl_render_tv_file(const cl_layout_t *layout_tv, int64_t tile_rows, int64_t tile_cols,
@@ -171,7 +190,8 @@ typedef struct cl_picture_panel {
 /* Most panels in one figure. */
 #define CL_PICTURE_MAX_PANELS 8
 
-/* Several pictures side by side, left to right, in one document: e.g. A, B
+/* Several pictures side by side, left to right (or as
+ * options->arrangement says), in one document: e.g. A, B
  * and composition(A,B) (highlighting coordinate c of B and of A o B and
  * coordinate B(c) of A), or the source and destination of a copy
  * (highlighting one element in both).  options->title, when not NULL, is a
@@ -183,7 +203,9 @@ typedef struct cl_picture_panel {
  * Errors: CL_E_NULL (panels, a panel with neither or both of layout and
  * composed, or buf with cap > 0), CL_E_DOMAIN (count 0 or above
  * CL_PICTURE_MAX_PANELS, bad options or tile, a highlight outside its
- * panel, or a thread/value colour scheme for a panel that is not TV),
+ * panel, a thread/value colour scheme for a panel that is not TV, or
+ * CL_PANELS_MMA with other than three TV panels whose tiles are M x K,
+ * N x K and M x N),
  * CL_E_UNSUPPORTED (a composed layout whose inner function is a swizzle),
  * CL_E_LIMIT (more than CL_PICTURE_MAX_CELLS cells in all), and the errors
  * of cl_render_layout / cl_render_tv for each panel. */

@@ -451,6 +451,8 @@ static int64_t render_atom(const value *v, const draw_args *a, cl_picture_option
   for (int k = 0; k < p.count; k++)
     panels[k] = (cl_picture_panel){p.layout[k], NULL, p.title[k], p.rows[k], p.cols[k], -1};
   opt->title = title;
+  /* A tiled MMA as CuTe's print_latex lays it out; a copy side by side. */
+  opt->arrangement = p.count == 3 ? CL_PANELS_MMA : CL_PANELS_ROW;
   int64_t n = cl_render_panels_file(panels, (size_t)p.count, opt, f);
   free(title);
   cli_atom_panels_free(&p);

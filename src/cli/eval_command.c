@@ -10,10 +10,13 @@
 #define _POSIX_C_SOURCE 200809L /* poll */
 #include <errno.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <cutelayout/cutelayout.h>
 
 #include "builtins.h"
 #include "command.h"
@@ -226,27 +229,47 @@ static void print_builtin(const builtin *b, void *ctx) {
     printf("  %s\n", b->usage);
 }
 
+/* The atom catalog's names, one "FAMILY NAME" line each: what a picker
+ * (the playground's) offers, in the catalog's order. */
+static void print_catalog(void) {
+  static const char *const families[] = {"mma", "copy", "type", "smem"};
+  for (int f = 0; f < 4; f++)
+    for (int64_t i = 0; cl_atom_catalog_name((cl_atom_family)f, i) != NULL; i++)
+      printf("%s %s\n", families[f], cl_atom_catalog_name((cl_atom_family)f, i));
+}
+
 static int run_functions(int argc, char **argv) {
-  static const struct option longopts[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+  static const struct option longopts[] = {{"help", no_argument, NULL, 'h'}, {"atoms", no_argument, NULL, 'a'},
+                                           {NULL, 0, NULL, 0}};
   cli_options o = cli_options_start(argc, argv, "h", longopts);
   const char *arg;
+  bool atoms = false;
   for (int c; (c = cli_next_option(&o, &arg)) != CLI_END;) {
     switch (c) {
     case CLI_OPERAND: return usage_error(&command_functions, "takes no arguments, not '%s'", arg);
+    case 'a': atoms = true; break;
     case 'h': return show_help(&command_functions);
     default: return cli_option_error(&command_functions, &o, c);
     }
   }
-  builtin_each(print_builtin, NULL);
+  if (atoms)
+    print_catalog();
+  else
+    builtin_each(print_builtin, NULL);
   return 0;
 }
 
 const command command_functions = {
   "functions", run_functions,
-  "usage: cute-layout functions\n",
+  "usage: cute-layout functions [--atoms]\n",
   "\n"
   "Lists the functions of the expression language of 'cute-layout eval', each\n"
   "with the arguments it takes (L a layout, C a composed layout, Sw a swizzle,\n"
-  "t an integer tuple).\n",
+  "t an integer tuple).\n"
+  "\n"
+  "options:\n"
+  "      --atoms        list the atom catalog instead, one 'FAMILY NAME' line each:\n"
+  "                     mma (MMA operations), copy (copy operations), type (element\n"
+  "                     types), smem (GMMA shared-memory layout atoms)\n",
   "functions        list the functions of the expression language\n",
 };

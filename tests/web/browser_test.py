@@ -11,6 +11,8 @@ expressions into the page and checks what it shows against the
 command-line tool: the value is `cute-layout eval`'s line, the picture's
 cells (<text class="cell">, CONTRACT.md) and their labels are those of
 `cute-layout draw` with the same options, the table is `draw --format txt`,
+a tiled MMA picked from the atom catalog (filtered as one types) shows the
+tool's A, B, C and a thread's partitions and lives in the address,
 an error shows eval's `error: ...` line with its column marked, the address
 keeps the expression, and the gallery's examples are one click away.  A
 screenshot (DIR/playground.png) must not be blank.
@@ -424,6 +426,50 @@ def run_checks(page, tool, out):
     page.b.wait_for('playground.key === location.hash && location.hash.includes("mode=tv")', 'the MMA example')
     page.settle()
     c.same_as_tool('the MMA example', [mma, '--tv', '16,8'], [mma])
+
+    # A tiled MMA of the catalog: the picker lists `functions --atoms`'s MMA
+    # names, filtered as one types; the atom, atom layout and permutation
+    # make the expression the address keeps; A, B and C, and the chosen
+    # thread's partitions, are the tool's pictures.
+    page.click('input[name=mode][value=mma]')
+    catalog = [line[4:] for line in tool_run(tool, ['functions', '--atoms'])[1].splitlines()
+               if line.startswith('mma ')]
+    listed = lambda: page.b.js('Array.from(document.getElementById("atom").options).map(o => o.value)')
+    c.expect(len(catalog) > 50 and listed() == catalog, 'the picker lists the catalog\'s %d MMA atoms' % len(catalog))
+    page.type_into('atom-filter', 'sm80 16x8x16 F32F16')
+    want = [n for n in catalog if all(w in n.lower() for w in ['sm80', '16x8x16', 'f32f16'])]
+    c.expect(0 < len(want) < len(catalog) and listed() == want, 'the picker filters as one types', repr(listed()))
+    page.choose('atom', 'SM80_16x8x16_F32F16F16F32_TN')
+    page.type_into('atom-layout', '(2,2,1)')
+    page.type_into('permutation', '(_,_,_)')
+    tiled = 'make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN,(2,2,1),(_,_,_))'
+    c.expect(page.b.js('location.hash') == '#expr=' + urllib.parse.quote(tiled, safe='(),_') + '&mode=mma' or
+             page.b.js('location.hash') == page.b.js('"#expr=" + encodeURIComponent(%s) + "&mode=mma"'
+                                                     % json.dumps(tiled)),
+             'the address holds the tiled MMA', page.b.js('location.hash'))
+    c.same_as_tool('a tiled MMA of the catalog', [tiled], [tiled, 'tile_shape(%s)' % tiled, 'thr_layout_vmnk(%s)' % tiled])
+    panels = page.b.js('Array.from(document.querySelectorAll("#picture g.panel")).map(g => g.dataset.rows + "x" + g.dataset.cols)')
+    c.expect(panels == ['32x16', '16x16', '32x16'], 'A (32x16), B drawn K x N (16x16) and C (32x16)', repr(panels))
+    page.set_value('thread', '5')
+    c.expect('thr=5' in page.b.js('location.hash'), 'the address holds the thread')
+    slices = [['get(partition_%s(%s,5,make_layout((%d,%d))),0)' % (x, tiled, r, k)] for x, r, k in
+              [('A', 32, 16), ('B', 16, 16), ('C', 32, 16)]]
+    want = [tool_cells(tool, s)[0][0] for s in slices]
+    got = page.b.js('Array.from(document.querySelectorAll("#partitions g.panel")).map('
+                    'g => Array.from(g.querySelectorAll("text.cell")).map(t => t.textContent))')
+    c.expect(got == want, 'thread 5\'s partitions are the tool\'s pictures', repr(got)[:200])
+    lines = page.text('partitions-values').split('\n')
+    c.expect(lines == ['partition_%s = %s' % (x, tool_run(tool, ['eval', s[0][4:-3]])[1].rstrip('\n'))
+                       for x, s in zip('ABC', slices)], 'thread 5\'s partitions are eval\'s', repr(lines))
+    # The address alone brings it all back.
+    shared = page.b.js('location.hash')
+    page.load('#expr=' + urllib.parse.quote('make_layout((4,8))', safe=''))
+    page.load(shared)
+    c.expect([page.b.js('document.getElementById(%s).value' % json.dumps(f)) for f in
+              ['atom-layout', 'permutation', 'thread']] == ['(2,2,1)', '(_,_,_)', '5'] and
+             page.text('atom-chosen') == 'SM80_16x8x16_F32F16F16F32_TN', 'the address restores the picker')
+    c.same_as_tool('the tiled MMA from the address', [tiled], [tiled, 'tile_shape(%s)' % tiled,
+                                                               'thr_layout_vmnk(%s)' % tiled])
 
     print('%d passed, %d failed' % (c.count - c.failures, c.failures))
     return 1 if c.failures else 0

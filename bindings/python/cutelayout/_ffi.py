@@ -50,7 +50,7 @@ cl_index_map_fn = ctypes.CFUNCTYPE(c_int, c_void_p, c_int64, POINTER(c_int64))
 class cl_picture_options(ctypes.Structure):
     _fields_ = [('size', c_size_t), ('format', c_int), ('title', c_char_p), ('map', cl_index_map_fn),
                 ('map_ctx', c_void_p), ('colour', c_int), ('element_bytes', c_int64), ('marks', POINTER(c_int64)),
-                ('mark_count', c_int64)]
+                ('mark_count', c_int64), ('arrangement', c_int)]
 
 
 class cl_picture_panel(ctypes.Structure):

@@ -3,11 +3,13 @@
 import ctypes
 from ctypes import sizeof
 
+from ._atoms import MmaAtom, TiledCopy, TiledMMA
 from ._ffi import CuteLayoutError, capi, cl_index_map_fn, cl_picture_options, cl_picture_panel, snprintf_text
 from ._coord import CoordTensor
 from ._layout import ComposedLayout, _as_fn
 
 _FORMATS = {'svg': capi.CL_PICTURE_SVG, 'tex': capi.CL_PICTURE_TEX, 'txt': capi.CL_PICTURE_TXT}
+_ARRANGEMENTS = {'row': capi.CL_PANELS_ROW, 'mma': capi.CL_PANELS_MMA}
 _COLOURS = {'auto': capi.CL_COLOUR_AUTO, 'index': capi.CL_COLOUR_INDEX, 'bank': capi.CL_COLOUR_BANK,
             'thread': capi.CL_COLOUR_THREAD, 'value': capi.CL_COLOUR_VALUE}
 
@@ -40,12 +42,13 @@ class _Options:
     """cl_picture_options for the keyword arguments of draw(); holds the map
     callback (and any exception it raised) for the call's duration."""
 
-    def __init__(self, format='svg', title=None, colour='auto', element_bytes=None, map=None):
+    def __init__(self, format='svg', title=None, colour='auto', element_bytes=None, map=None, arrangement='row'):
         self.error = None
         self.format = format
         self.struct = cl_picture_options(sizeof(cl_picture_options), _choice(_FORMATS, format, 'format'),
                                          None if title is None else title.encode(), cl_index_map_fn(),
-                                         None, _choice(_COLOURS, colour, 'colour'), element_bytes or 0)
+                                         None, _choice(_COLOURS, colour, 'colour'), element_bytes or 0,
+                                         arrangement=_choice(_ARRANGEMENTS, arrangement, 'arrangement'))
         if map is not None:
             def call(ctx, index, out):
                 try:
@@ -77,7 +80,13 @@ def draw(x, tv=None, format='svg', title=None, colour='auto', element_bytes=None
     bank of the index, for element_bytes-byte elements), and for TV pictures
     'thread' or 'value'.  title: instead of the layout's text.  map: a function
     index -> int shown instead of the index.  A coordinate tensor's cells
-    show its coordinates."""
+    show its coordinates.  A TiledMMA (or MmaAtom) is drawn as CuTe's
+    print_latex lays it out, A at the left, B on top (K x N), C in the middle;
+    a TiledCopy as its source and destination side by side."""
+    if isinstance(x, (TiledMMA, MmaAtom, TiledCopy)):
+        if tv is not None or map is not None:
+            raise ValueError('a tiled MMA or copy is drawn on its own tiles: no tv or map')
+        return _draw_tiled(x, format, title, colour, element_bytes)
     options = _Options(format, title, colour, element_bytes, map)
     if isinstance(x, CoordTensor):
         if tv is not None:
@@ -92,6 +101,33 @@ def draw(x, tv=None, format='svg', title=None, colour='auto', element_bytes=None
     return options.render(capi.cl_render_tv if tile else capi.cl_render_layout, x, *tile)
 
 
+def _extent(mode):
+    """The size of a mode of a tile shape (an integer or a nested tuple)."""
+    if isinstance(mode, int):
+        return mode
+    n = 1
+    for m in mode:
+        n *= _extent(m)
+    return n
+
+
+def _draw_tiled(x, format, title, colour, element_bytes):
+    if isinstance(x, TiledCopy):
+        m, n = (_extent(e) for e in x.tiler_mn())
+        panels = [Panel(x.side_tv('S'), 'source (layoutS_TV)', (m, n)),
+                  Panel(x.side_tv('D'), 'destination (layoutD_TV)', (m, n))]
+        arrangement = 'row'
+    else:
+        mma = TiledMMA(x) if isinstance(x, MmaAtom) else x
+        m, n, k = (_extent(e) for e in mma.tile_shape())
+        panels = [Panel(mma.layout_tv('A'), 'A (M,K): layoutA_TV', (m, k)),
+                  Panel(mma.layout_tv('B'), 'B (N,K): layoutB_TV', (n, k)),
+                  Panel(mma.layout_tv('C'), 'C (M,N): layoutC_TV', (m, n))]
+        arrangement = 'mma'
+    return draw_panels(*panels, format=format, title=str(x) if title is None else title, colour=colour,
+                       element_bytes=element_bytes, arrangement=arrangement)
+
+
 class Panel:
     """One picture of draw_panels(): a layout or composed layout, its title,
     tv=(M, N) for a thread-value picture, and the cell to outline
@@ -104,10 +140,13 @@ class Panel:
         self.highlight = -1 if highlight is None else highlight
 
 
-def draw_panels(*panels, format='svg', title=None, colour='auto', element_bytes=None):
+def draw_panels(*panels, format='svg', title=None, colour='auto', element_bytes=None, arrangement='row'):
     """Several pictures side by side in one document (e.g. A, B and
     composition(A, B)); each panel a Layout, ComposedLayout, text, or Panel.
-    The colours span all panels, so one index has one colour throughout."""
+    The colours span all panels, so one index has one colour throughout.
+    arrangement='mma': three TV panels A (M x K), B (N x K) and C (M x N)
+    laid out as CuTe's print_latex does (B above C, drawn K x N; A at C's
+    left)."""
     panels = [p if isinstance(p, Panel) else Panel(p) for p in panels]
     array = (cl_picture_panel * max(len(panels), 1))()
     for c, p in zip(array, panels):
@@ -118,7 +157,8 @@ def draw_panels(*panels, format='svg', title=None, colour='auto', element_bytes=
         c.title = None if p.title is None else p.title.encode()
         c.tile_rows, c.tile_cols = p.tv
         c.highlight = p.highlight
-    return _Options(format, title, colour, element_bytes).render(capi.cl_render_panels, array, len(panels))
+    return _Options(format, title, colour, element_bytes, arrangement=arrangement).render(
+        capi.cl_render_panels, array, len(panels))
 
 
 def print_layout(x):

@@ -125,5 +125,26 @@ class TestAtoms(unittest.TestCase):
         self.assertEqual(((b, m, s), str(layout)), ((3, 3, 3), '(8,64):(64,1)'))
 
 
+    def test_pictures_are_the_tools(self):
+        # A tiled MMA as print_latex lays it out, a tiled copy side by side:
+        # the very document `cute-layout draw` writes, in every format.
+        mma = TiledMMA('SM80_16x8x16_F32F16F16F32_TN', (2, 2, 1))
+        copy = TiledCopy.for_mma(CopyAtom('SM75_U32x4_LDSM_N', 'half_t'), mma, 'A')
+        for value, expr in [(mma, MMA), (copy, COPY), (MmaAtom('SM70_8x8x4_F32F16F16F32_NT'),
+                                                       'SM70_8x8x4_F32F16F16F32_NT')]:
+            for fmt in ['svg', 'tex', 'txt']:
+                want = subprocess.run([tool_path(), 'draw', expr, '--format', fmt], capture_output=True,
+                                      text=True, check=True).stdout
+                self.assertEqual(cl.draw(value, format=fmt), want, '%s %s' % (expr, fmt))
+        svg = cl.draw(mma)
+        self.assertIn('data-rows="16" data-cols="16"', svg)  # B, K x N
+        self.assertIn('drawn transposed', svg)
+        with self.assertRaises(ValueError):
+            cl.draw(mma, tv=(4, 4))
+        with self.assertRaises(ValueError):
+            cl.draw_panels(Layout('(2,2):(1,2)'), arrangement='diagonal')
+        with self.assertRaises(cl.CuteLayoutError):
+            cl.draw_panels(Layout('(2,2):(1,2)'), arrangement='mma')
+
 if __name__ == '__main__':
     unittest.main()

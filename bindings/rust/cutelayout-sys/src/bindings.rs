@@ -1061,6 +1061,9 @@ pub const CL_COLOUR_BANK: cl_colour_scheme = 2;
 pub const CL_COLOUR_THREAD: cl_colour_scheme = 3;
 pub const CL_COLOUR_VALUE: cl_colour_scheme = 4;
 pub type cl_colour_scheme = std::os::raw::c_uint;
+pub const CL_PANELS_ROW: cl_panel_arrangement = 0;
+pub const CL_PANELS_MMA: cl_panel_arrangement = 1;
+pub type cl_panel_arrangement = std::os::raw::c_uint;
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
 pub struct cl_picture_options {
@@ -1073,6 +1076,7 @@ pub struct cl_picture_options {
     pub element_bytes: i64,
     pub marks: *const i64,
     pub mark_count: i64,
+    pub arrangement: cl_panel_arrangement,
 }
 extern "C" {
     pub fn cl_render_layout(
