@@ -1,0 +1,199 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Tensors spread over several ranks and the plans that redistribute them
+(dist.h; docs/distributed.md).
+
+    >>> from cutelayout.dist import Dist, Plan
+    >>> a = Dist("dist((4,4), 2, Shard(0))")
+    >>> str(a)
+    'dist((4,4), 2, 8, ((2,2),(4),(1)):((4,8),(1),(0)))'
+    >>> a.locate(2)
+    (1, 0)
+    >>> p = Plan(a, Dist("dist((4,4), 2, Shard(1))"), 4, rank=0)
+    >>> p.pieces(1, "send")
+    [(2, Layout('(2,2):(4,1)'))]
+
+A distribution maps each global coordinate (and replica) to rank * L +
+offset, L the local buffer's size.  A Plan is one rank's part of a
+redistribution: for each peer, the pieces (offset, layout over the local
+buffer) it sends and receives, in the same element order on both sides.
+
+`Redistribution` runs plans with torch.distributed (one all_to_all_single
+of the packed pieces, NCCL under torchrun); it needs torch, which this
+module imports only there."""
+from ctypes import byref, c_int64, c_void_p
+
+from ._ffi import Owned, capi, check, cl_placement_t, out_call, snprintf_text
+from ._handles import _Tuple
+from ._layout import Layout
+
+__all__ = ['Dist', 'Plan', 'Redistribution', 'placements']
+
+_DIRECTIONS = {'send': 0, 'recv': 1}
+_KINDS = {'Replicate': 0, 'Shard': 1, 'StridedShard': 2, 'BlockCyclic': 3}
+
+
+def placements(shape, mesh, *places):
+    """A Dist from a mesh and one placement per mesh dimension, each
+    ('Shard', d), ('Replicate',), ('StridedShard', d, s) or
+    ('BlockCyclic', d, b)."""
+    arr = (cl_placement_t * len(places))()
+    for i, p in enumerate(places):
+        if not p or p[0] not in _KINDS:
+            raise ValueError('a placement is one of %s, not %r' % (', '.join(_KINDS), p))
+        arr[i] = cl_placement_t(_KINDS[p[0]], p[1] if len(p) > 1 else 0, p[2] if len(p) > 2 else 0)
+    d = Dist.__new__(Dist)
+    d._as_parameter_ = out_call(capi.cl_dist_from_placements, _Tuple(shape), _Tuple(mesh), arr, len(places))
+    return d
+
+
+def _layout_of(handle):
+    """A Layout from a fresh cl_layout_t handle, which it frees."""
+    try:
+        return Layout(snprintf_text(capi.cl_layout_format, handle))
+    finally:
+        capi.cl_layout_free(handle)
+
+
+class Dist(Owned):
+    """A distribution, from its text: dist(SHAPE, RANKS, L, LAYOUT) or
+    dist(SHAPE, MESH, PLACEMENT, ...)."""
+    __slots__ = ('_as_parameter_', '__weakref__')
+    _free = capi.cl_dist_free
+
+    def __init__(self, text):
+        self._as_parameter_ = out_call(capi.cl_dist_parse, text.encode())
+
+    def __str__(self):
+        return snprintf_text(capi.cl_dist_format, self)
+
+    def __repr__(self):
+        return 'Dist(%r)' % str(self)
+
+    @property
+    def ranks(self):
+        return capi.cl_dist_ranks(self)
+
+    @property
+    def local_size(self):
+        return capi.cl_dist_local_size(self)
+
+    @property
+    def replicas(self):
+        return capi.cl_dist_replicas(self)
+
+    @property
+    def size(self):
+        return capi.cl_dist_size(self)
+
+    @property
+    def shape(self):
+        return _Tuple.adopt(out_call(capi.cl_dist_shape, self)).value()
+
+    @property
+    def layout(self):
+        return _layout_of(out_call(capi.cl_dist_layout, self))
+
+    def locate(self, i, replica=0):
+        """(rank, offset) of replica `replica` of global index i."""
+        rank, offset = c_int64(), c_int64()
+        check(capi.cl_dist_locate(self, i, replica, byref(rank), byref(offset)))
+        return rank.value, offset.value
+
+
+class Plan(Owned):
+    """Rank `rank`'s plan for moving elements of elem_size bytes from
+    distribution src to dst."""
+    __slots__ = ('_as_parameter_', '__weakref__')
+    _free = capi.cl_dist_plan_free
+
+    def __init__(self, src, dst, elem_size, rank):
+        self._as_parameter_ = out_call(capi.cl_dist_plan_new, src, dst, elem_size, rank)
+
+    @property
+    def ranks(self):
+        return capi.cl_dist_plan_ranks(self)
+
+    @property
+    def rank(self):
+        return capi.cl_dist_plan_rank(self)
+
+    @property
+    def elem_size(self):
+        return capi.cl_dist_plan_elem_size(self)
+
+    @property
+    def all_to_all(self):
+        return bool(capi.cl_dist_plan_is_all_to_all(self))
+
+    @property
+    def hash(self):
+        return capi.cl_dist_plan_hash(self)
+
+    def _direction(self, direction):
+        if direction not in _DIRECTIONS:
+            raise ValueError("direction is 'send' or 'recv', not %r" % (direction,))
+        return _DIRECTIONS[direction]
+
+    def count(self, peer, direction='send'):
+        """(elements, pieces) exchanged with peer in that direction."""
+        elements, pieces = c_int64(), c_int64()
+        check(capi.cl_dist_plan_peer(self, peer, self._direction(direction), byref(elements), byref(pieces)))
+        return elements.value, pieces.value
+
+    def pieces(self, peer, direction='send'):
+        """The pieces exchanged with peer: a list of (offset, Layout)."""
+        out = []
+        for i in range(self.count(peer, direction)[1]):
+            offset, layout = c_int64(), c_void_p()
+            check(capi.cl_dist_plan_piece(self, peer, self._direction(direction), i, byref(offset), byref(layout)))
+            out.append((offset.value, _layout_of(layout)))
+        return out
+
+    def offsets(self, peer, direction='send'):
+        """Every local offset exchanged with peer, in order."""
+        return [offset + layout(j) for offset, layout in self.pieces(peer, direction) for j in range(layout.size())]
+
+
+class Redistribution:
+    """src -> dst on this process's rank of a torch.distributed group: the
+    plan's offsets become index tensors once, then each call packs the
+    local source with one gather, moves it with one all_to_all_single and
+    unpacks it with one scatter (torch's NCCL backend on GPUs).  Extra
+    memory: the send and receive buffers, each at most the local shard
+    times the replicas."""
+
+    def __init__(self, src, dst, dtype, device, group=None):
+        import torch
+        import torch.distributed as tdist
+        self.group = group
+        rank = tdist.get_rank(group)
+        elem = torch.empty((), dtype=dtype).element_size()
+        self.plan = Plan(src, dst, elem, rank)
+        self.dst_size = dst.local_size
+        # All ranks must have planned the same redistribution.
+        h = torch.tensor([self.plan.hash & 0x7FFFFFFFFFFFFFFF], dtype=torch.int64, device=device)
+        hmax, hmin = h.clone(), h.clone()
+        tdist.all_reduce(hmax, op=tdist.ReduceOp.MAX, group=group)
+        tdist.all_reduce(hmin, op=tdist.ReduceOp.MIN, group=group)
+        if hmax.item() != hmin.item():
+            raise RuntimeError('the ranks planned different redistributions')
+        P = self.plan.ranks
+        send = [self.plan.offsets(q, 'send') for q in range(P)]
+        recv = [self.plan.offsets(q, 'recv') for q in range(P)]
+        self.send_splits = [len(s) for s in send]
+        self.recv_splits = [len(r) for r in recv]
+        self.send_index = torch.tensor([i for s in send for i in s], dtype=torch.int64, device=device)
+        self.recv_index = torch.tensor([i for r in recv for i in r], dtype=torch.int64, device=device)
+
+    def __call__(self, local, out=None):
+        """The destination's local buffer (flat, L elements) from the
+        source's (flat)."""
+        import torch
+        import torch.distributed as tdist
+        if out is None:
+            out = torch.zeros(self.dst_size, dtype=local.dtype, device=local.device)
+        sendbuf = local.reshape(-1).index_select(0, self.send_index)
+        recvbuf = torch.empty(sum(self.recv_splits), dtype=local.dtype, device=local.device)
+        tdist.all_to_all_single(recvbuf, sendbuf, self.recv_splits, self.send_splits, group=self.group)
+        out.reshape(-1).index_copy_(0, self.recv_index, recvbuf)
+        return out
