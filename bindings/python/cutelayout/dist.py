@@ -154,6 +154,28 @@ class Plan(Owned):
         return [offset + layout(j) for offset, layout in self.pieces(peer, direction) for j in range(layout.size())]
 
 
+def _flat(t):
+    return [x for e in t for x in _flat(e)] if isinstance(t, tuple) else [t]
+
+
+def _index_tensor(torch, plan, direction, device):
+    """Every offset the plan lists in that direction, peer after peer, as
+    one int64 tensor built piece by piece (mode 0 fastest, as a layout
+    counts), never element by element in Python."""
+    parts = []
+    for q in range(plan.ranks):
+        for offset, layout in plan.pieces(q, direction):
+            index = torch.tensor([offset], dtype=torch.int64, device=device)
+            shape, stride = _flat(layout.shape), _flat(layout.stride)
+            for extent, step in reversed(list(zip(shape, stride))):
+                steps = torch.arange(extent, dtype=torch.int64, device=device) * step
+                index = (index[:, None] + steps[None, :]).reshape(-1)
+            parts.append(index)
+    if not parts:
+        return torch.empty(0, dtype=torch.int64, device=device)
+    return torch.cat(parts)
+
+
 class Redistribution:
     """src -> dst on this process's rank of a torch.distributed group: the
     plan's offsets become index tensors once, then each call packs the
@@ -178,12 +200,10 @@ class Redistribution:
         if hmax.item() != hmin.item():
             raise RuntimeError('the ranks planned different redistributions')
         P = self.plan.ranks
-        send = [self.plan.offsets(q, 'send') for q in range(P)]
-        recv = [self.plan.offsets(q, 'recv') for q in range(P)]
-        self.send_splits = [len(s) for s in send]
-        self.recv_splits = [len(r) for r in recv]
-        self.send_index = torch.tensor([i for s in send for i in s], dtype=torch.int64, device=device)
-        self.recv_index = torch.tensor([i for r in recv for i in r], dtype=torch.int64, device=device)
+        self.send_splits = [self.plan.count(q, 'send')[0] for q in range(P)]
+        self.recv_splits = [self.plan.count(q, 'recv')[0] for q in range(P)]
+        self.send_index = _index_tensor(torch, self.plan, 'send', device)
+        self.recv_index = _index_tensor(torch, self.plan, 'recv', device)
 
     def __call__(self, local, out=None):
         """The destination's local buffer (flat, L elements) from the
