@@ -192,13 +192,16 @@ static uint64_t fnv(uint64_t h, const void *data, size_t n) {
 
 static cl_status hash_dist(uint64_t *h, const cl_dist_t *d) {
   int64_t n = cl_dist_format(d, NULL, 0);
+  if (n < 0)
+    return (cl_status)n;
   char *text = cl_alloc((size_t)n + 1);
   if (text == NULL)
     return cl_dist_nomem();
-  cl_dist_format(d, text, (size_t)n + 1);
-  *h = fnv(*h, text, (size_t)n + 1);
+  int64_t written = cl_dist_format(d, text, (size_t)n + 1);
+  if (written >= 0)
+    *h = fnv(*h, text, (size_t)n + 1);
   cl_dealloc(text);
-  return CL_OK;
+  return written < 0 ? (cl_status)written : CL_OK;
 }
 
 static cl_status plan_hash(const cl_dist_t *src, const cl_dist_t *dst, const int64_t *counts, cl_dist_plan_t *plan) {
