@@ -2,8 +2,9 @@
 """Redistribution of an N x N bf16 tensor over the GPUs of one host, under
 torchrun: each redistribution by DTensor where it can express it, by a
 hand-written all_to_all_single (the packing a programmer would write), by
-cute-layout (cutelayout.dist.Redistribution: a gather of the plan's pieces,
-one all_to_all_single, a scatter), and, as the floor, one all_to_all_single
+cute-layout (cutelayout.dist.Redistribution: the plan's pieces packed by
+strided copies, or through index tensors, one all_to_all_single, unpacked
+the same way), and, as the floor, one all_to_all_single
 of a contiguous buffer of the same bytes without any packing.
 
     torchrun --nproc_per_node=2 bench/dist_vs_dtensor.py [N] [REPEATS]
@@ -90,6 +91,9 @@ def main():
     out = torch.empty(dst.local_size, dtype=dtype, device=dev)
     assert torch.equal(move(src_buf, out).reshape(N, N // P), expect)
     report('Shard(0)->Shard(1) cute-layout', timed(lambda: move(src_buf, out), repeats))
+    move_i = Redistribution(src, dst, dtype, dev, max_pieces=0)
+    assert torch.equal(move_i(src_buf, out).reshape(N, N // P), expect)
+    report('Shard(0)->Shard(1) cute-layout, index tensors', timed(lambda: move_i(src_buf, out), repeats))
 
     # ---- Shard(0) -> Replicate (an all-gather)
     expect = s0.redistribute(mesh, [Replicate()]).to_local()

@@ -63,7 +63,8 @@ def main():
         src, dst = Dist(a), Dist(b)
         g = torch.Generator().manual_seed(n)
         values = (torch.randint(1, 250, (src.size,), generator=g)).to(dtype)
-        redistribution = Redistribution(src, dst, dtype, device)
+        # Even pairs pack by strided copies of the pieces, odd ones by index tensors.
+        redistribution = Redistribution(src, dst, dtype, device, max_pieces=256 if n % 2 == 0 else 0)
         out = redistribution(local_of(src, values, rank, device))
         gathered = [torch.empty_like(out) for _ in range(P)]
         tdist.all_gather(gathered, out)
@@ -76,7 +77,8 @@ def main():
                     sys.exit(1)
         checked += 1
         if rank == 0:
-            print('%-55s -> %-55s %-15s ok%s' % (a, b, str(dtype), ' (all_to_all)' if redistribution.plan.all_to_all else ''),
+            print('%-48s -> %-48s %-16s %-7s ok%s' % (a, b, str(dtype), 'indices' if redistribution.send_pieces is None else 'strided',
+                                                 ' (all_to_all)' if redistribution.plan.all_to_all else ''),
                   flush=True)
     # Ranks that planned different redistributions fail before moving data.
     other = Dist('dist((8,8), %d, Shard(%d))' % (P, rank % 2))

@@ -176,15 +176,34 @@ def _index_tensor(torch, plan, direction, device):
     return torch.cat(parts)
 
 
-class Redistribution:
-    """src -> dst on this process's rank of a torch.distributed group: the
-    plan's offsets become index tensors once, then each call packs the
-    local source with one gather, moves it with one all_to_all_single and
-    unpacks it with one scatter (torch's NCCL backend on GPUs).  Extra
-    memory: the send and receive buffers, each at most the local shard
-    times the replicas."""
+def _strided_pieces(plan, direction, limit):
+    """The plan's pieces in that direction, peer after peer, as (start in
+    the packed buffer, offset, sizes, strides) with torch's order (last
+    mode fastest, so the layout's modes reversed); None when there are more
+    than `limit` or a stride is negative (as_strided takes none)."""
+    out, start = [], 0
+    for q in range(plan.ranks):
+        for offset, layout in plan.pieces(q, direction):
+            shape, stride = _flat(layout.shape)[::-1], _flat(layout.stride)[::-1]
+            if len(out) == limit or any(d < 0 for d in stride):
+                return None
+            out.append((start, offset, shape, stride))
+            start += layout.size()
+    return out
 
-    def __init__(self, src, dst, dtype, device, group=None):
+
+class Redistribution:
+    """src -> dst on this process's rank of a torch.distributed group, run
+    with torch (its NCCL backend on GPUs): each call packs the local source
+    into one send buffer, moves it with one all_to_all_single and unpacks
+    it into the destination.  The plan is made once.  Packing copies each
+    piece of the plan as a strided view (one strided copy a piece, as a
+    hand-written transpose would) when there are at most `max_pieces` of
+    them, else gathers and scatters through index tensors built once (8
+    bytes of index an element).  Extra memory: the send and receive
+    buffers, each at most the local shard times the replicas."""
+
+    def __init__(self, src, dst, dtype, device, group=None, max_pieces=256):
         import torch
         import torch.distributed as tdist
         self.group = group
@@ -202,18 +221,39 @@ class Redistribution:
         P = self.plan.ranks
         self.send_splits = [self.plan.count(q, 'send')[0] for q in range(P)]
         self.recv_splits = [self.plan.count(q, 'recv')[0] for q in range(P)]
-        self.send_index = _index_tensor(torch, self.plan, 'send', device)
-        self.recv_index = _index_tensor(torch, self.plan, 'recv', device)
+        self.send_pieces = _strided_pieces(self.plan, 'send', max_pieces)
+        self.recv_pieces = _strided_pieces(self.plan, 'recv', max_pieces)
+        self.send_index = self.recv_index = None
+        if self.send_pieces is None:
+            self.send_index = _index_tensor(torch, self.plan, 'send', device)
+        if self.recv_pieces is None:
+            self.recv_index = _index_tensor(torch, self.plan, 'recv', device)
 
     def __call__(self, local, out=None):
-        """The destination's local buffer (flat, L elements) from the
-        source's (flat)."""
+        """The destination's local buffer (L elements; `out`, contiguous,
+        when given) from the source's."""
         import torch
         import torch.distributed as tdist
         if out is None:
             out = torch.zeros(self.dst_size, dtype=local.dtype, device=local.device)
-        sendbuf = local.reshape(-1).index_select(0, self.send_index)
+        local, flat_out = local.reshape(-1), out.reshape(-1)
+        if self.send_pieces is None:
+            sendbuf = local.index_select(0, self.send_index)
+        else:
+            sendbuf = torch.empty(sum(self.send_splits), dtype=local.dtype, device=local.device)
+            for start, offset, shape, stride in self.send_pieces:
+                n = 1
+                for e in shape:
+                    n *= e
+                sendbuf[start:start + n].view(shape).copy_(local.as_strided(shape, stride, local.storage_offset() + offset))
         recvbuf = torch.empty(sum(self.recv_splits), dtype=local.dtype, device=local.device)
         tdist.all_to_all_single(recvbuf, sendbuf, self.recv_splits, self.send_splits, group=self.group)
-        out.reshape(-1).index_copy_(0, self.recv_index, recvbuf)
+        if self.recv_pieces is None:
+            flat_out.index_copy_(0, self.recv_index, recvbuf)
+        else:
+            for start, offset, shape, stride in self.recv_pieces:
+                n = 1
+                for e in shape:
+                    n *= e
+                flat_out.as_strided(shape, stride, flat_out.storage_offset() + offset).copy_(recvbuf[start:start + n].view(shape))
         return out
