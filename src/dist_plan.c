@@ -10,6 +10,7 @@
  * the same buffer with its own.  Each list is then compressed into pieces:
  * arithmetic runs first, then runs of equal pieces whose offsets are
  * themselves arithmetic, one mode more each time (a greedy coalescing). */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -83,16 +84,51 @@ static int64_t source_place(const cl_dist_t *src, int64_t base, int64_t q) {
   return base + src->replica_value[q % src->replicas];
 }
 
+/* The order in which the walk takes the global modes, fastest first: by
+ * the source's step along each (its local stride, for a mode that starts
+ * inside a block), smallest first, ties in mode order.  A row-major source
+ * is then read row by row, so that a piece is a few long runs, not a
+ * transpose; it depends on the source only, so every rank walks alike. */
+static void walk_order(const cl_dist_t *src, int64_t *order) {
+  for (int64_t m = 0; m < src->modes; m++)
+    order[m] = m;
+  for (int64_t i = 1; i < src->modes; i++) /* insertion sort: a handful of modes */
+    for (int64_t j = i; j > 0; j--) {
+      const cl_dist_t *d = src;
+      int64_t a = order[j - 1], b = order[j];
+      int64_t step_a = d->extent[a] > 1 ? d->mode_value[a][1] - d->mode_value[a][0] : INT64_MAX;
+      int64_t step_b = d->extent[b] > 1 ? d->mode_value[b][1] - d->mode_value[b][0] : INT64_MAX;
+      step_a = step_a < 0 ? -step_a : step_a;
+      step_b = step_b < 0 ? -step_b : step_b;
+      if (step_b >= step_a)
+        break;
+      order[j - 1] = b;
+      order[j] = a;
+    }
+}
+
+/* The successor of a coordinate, the modes counted in `order`. */
+static void next_coord_in(const int64_t *extent, const int64_t *order, int64_t modes, int64_t *crd) {
+  for (int64_t k = 0; k < modes; k++) {
+    int64_t m = order[k];
+    if (++crd[m] < extent[m])
+      return;
+    crd[m] = 0;
+  }
+}
+
 /* Walks the global tensor: counts[s * P + q] elements go from s to q, and
  * this rank's lists get its offsets. */
 static cl_status walk(const cl_dist_t *src, const cl_dist_t *dst, cl_dist_plan_t *plan, int64_t *counts) {
-  int64_t *crd = cl_alloc(sizeof *crd * (size_t)src->modes);
+  int64_t *crd = cl_alloc(sizeof *crd * (size_t)src->modes * 2);
   if (crd == NULL)
     return cl_dist_nomem();
+  int64_t *order = crd + src->modes;
   memset(crd, 0, sizeof *crd * (size_t)src->modes);
+  walk_order(src, order);
   cl_status s = CL_OK;
   int64_t r = plan->rank, P = plan->ranks;
-  for (int64_t i = 0; s == CL_OK && i < src->size; i++, cl_dist_next_coord(src->extent, src->modes, crd)) {
+  for (int64_t i = 0; s == CL_OK && i < src->size; i++, next_coord_in(src->extent, order, src->modes, crd)) {
     int64_t src_base = cl_dist_place(src, crd), dst_base = cl_dist_place(dst, crd);
     for (int64_t j = 0; s == CL_OK && j < dst->replicas; j++) {
       int64_t to = dst_base + dst->replica_value[j], q = to / dst->local_size;

@@ -125,8 +125,9 @@ typedef enum cl_dist_direction {
  * s.  An element needed by q is sent by q itself when q holds it in src (a
  * local copy), else by its replica q mod replicas(src); a replicated
  * destination receives its own copy on every replica.  For each peer the
- * elements are listed in the global index order (then destination replica),
- * as pieces, each an offset plus a layout over the local buffer, merged into
+ * elements are listed in the order of their global coordinates, the modes
+ * taken fastest first by the source's local stride along them (a row-major
+ * source is read row by row), then by destination replica, as pieces, each an offset plus a layout over the local buffer, merged into
  * as few as a greedy coalescing finds.  CL_E_RANK when the global shapes
  * differ, CL_E_DOMAIN when the numbers of ranks differ, rank is not one of
  * them or elem_size is 0.  Costs time linear in the global elements (times

@@ -10,7 +10,7 @@
     (1, 0)
     >>> p = Plan(a, Dist("dist((4,4), 2, Shard(1))"), 4, rank=0)
     >>> p.pieces(1, "send")
-    [(2, Layout('(2,2):(4,1)'))]
+    [(2, Layout('(2,2):(1,4)'))]
 
 A distribution maps each global coordinate (and replica) to rank * L +
 offset, L the local buffer's size.  A Plan is one rank's part of a
