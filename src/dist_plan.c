@@ -128,16 +128,22 @@ static cl_status walk(const cl_dist_t *src, const cl_dist_t *dst, cl_dist_plan_t
   walk_order(src, order);
   cl_status s = CL_OK;
   int64_t r = plan->rank, P = plan->ranks;
-  for (int64_t i = 0; s == CL_OK && i < src->size; i++, next_coord_in(src->extent, order, src->modes, crd)) {
-    int64_t src_base = cl_dist_place(src, crd), dst_base = cl_dist_place(dst, crd);
-    for (int64_t j = 0; s == CL_OK && j < dst->replicas; j++) {
-      int64_t to = dst_base + dst->replica_value[j], q = to / dst->local_size;
-      int64_t from = source_place(src, src_base, q), sender = from / src->local_size;
-      counts[sender * P + q]++;
-      if (sender == r)
-        s = push_offset(&plan->list[CL_DIST_SEND][q], from % src->local_size);
-      if (s == CL_OK && q == r)
-        s = push_offset(&plan->list[CL_DIST_RECV][sender], to % dst->local_size);
+  /* Row by row along the fastest mode: the other modes' values once a row. */
+  int64_t fast = order[0], extent = src->extent[fast], rows = src->size / extent;
+  const int64_t *src_fast = src->mode_value[fast], *dst_fast = dst->mode_value[fast];
+  for (int64_t row = 0; s == CL_OK && row < rows; row++, next_coord_in(src->extent, order + 1, src->modes - 1, crd)) {
+    int64_t src_row = cl_dist_place(src, crd) - src_fast[0], dst_row = cl_dist_place(dst, crd) - dst_fast[0];
+    for (int64_t x = 0; s == CL_OK && x < extent; x++) {
+      int64_t src_base = src_row + src_fast[x], dst_base = dst_row + dst_fast[x];
+      for (int64_t j = 0; s == CL_OK && j < dst->replicas; j++) {
+        int64_t to = dst_base + dst->replica_value[j], q = to / dst->local_size;
+        int64_t from = source_place(src, src_base, q), sender = from / src->local_size;
+        counts[sender * P + q]++;
+        if (sender == r)
+          s = push_offset(&plan->list[CL_DIST_SEND][q], from % src->local_size);
+        if (s == CL_OK && q == r)
+          s = push_offset(&plan->list[CL_DIST_RECV][sender], to % dst->local_size);
+      }
     }
   }
   cl_dealloc(crd);
@@ -146,21 +152,30 @@ static cl_status walk(const cl_dist_t *src, const cl_dist_t *dst, cl_dist_plan_t
 
 /* ---- compression into pieces ---- */
 
-/* Maximal arithmetic runs of the offsets, each a one-mode piece. */
+/* The length of the maximal arithmetic run of a[0..n) that starts at i. */
+static int64_t run_length(const int64_t *a, int64_t n, int64_t i) {
+  if (i + 1 >= n)
+    return 1;
+  int64_t step = a[i + 1] - a[i], len = 2;
+  while (i + len < n && a[i + len] - a[i + len - 1] == step)
+    len++;
+  return len;
+}
+
+/* Maximal arithmetic runs of the offsets, each a one-mode piece (counted
+ * first: a piece is far larger than an offset). */
 static cl_status arithmetic_runs(peer_list *l) {
-  l->pieces = cl_alloc(sizeof *l->pieces * (size_t)l->elements);
+  const int64_t *a = l->offset;
+  int64_t runs = 0;
+  for (int64_t i = 0; i < l->elements; i += run_length(a, l->elements, i))
+    runs++;
+  l->pieces = cl_alloc(sizeof *l->pieces * (size_t)runs);
   if (l->pieces == NULL)
     return cl_dist_nomem();
-  const int64_t *a = l->offset;
   for (int64_t i = 0, len; i < l->elements; i += len) {
-    int64_t step = 0;
-    len = 1;
-    if (i + 1 < l->elements) {
-      step = a[i + 1] - a[i];
-      for (len = 2; i + len < l->elements && a[i + len] - a[i + len - 1] == step; len++)
-        ;
-    }
-    l->pieces[l->count++] = (piece){.offset = a[i], .depth = 1, .shape = {len}, .stride = {len > 1 ? step : 0}};
+    len = run_length(a, l->elements, i);
+    int64_t step = len > 1 ? a[i + 1] - a[i] : 0;
+    l->pieces[l->count++] = (piece){.offset = a[i], .depth = 1, .shape = {len}, .stride = {step}};
   }
   return CL_OK;
 }
