@@ -266,9 +266,7 @@ static int64_t drop_unit_modes(int64_t *shape, int64_t *stride, int64_t n) {
  * mode: the replicating mesh dims with their rank strides * L. */
 static cl_status placement_modes(const int64_t *mesh, const cl_placement_t *p, int64_t n, const dim_split *split,
                                  int64_t modes, const int64_t *local_stride, int64_t local_size, cl_layout_t **mode) {
-  int64_t shape[66], stride[66]; /* block, up to 64 mesh dims, rounds */
-  if (n > 64)
-    return cl_fail(CL_E_LIMIT, "a mesh of more than 64 dimensions");
+  int64_t shape[66], stride[66]; /* block, up to 64 mesh dims (mesh_extents), rounds */
   int64_t rank_stride[64];
   for (int64_t m = n - 1, r = 1; m >= 0; r *= mesh[m], m--)
     rank_stride[m] = r;
@@ -485,9 +483,7 @@ static cl_status parse_args(char **arg, int n, cl_dist_t **out) {
     if (s == CL_OK)
       s = cl_dist_new(shape, ranks, local_size, layout, out);
   } else if (s == CL_OK) {
-    if (n - 2 > 64)
-      s = cl_fail(CL_E_LIMIT, "a mesh of more than 64 dimensions");
-    for (int i = 2; s == CL_OK && i < n; i++)
+    for (int i = 2; /* at most 64 placements: split_args takes 66 arguments */ s == CL_OK && i < n; i++)
       s = parse_placement(arg[i], &placement[i - 2]);
     if (s == CL_OK)
       s = cl_tuple_parse(arg[1], &mesh);

@@ -511,10 +511,31 @@ static void test_dist_errors(void **state) {
   p[1] = (cl_placement_t){(cl_placement_kind)7, 0, 0};
   assert_int_equal(cl_dist_from_placements(shape, mesh, p, 2, &d), CL_E_DOMAIN);
   assert_null(d);
+  cl_tuple_t *underscore = NULL;
+  assert_int_equal(cl_tuple_underscore(&underscore), CL_OK);
+  assert_int_equal(cl_dist_new(underscore, 1, 64, layout, &d), CL_E_TYPE);
+  cl_tuple_free(underscore);
+  /* A mesh of 65 dimensions is past the limit. */
+  int64_t ones[65];
+  cl_placement_t many[65];
+  for (int i = 0; i < 65; i++) {
+    ones[i] = 1;
+    many[i] = (cl_placement_t){CL_PLACE_REPLICATE, 0, 0};
+  }
+  cl_tuple_t *big_mesh = NULL;
+  assert_int_equal(cl_tuple_from_ints(ones, 65, &big_mesh), CL_OK);
+  assert_int_equal(cl_dist_from_placements(shape, big_mesh, many, 65, &d), CL_E_LIMIT);
+  assert_null(d);
+  cl_tuple_free(big_mesh);
   cl_tuple_free(shape);
   cl_tuple_free(nested);
   cl_tuple_free(mesh);
   cl_layout_free(layout);
+  char text[1024] = "dist(8, 1";
+  for (int i = 0; i < 70; i++)
+    strcat(text, ", Replicate");
+  strcat(text, ")");
+  expect_parse_fails(text, CL_E_LIMIT);
 
   expect_parse_fails("dist((8,8), 2, 32, (8,8,2):(1,8,64))", CL_E_BOUNDS);      /* past the ranks */
   expect_parse_fails("dist((8,8), 2, 32, (8,8):(-1,8))", CL_E_BOUNDS);         /* before rank 0 */
@@ -551,6 +572,9 @@ static void test_dist_errors(void **state) {
   assert_int_equal(cl_dist_parse(NULL, &d), CL_E_NULL);
   assert_int_equal(cl_dist_parse("dist(8, 2, Shard(0))", NULL), CL_E_NULL);
 
+  /* Spaces between a placement's name and its arguments are allowed. */
+  d = dist("dist(8, 2, Shard (0))");
+  cl_dist_free(d);
   /* Replicate written with empty parentheses is Replicate. */
   d = dist("dist(8, 2, Replicate())");
   assert_int_equal(cl_dist_replicas(d), 2);
