@@ -58,14 +58,16 @@ static cl_status global_extents(const cl_tuple_t *shape, const char *what, cl_di
 }
 
 /* table[x] = mode(x) for x < n, where mode is mode `m` of the layout; the
- * mode must reach n. */
-static cl_status mode_table(const cl_layout_t *layout, int64_t m, int64_t n, const char *what, int64_t **table) {
+ * mode must reach n (n < 0: its whole size, which *n_out receives). */
+static cl_status mode_table(const cl_layout_t *layout, int64_t m, int64_t n, const char *what, int64_t **table,
+                            int64_t *n_out) {
   cl_layout_t *mode = NULL;
   CL_TRY(cl_layout_get(layout, &m, 1, &mode));
   int64_t size = 0;
   cl_status s = cl_layout_size_checked(mode, &size);
   if (s == CL_OK && n < 0)
     n = size;
+  *n_out = n;
   if (s == CL_OK && size < n)
     s = cl_fail(CL_E_DOMAIN, "%s %lld of the distribution's layout has %lld indices, fewer than the extent %lld", what,
                 (long long)m, (long long)size, (long long)n);
@@ -154,16 +156,11 @@ static cl_status dist_build(const cl_tuple_t *shape, int64_t ranks, int64_t loca
   if (d->mode_value == NULL)
     return cl_dist_nomem();
   memset(d->mode_value, 0, sizeof *d->mode_value * (size_t)d->modes);
+  int64_t extent;
   for (int64_t m = 0; m < d->modes; m++)
-    CL_TRY(mode_table(d->layout, m, d->extent[m], "mode", &d->mode_value[m]));
-  CL_TRY(mode_table(d->layout, d->modes, -1, "replica mode", &d->replica_value));
-  CL_TRY(cl_layout_size_checked(d->layout, &rank)); /* the whole layout's size fits */
-  {
-    cl_layout_t *replica = NULL;
-    CL_TRY(cl_layout_get(d->layout, &d->modes, 1, &replica));
-    d->replicas = cl_layout_size(replica);
-    cl_layout_free(replica);
-  }
+    CL_TRY(mode_table(d->layout, m, d->extent[m], "mode", &d->mode_value[m], &extent));
+  CL_TRY(mode_table(d->layout, d->modes, -1, "replica mode", &d->replica_value, &d->replicas));
+  CL_TRY(cl_layout_size_checked(d->layout, &extent)); /* the whole layout's size fits in int64_t */
   CL_TRY(check_bounds(d));
   return check_injective(d);
 }
