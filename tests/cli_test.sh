@@ -378,6 +378,17 @@ draw_status "side by side of one" 2 "--side-by-side=copy wants two expressions, 
 draw_status "side by side, no such" 2 "--side-by-side must be composition or copy, not 'compose'" -- --side-by-side=compose 8:1 8:1
 draw_status "side by side, tv" 2 "--side-by-side draws grids; it takes no --tv" -- --side-by-side=copy 8:1 8:1 --tv 2,4
 draw_status "copy of two sizes" 1 "a copy needs a source and a destination of one size, not 8 and 4" -- --side-by-side=copy 8:1 4:1
+# Distributions (docs/distributed.md): each cell its rank; bad text and
+# pictures a distribution has not are refused.
+draw_status "dist, bad placement" 1 "'Foo' is not a placement" -- 'dist((4,6), 2, Foo)'
+draw_status "dist, overlapping layout" 1 "puts two elements at rank 0" -- 'dist(8, 2, 4, 8:0)' -f txt
+draw_status "dist, tv" 1 "a distribution has no thread-value" -- 'dist(8, 2, Shard(0))' --tv 2,4
+expect_output "draw a block-cyclic distribution" 0 "rank of each element (2 ranks, 1 replica)
+rank 1: one row, cell n shows L(n)
+      0   1   2   3   4   5   6   7 
+    +---+---+---+---+---+---+---+---+
+ 0  | 0 | 0 | 1 | 1 | 0 | 0 | 1 | 1 |
+    +---+---+---+---+---+---+---+---+" -- draw ' dist (8, 2, BlockCyclic(0,2))' -f txt
 draw_status "composition of a swizzle" 1 "'Sw<3,3,3>' is a swizzle" -- --side-by-side=composition 'Sw<3,3,3>' '(8,8):(8,1)'
 draw_status "failing composition" 1 "cute-layout: draw: composition: shape divisibility condition" -- --side-by-side=composition '(6,2):(2,1)' '(4,2):(2,1)'
 draw_status "failing B" 1 "cute-layout: draw: " -- --side-by-side=composition '8:1' 'make_layout('

@@ -1804,6 +1804,85 @@ static void test_coordinates(void **state) {
   coord_input = NULL;
 }
 
+/* ------------------------------------------------------------ distributions */
+
+/* A distribution's text form, or a negative status; the distribution itself
+ * lives only inside the call. */
+static int64_t dist_text_of(cl_status s, cl_dist_t **d, results *r) {
+  int64_t n = s == CL_OK ? cl_dist_format(*d, r->buf, OUT_CAP) : s;
+  cl_dist_free(*d);
+  return n;
+}
+static int64_t call_dist_parse_placements(const inputs *in, results *r) {
+  (void)in;
+  cl_dist_t *d = NULL;
+  return dist_text_of(cl_dist_parse("dist((6,10), (2,2), Shard(0), BlockCyclic(1,3))", &d), &d, r);
+}
+static int64_t call_dist_parse_generic(const inputs *in, results *r) {
+  (void)in;
+  cl_dist_t *d = NULL;
+  return dist_text_of(cl_dist_parse("dist((8,8), 4, 32, ((4,2),8,2):((1,64),4,32))", &d), &d, r);
+}
+static int64_t call_dist_from_placements(const inputs *in, results *r) {
+  cl_placement_t p[2] = {{CL_PLACE_STRIDED_SHARD, 1, 2}, {CL_PLACE_REPLICATE, 0, 0}};
+  cl_dist_t *d = NULL;
+  return dist_text_of(cl_dist_from_placements(in->t[0], in->t[1], p, 2, &d), &d, r);
+}
+static int64_t call_dist_new(const inputs *in, results *r) {
+  cl_dist_t *d = NULL;
+  return dist_text_of(cl_dist_new(in->t[0], 2, 32, in->l[0], &d), &d, r);
+}
+/* A view of a distribution made outside the armed allocator would not do:
+ * the distribution is made inside, as a caller would. */
+static int64_t call_dist_layout(const inputs *in, results *r) {
+  cl_dist_t *d = NULL;
+  r->layout = NULL;
+  r->tuple = NULL;
+  cl_status s = cl_dist_new(in->t[0], 2, 32, in->l[0], &d);
+  if (s == CL_OK)
+    s = cl_dist_layout(d, &r->layout);
+  if (s == CL_OK && (s = cl_dist_shape(d, &r->tuple)) != CL_OK) {
+    cl_layout_free(r->layout);
+    r->layout = NULL;
+  }
+  cl_dist_free(d);
+  return s;
+}
+static int64_t call_dist_plan(const inputs *in, results *r) {
+  (void)in;
+  cl_dist_t *a = NULL, *b = NULL;
+  cl_dist_plan_t *plan = NULL;
+  int64_t offset = 0;
+  r->layout = NULL;
+  cl_status s = cl_dist_parse("dist((6,10), (2,2), Replicate, Shard(1))", &a);
+  if (s == CL_OK)
+    s = cl_dist_parse("dist((6,10), 4, BlockCyclic(0,2))", &b);
+  if (s == CL_OK)
+    s = cl_dist_plan_new(a, b, 2, 1, &plan);
+  if (s == CL_OK)
+    s = cl_dist_plan_piece(plan, 2, CL_DIST_RECV, 0, &offset, &r->layout);
+  if (s == CL_OK)
+    r->value = offset + 1000 * cl_dist_plan_is_all_to_all(plan);
+  cl_dist_plan_free(plan);
+  cl_dist_free(a);
+  cl_dist_free(b);
+  return s;
+}
+
+static const nomem_case dist_cases[] = {
+  {"cl_dist_parse (placements)", call_dist_parse_placements, {0}, {0}, {0}, {{0}}},
+  {"cl_dist_parse (generic)", call_dist_parse_generic, {0}, {0}, {0}, {{0}}},
+  {"cl_dist_from_placements", call_dist_from_placements, {"(6,10)", "(4,2)"}, {0}, {0}, {{0}}},
+  {"cl_dist_new", call_dist_new, {"(8,8)"}, {"((4,2),8):((1,32),4)"}, {0}, {{0}}},
+  {"cl_dist_layout, cl_dist_shape", call_dist_layout, {"(8,8)"}, {"((4,2),8):((1,32),4)"}, {0}, {{0}}},
+  {"cl_dist_plan_new, cl_dist_plan_piece", call_dist_plan, {0}, {0}, {0}, {{0}}},
+};
+
+static void test_distributions(void **state) {
+  (void)state;
+  check_cases(dist_cases, COUNT_OF(dist_cases));
+}
+
 /* ------------------------------------------------------------ totals */
 
 static void test_totals(void **state) {
@@ -1826,6 +1905,7 @@ int main(void) {
     cmocka_unit_test(test_tensor),
     cmocka_unit_test(test_render_and_eval),
     cmocka_unit_test(test_coordinates),
+    cmocka_unit_test(test_distributions),
     cmocka_unit_test(test_totals),
   };
   return cmocka_run_group_tests(tests, setup_heap, teardown_heap);

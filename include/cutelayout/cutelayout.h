@@ -18,5 +18,6 @@
 #include "coord_tensor.h"
 #include "atom.h"
 #include "banks.h"
+#include "dist.h"
 
 #endif

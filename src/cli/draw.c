@@ -24,7 +24,8 @@
 static const char draw_help[] =
   "\n"
   "Draws the layout that EXPR evaluates to (a layout, a composed layout or a\n"
-  "coordinate tensor, whose cells show their coordinates).\n"
+  "coordinate tensor, whose cells show their coordinates), or the distribution\n"
+  "EXPR = dist(...) writes (each element's rank; docs/distributed.md).\n"
   "\n"
   "  -f, --format=svg|tex|txt\n"
   "                     svg (the default): an SVG picture, cells labelled with\n"
@@ -498,13 +499,61 @@ static int64_t render(const drawn *d, const draw_args *a, FILE *f) {
   return cl_render_panels_file(panels, (size_t)d->count, &opt, f);
 }
 
+/* ---- distributions: `draw 'dist(...)'` ---- */
+
+/* The rank that holds element i (its first replica): the map of the
+ * identity layout over the global shape, so that each cell shows, and is
+ * coloured by, its rank. */
+static cl_status rank_of(void *ctx, int64_t i, int64_t *out) {
+  int64_t offset;
+  return cl_dist_locate(ctx, i, 0, out, &offset);
+}
+
+static int is_dist_text(const char *expr) {
+  while (*expr == ' ' || *expr == '\t')
+    expr++;
+  return strncmp(expr, "dist", 4) == 0 && strchr(expr, '(') != NULL &&
+         strspn(expr + 4, " \t") == (size_t)(strchr(expr, '(') - expr - 4);
+}
+
+/* A distribution drawn over its global shape, each cell its rank. */
+static int64_t render_dist(const char *text, const draw_args *a, FILE *f) {
+  if (a->tile_rows != 0 || a->highlight >= 0 || a->banks_tv != NULL)
+    return cli_fail(CL_E_DOMAIN, "a distribution has no thread-value, highlighted or bank picture");
+  cl_dist_t *dist = NULL;
+  cl_tuple_t *shape = NULL;
+  cl_layout_t *grid = NULL;
+  int64_t n = cl_dist_parse(text, &dist);
+  if (n == CL_OK)
+    n = cl_dist_shape(dist, &shape);
+  if (n == CL_OK)
+    n = cl_layout_make_left(shape, &grid);
+  if (n == CL_OK) {
+    char title[96];
+    snprintf(title, sizeof title, "rank of each element (%lld ranks, %lld replica%s)", (long long)cl_dist_ranks(dist),
+             (long long)cl_dist_replicas(dist), cl_dist_replicas(dist) == 1 ? "" : "s, the first drawn");
+    cl_picture_options opt = CL_PICTURE_OPTIONS_INIT;
+    opt.format = a->format;
+    opt.colour = a->colour;
+    opt.title = title;
+    opt.map = rank_of;
+    opt.map_ctx = dist;
+    n = cl_render_layout_file(grid, &opt, f);
+  }
+  cl_layout_free(grid);
+  cl_tuple_free(shape);
+  cl_dist_free(dist);
+  return n;
+}
+
 static int run_draw(int argc, char **argv) {
   draw_args a = {{NULL, NULL}, 0, NULL, CL_PICTURE_SVG, 0, 0, CL_COLOUR_AUTO, 0, -1, SIDE_NONE, NULL};
   int status = parse_args(argc, argv, &a);
   if (status >= 0)
     return status;
   drawn d = {.count = 0};
-  status = a.side == SIDE_NONE ? evaluate(&d, a.expr[0]) : evaluate_side_by_side(&d, &a);
+  int dist = a.side == SIDE_NONE && is_dist_text(a.expr[0]);
+  status = dist ? 0 : a.side == SIDE_NONE ? evaluate(&d, a.expr[0]) : evaluate_side_by_side(&d, &a);
   if (status != 0) {
     drawn_free(&d);
     return status;
@@ -515,7 +564,9 @@ static int run_draw(int argc, char **argv) {
   size_t picture_len = 0;
   FILE *mem = open_memstream(&picture, &picture_len);
   cli_clear_error();
-  int64_t n = mem != NULL ? render(&d, &a, mem) : cli_fail(CL_E_NOMEM, "out of memory");
+  int64_t n = mem == NULL ? cli_fail(CL_E_NOMEM, "out of memory")
+              : dist      ? render_dist(a.expr[0], &a, mem)
+                          : render(&d, &a, mem);
   drawn_free(&d);
   if (mem != NULL && fclose(mem) != 0 && n >= 0)
     n = cli_fail(CL_E_NOMEM, "out of memory");

@@ -44,6 +44,10 @@ class cl_bank_instruction_t(ctypes.Structure):
     _fields_ = [('warp', c_int64), ('index', c_int64), ('bytes', c_int64), ('wavefronts', c_int64), ('ideal', c_int64)]
 
 
+class cl_placement_t(ctypes.Structure):
+    _fields_ = [('kind', c_int), ('dim', c_int64), ('param', c_int64)]
+
+
 cl_index_map_fn = ctypes.CFUNCTYPE(c_int, c_void_p, c_int64, POINTER(c_int64))
 
 
@@ -123,11 +127,13 @@ STRUCTS = {name: value for name, value in globals().items()
 
 # Opaque handles travel as void pointers.
 _HANDLES = ('cl_layout_t', 'cl_tuple_t', 'cl_composed_t', 'cl_tensor_t', 'cl_odometer_t', 'cl_coord_tensor_t', 'cl_copy_pool_t',
-            'cl_explanation_t', 'cl_bank_report_t', 'cl_mma_atom_t', 'cl_copy_atom_t', 'cl_tiled_mma_t', 'cl_tiled_copy_t')
+            'cl_explanation_t', 'cl_bank_report_t', 'cl_mma_atom_t', 'cl_copy_atom_t', 'cl_tiled_mma_t', 'cl_tiled_copy_t',
+            'cl_dist_t', 'cl_dist_plan_t')
 _SCALARS = {
     'void': None, 'int': c_int, 'unsigned': c_uint, 'int64_t': c_int64, 'size_t': c_size_t, 'double': c_double,
     'cl_status': c_int, 'cl_kind': c_int, 'cl_dtype': c_int, 'cl_copy_kernel_t': c_int, 'int32_t': c_int32,
     'cl_mma_operand': c_int, 'cl_copy_side': c_int, 'cl_copy_kind': c_int, 'cl_atom_family': c_int, 'cl_smem_op': c_int,
+    'cl_dist_direction': c_int, 'cl_placement_kind': c_int, 'uint64_t': ctypes.c_uint64,
     'char': ctypes.c_char, 'void *': c_void_p, 'FILE': c_void_p,
     'cl_tensor_apply_fn': cl_tensor_apply_fn, 'cl_tensor_transform_fn': cl_tensor_transform_fn,
     'cl_index_map_fn': cl_index_map_fn,

@@ -2762,6 +2762,138 @@ extern "C" {
 }
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
+pub struct cl_dist {
+    _unused: [u8; 0],
+}
+pub type cl_dist_t = cl_dist;
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct cl_dist_plan {
+    _unused: [u8; 0],
+}
+pub type cl_dist_plan_t = cl_dist_plan;
+pub const CL_PLACE_REPLICATE: cl_placement_kind = 0;
+pub const CL_PLACE_SHARD: cl_placement_kind = 1;
+pub const CL_PLACE_STRIDED_SHARD: cl_placement_kind = 2;
+pub const CL_PLACE_BLOCK_CYCLIC: cl_placement_kind = 3;
+pub type cl_placement_kind = std::os::raw::c_uint;
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct cl_placement {
+    pub kind: cl_placement_kind,
+    pub dim: i64,
+    pub param: i64,
+}
+pub type cl_placement_t = cl_placement;
+extern "C" {
+    pub fn cl_dist_new(
+        shape: *const cl_tuple_t,
+        ranks: i64,
+        local_size: i64,
+        layout: *const cl_layout_t,
+        out: *mut *mut cl_dist_t,
+    ) -> cl_status;
+}
+extern "C" {
+    pub fn cl_dist_from_placements(
+        shape: *const cl_tuple_t,
+        mesh: *const cl_tuple_t,
+        placements: *const cl_placement_t,
+        n: i64,
+        out: *mut *mut cl_dist_t,
+    ) -> cl_status;
+}
+extern "C" {
+    pub fn cl_dist_parse(text: *const std::os::raw::c_char, out: *mut *mut cl_dist_t) -> cl_status;
+}
+extern "C" {
+    pub fn cl_dist_format(
+        dist: *const cl_dist_t,
+        buf: *mut std::os::raw::c_char,
+        cap: usize,
+    ) -> i64;
+}
+extern "C" {
+    pub fn cl_dist_free(dist: *mut cl_dist_t);
+}
+extern "C" {
+    pub fn cl_dist_ranks(dist: *const cl_dist_t) -> i64;
+}
+extern "C" {
+    pub fn cl_dist_local_size(dist: *const cl_dist_t) -> i64;
+}
+extern "C" {
+    pub fn cl_dist_replicas(dist: *const cl_dist_t) -> i64;
+}
+extern "C" {
+    pub fn cl_dist_size(dist: *const cl_dist_t) -> i64;
+}
+extern "C" {
+    pub fn cl_dist_shape(dist: *const cl_dist_t, out: *mut *mut cl_tuple_t) -> cl_status;
+}
+extern "C" {
+    pub fn cl_dist_layout(dist: *const cl_dist_t, out: *mut *mut cl_layout_t) -> cl_status;
+}
+extern "C" {
+    pub fn cl_dist_locate(
+        dist: *const cl_dist_t,
+        i: i64,
+        replica: i64,
+        rank: *mut i64,
+        offset: *mut i64,
+    ) -> cl_status;
+}
+pub const CL_DIST_SEND: cl_dist_direction = 0;
+pub const CL_DIST_RECV: cl_dist_direction = 1;
+pub type cl_dist_direction = std::os::raw::c_uint;
+extern "C" {
+    pub fn cl_dist_plan_new(
+        src: *const cl_dist_t,
+        dst: *const cl_dist_t,
+        elem_size: usize,
+        rank: i64,
+        out: *mut *mut cl_dist_plan_t,
+    ) -> cl_status;
+}
+extern "C" {
+    pub fn cl_dist_plan_free(plan: *mut cl_dist_plan_t);
+}
+extern "C" {
+    pub fn cl_dist_plan_ranks(plan: *const cl_dist_plan_t) -> i64;
+}
+extern "C" {
+    pub fn cl_dist_plan_rank(plan: *const cl_dist_plan_t) -> i64;
+}
+extern "C" {
+    pub fn cl_dist_plan_elem_size(plan: *const cl_dist_plan_t) -> usize;
+}
+extern "C" {
+    pub fn cl_dist_plan_peer(
+        plan: *const cl_dist_plan_t,
+        peer: i64,
+        direction: cl_dist_direction,
+        elements: *mut i64,
+        pieces: *mut i64,
+    ) -> cl_status;
+}
+extern "C" {
+    pub fn cl_dist_plan_piece(
+        plan: *const cl_dist_plan_t,
+        peer: i64,
+        direction: cl_dist_direction,
+        piece: i64,
+        offset: *mut i64,
+        layout: *mut *mut cl_layout_t,
+    ) -> cl_status;
+}
+extern "C" {
+    pub fn cl_dist_plan_is_all_to_all(plan: *const cl_dist_plan_t) -> std::os::raw::c_int;
+}
+extern "C" {
+    pub fn cl_dist_plan_hash(plan: *const cl_dist_plan_t) -> u64;
+}
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
 pub struct cl_composed {
     pub _address: u8,
 }

@@ -1,0 +1,127 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Redistribution of an N x N bf16 tensor over the GPUs of one host, under
+torchrun: each redistribution by DTensor where it can express it, by a
+hand-written all_to_all_single (the packing a programmer would write), by
+cute-layout (cutelayout.dist.Redistribution: the plan's pieces packed by
+strided copies, or through index tensors, one all_to_all_single, unpacked
+the same way), and, as the floor, one all_to_all_single
+of a contiguous buffer of the same bytes without any packing.
+
+    torchrun --nproc_per_node=2 bench/dist_vs_dtensor.py [N] [REPEATS]
+
+GB/s per GPU = bytes of the local source shard / time; each time the median
+of REPEATS timed runs (CUDA events, after warm-ups), its spread the min and
+max, on rank 0 (each run ends in a barrier, so every rank waits for the
+slowest).  Plans and index tensors are made once, outside the timing.
+Every result is checked against the DTensor or hand-written result first."""
+import statistics
+import sys
+
+import torch
+import torch.distributed as tdist
+from torch.distributed.device_mesh import init_device_mesh
+from torch.distributed.tensor import DTensor, Replicate, Shard
+
+from cutelayout.dist import Dist, Redistribution
+
+
+def timed(fn, repeats):
+    for _ in range(3):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(repeats):
+        tdist.barrier()
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        end.record()
+        torch.cuda.synchronize()
+        times.append(start.elapsed_time(end))
+    return statistics.median(times), min(times), max(times)
+
+
+def rowmajor_local(d, local):
+    """The cute-layout buffer of a torch local tensor: our placements store
+    the local block row-major, padded to the same size on every rank."""
+    buf = torch.zeros(d.local_size, dtype=local.dtype, device=local.device)
+    buf[:local.numel()] = local.reshape(-1)
+    return buf
+
+
+def main():
+    N = int(sys.argv[1]) if len(sys.argv) > 1 else 8192
+    repeats = int(sys.argv[2]) if len(sys.argv) > 2 else 20
+    tdist.init_process_group('nccl')
+    rank, P = tdist.get_rank(), tdist.get_world_size()
+    torch.cuda.set_device(rank)
+    dev = torch.device('cuda', rank)
+    mesh = init_device_mesh('cuda', (P,))
+    dtype = torch.bfloat16
+    g = torch.Generator(device='cpu').manual_seed(0)
+    full = torch.randn(N, N, generator=g).to(dtype).to(dev)
+    shard_bytes = N * N // P * 2
+    rows = []
+
+    def report(name, ms):
+        med, lo, hi = ms
+        rows.append((name, shard_bytes / (med * 1e-3) / 1e9, med, lo, hi))
+
+    # The floor: one all_to_all_single of the local shard's bytes, already packed.
+    flat_in = torch.empty(N * N // P, dtype=dtype, device=dev)
+    flat_out = torch.empty_like(flat_in)
+    report('all_to_all_single, contiguous (floor)', timed(lambda: tdist.all_to_all_single(flat_out, flat_in), repeats))
+
+    # ---- Shard(0) -> Shard(1)
+    s0 = DTensor.from_local(full.chunk(P, 0)[rank].contiguous(), mesh, [Shard(0)])
+    expect = s0.redistribute(mesh, [Shard(1)]).to_local()
+    report('Shard(0)->Shard(1) DTensor', timed(lambda: s0.redistribute(mesh, [Shard(1)]), repeats))
+    local = s0.to_local()
+    recv = torch.empty(P, N // P, N // P, dtype=dtype, device=dev)
+
+    def by_hand():
+        send = local.reshape(N // P, P, N // P).permute(1, 0, 2).contiguous()
+        tdist.all_to_all_single(recv, send)
+        return recv.reshape(N, N // P)
+    assert torch.equal(by_hand(), expect)
+    report('Shard(0)->Shard(1) transpose + all_to_all_single', timed(by_hand, repeats))
+    src, dst = Dist('dist((%d,%d), %d, Shard(0))' % (N, N, P)), Dist('dist((%d,%d), %d, Shard(1))' % (N, N, P))
+    move = Redistribution(src, dst, dtype, dev)
+    src_buf = rowmajor_local(src, local)
+    out = torch.empty(dst.local_size, dtype=dtype, device=dev)
+    assert torch.equal(move(src_buf, out).reshape(N, N // P), expect)
+    report('Shard(0)->Shard(1) cute-layout', timed(lambda: move(src_buf, out), repeats))
+    move_i = Redistribution(src, dst, dtype, dev, max_pieces=0)
+    assert torch.equal(move_i(src_buf, out).reshape(N, N // P), expect)
+    report('Shard(0)->Shard(1) cute-layout, index tensors', timed(lambda: move_i(src_buf, out), repeats))
+
+    # ---- Shard(0) -> Replicate (an all-gather)
+    expect = s0.redistribute(mesh, [Replicate()]).to_local()
+    report('Shard(0)->Replicate DTensor', timed(lambda: s0.redistribute(mesh, [Replicate()]), repeats))
+    rep = Dist('dist((%d,%d), %d, Replicate)' % (N, N, P))
+    move_r = Redistribution(src, rep, dtype, dev)
+    out_r = torch.empty(rep.local_size, dtype=dtype, device=dev)
+    assert torch.equal(move_r(src_buf, out_r).reshape(N, N), expect)
+    report('Shard(0)->Replicate cute-layout', timed(lambda: move_r(src_buf, out_r), repeats))
+
+    # ---- block-cyclic (ScaLAPACK, blocks of 64 rows) -> Shard(0): DTensor cannot express it
+    bc = Dist('dist((%d,%d), %d, BlockCyclic(0,64))' % (N, N, P))
+    move_b = Redistribution(bc, src, dtype, dev)
+    bc_rows = torch.arange(N, device=dev).reshape(-1, P, 64)[:, rank, :].reshape(-1)  # rows this rank holds
+    bc_buf = rowmajor_local(bc, full[bc_rows])
+    out_b = torch.empty(src.local_size, dtype=dtype, device=dev)
+    assert torch.equal(move_b(bc_buf, out_b).reshape(N // P, N), full.chunk(P, 0)[rank])
+    report('BlockCyclic(0,64)->Shard(0) cute-layout', timed(lambda: move_b(bc_buf, out_b), repeats))
+
+    if rank == 0:
+        print('%d x %d bf16 over %d x %s; GB/s per GPU = local shard bytes (%d MB) / median time; %d runs' %
+              (N, N, P, torch.cuda.get_device_name(0), shard_bytes >> 20, repeats))
+        print('| redistribution | GB/s per GPU | median ms | min ms | max ms |')
+        print('|---|---:|---:|---:|---:|')
+        for name, gbs, med, lo, hi in rows:
+            print('| %s | %.1f | %.3f | %.3f | %.3f |' % (name, gbs, med, lo, hi))
+    tdist.destroy_process_group()
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,387 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* dist_plan.c: the plan of one rank for a redistribution (dist.h): who
+ * sends which elements to whom, as pieces of layouts over the local
+ * buffers.  A pure function of the two distributions; the CUDA module's
+ * NCCL executor runs it.
+ *
+ * Every rank walks the whole global tensor in the same order and keeps the
+ * elements it sends or receives, so that what s lists for q is, element by
+ * element, what q lists from s: s packs its list into a buffer, q unpacks
+ * the same buffer with its own.  Each list is then compressed into pieces:
+ * arithmetic runs first, then runs of equal pieces whose offsets are
+ * themselves arithmetic, one mode more each time (a greedy coalescing). */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dist_impl.h"
+#include "tuple_impl.h"
+#include <cutelayout/algebra.h>
+
+#define PIECE_MODES 8
+
+typedef struct piece {
+  int64_t offset;
+  int depth;
+  int64_t shape[PIECE_MODES], stride[PIECE_MODES];
+} piece;
+
+/* The elements this rank exchanges with one peer in one direction: their
+ * local offsets while planning, then the pieces. */
+typedef struct peer_list {
+  int64_t *offset;
+  int64_t elements, cap;
+  piece *pieces;
+  int64_t count;
+} peer_list;
+
+struct cl_dist_plan {
+  int64_t ranks, rank;
+  size_t elem_size;
+  int all_to_all;
+  uint64_t hash;
+  peer_list *list[2]; /* [direction][peer] */
+};
+
+static void lists_free(peer_list *l, int64_t n) {
+  for (int64_t q = 0; l != NULL && q < n; q++) {
+    cl_dealloc(l[q].offset);
+    cl_dealloc(l[q].pieces);
+  }
+  cl_dealloc(l);
+}
+
+void cl_dist_plan_free(cl_dist_plan_t *plan) {
+  if (plan == NULL)
+    return;
+  lists_free(plan->list[CL_DIST_SEND], plan->ranks);
+  lists_free(plan->list[CL_DIST_RECV], plan->ranks);
+  cl_dealloc(plan);
+}
+
+static cl_status push_offset(peer_list *l, int64_t offset) {
+  if (l->elements == l->cap) {
+    int64_t cap = l->cap ? 2 * l->cap : 64;
+    int64_t *grown = cl_realloc(l->offset, sizeof *grown * (size_t)cap);
+    if (grown == NULL)
+      return cl_dist_nomem();
+    l->offset = grown;
+    l->cap = cap;
+  }
+  l->offset[l->elements++] = offset;
+  return CL_OK;
+}
+
+/* ---- who sends what ---- */
+
+/* The source of an element for destination rank q: q itself when it holds a
+ * replica (a local copy), else replica q mod replicas, so that the senders
+ * of a replicated source share the work. */
+static int64_t source_place(const cl_dist_t *src, int64_t base, int64_t q) {
+  for (int64_t k = 0; k < src->replicas; k++)
+    if ((base + src->replica_value[k]) / src->local_size == q)
+      return base + src->replica_value[k];
+  return base + src->replica_value[q % src->replicas];
+}
+
+/* The order in which the walk takes the global modes, fastest first: by
+ * the source's step along each (its local stride, for a mode that starts
+ * inside a block), smallest first, ties in mode order.  A row-major source
+ * is then read row by row, so that a piece is a few long runs, not a
+ * transpose; it depends on the source only, so every rank walks alike. */
+static void walk_order(const cl_dist_t *src, int64_t *order) {
+  for (int64_t m = 0; m < src->modes; m++)
+    order[m] = m;
+  for (int64_t i = 1; i < src->modes; i++) /* insertion sort: a handful of modes */
+    for (int64_t j = i; j > 0; j--) {
+      const cl_dist_t *d = src;
+      int64_t a = order[j - 1], b = order[j];
+      int64_t step_a = d->extent[a] > 1 ? d->mode_value[a][1] - d->mode_value[a][0] : INT64_MAX;
+      int64_t step_b = d->extent[b] > 1 ? d->mode_value[b][1] - d->mode_value[b][0] : INT64_MAX;
+      step_a = step_a < 0 ? -step_a : step_a;
+      step_b = step_b < 0 ? -step_b : step_b;
+      if (step_b >= step_a)
+        break;
+      order[j - 1] = b;
+      order[j] = a;
+    }
+}
+
+/* The successor of a coordinate, the modes counted in `order`. */
+static void next_coord_in(const int64_t *extent, const int64_t *order, int64_t modes, int64_t *crd) {
+  for (int64_t k = 0; k < modes; k++) {
+    int64_t m = order[k];
+    if (++crd[m] < extent[m])
+      return;
+    crd[m] = 0;
+  }
+}
+
+/* Walks the global tensor: counts[s * P + q] elements go from s to q, and
+ * this rank's lists get its offsets. */
+static cl_status walk(const cl_dist_t *src, const cl_dist_t *dst, cl_dist_plan_t *plan, int64_t *counts) {
+  int64_t *crd = cl_alloc(sizeof *crd * (size_t)src->modes * 2);
+  if (crd == NULL)
+    return cl_dist_nomem();
+  int64_t *order = crd + src->modes;
+  memset(crd, 0, sizeof *crd * (size_t)src->modes);
+  walk_order(src, order);
+  cl_status s = CL_OK;
+  int64_t r = plan->rank, P = plan->ranks;
+  /* Row by row along the fastest mode: the other modes' values once a row. */
+  int64_t fast = order[0], extent = src->extent[fast], rows = src->size / extent;
+  const int64_t *src_fast = src->mode_value[fast], *dst_fast = dst->mode_value[fast];
+  for (int64_t row = 0; s == CL_OK && row < rows; row++, next_coord_in(src->extent, order + 1, src->modes - 1, crd)) {
+    int64_t src_row = cl_dist_place(src, crd) - src_fast[0], dst_row = cl_dist_place(dst, crd) - dst_fast[0];
+    for (int64_t x = 0; s == CL_OK && x < extent; x++) {
+      int64_t src_base = src_row + src_fast[x], dst_base = dst_row + dst_fast[x];
+      for (int64_t j = 0; s == CL_OK && j < dst->replicas; j++) {
+        int64_t to = dst_base + dst->replica_value[j], q = to / dst->local_size;
+        int64_t from = source_place(src, src_base, q), sender = from / src->local_size;
+        counts[sender * P + q]++;
+        if (sender == r)
+          s = push_offset(&plan->list[CL_DIST_SEND][q], from % src->local_size);
+        if (s == CL_OK && q == r)
+          s = push_offset(&plan->list[CL_DIST_RECV][sender], to % dst->local_size);
+      }
+    }
+  }
+  cl_dealloc(crd);
+  return s;
+}
+
+/* ---- compression into pieces ---- */
+
+/* The length of the maximal arithmetic run of a[0..n) that starts at i. */
+static int64_t run_length(const int64_t *a, int64_t n, int64_t i) {
+  if (i + 1 >= n)
+    return 1;
+  int64_t step = a[i + 1] - a[i], len = 2;
+  while (i + len < n && a[i + len] - a[i + len - 1] == step)
+    len++;
+  return len;
+}
+
+/* Maximal arithmetic runs of the offsets, each a one-mode piece (counted
+ * first: a piece is far larger than an offset). */
+static cl_status arithmetic_runs(peer_list *l) {
+  const int64_t *a = l->offset;
+  int64_t runs = 0;
+  for (int64_t i = 0; i < l->elements; i += run_length(a, l->elements, i))
+    runs++;
+  l->pieces = cl_alloc(sizeof *l->pieces * (size_t)runs);
+  if (l->pieces == NULL)
+    return cl_dist_nomem();
+  for (int64_t i = 0, len; i < l->elements; i += len) {
+    len = run_length(a, l->elements, i);
+    int64_t step = len > 1 ? a[i + 1] - a[i] : 0;
+    l->pieces[l->count++] = (piece){.offset = a[i], .depth = 1, .shape = {len}, .stride = {step}};
+  }
+  return CL_OK;
+}
+
+static int same_form(const piece *a, const piece *b) {
+  if (a->depth != b->depth)
+    return 0;
+  for (int m = 0; m < a->depth; m++)
+    if (a->shape[m] != b->shape[m] || a->stride[m] != b->stride[m])
+      return 0;
+  return 1;
+}
+
+/* Runs of pieces of the same form whose offsets step evenly become one
+ * piece with one mode more; nonzero when anything merged. */
+static int merge_level(peer_list *l) {
+  int64_t kept = 0;
+  for (int64_t i = 0, run; i < l->count; i += run) {
+    piece p = l->pieces[i];
+    int64_t step = i + 1 < l->count ? l->pieces[i + 1].offset - p.offset : 0;
+    for (run = 1; p.depth < PIECE_MODES && i + run < l->count && same_form(&p, &l->pieces[i + run]) &&
+                  l->pieces[i + run].offset - l->pieces[i + run - 1].offset == step;
+         run++)
+      ;
+    if (run > 1) {
+      p.shape[p.depth] = run;
+      p.stride[p.depth++] = step;
+    }
+    l->pieces[kept++] = p;
+  }
+  int merged = kept < l->count;
+  l->count = kept;
+  return merged;
+}
+
+static cl_status compress(peer_list *l) {
+  CL_TRY(arithmetic_runs(l));
+  while (merge_level(l))
+    ;
+  cl_dealloc(l->offset); /* the pieces say it all now */
+  l->offset = NULL;
+  return CL_OK;
+}
+
+/* ---- the pattern as a whole ---- */
+
+/* Every rank sends the same nonzero count to every other rank. */
+static int is_all_to_all(const int64_t *counts, int64_t P) {
+  if (P < 2)
+    return 0;
+  for (int64_t s = 0; s < P; s++)
+    for (int64_t q = 0; q < P; q++)
+      if (s != q && (counts[s * P + q] == 0 || counts[s * P + q] != counts[1]))
+        return 0;
+  return 1;
+}
+
+/* FNV-1a, 64 bits. */
+static uint64_t fnv(uint64_t h, const void *data, size_t n) {
+  const unsigned char *p = data;
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ p[i]) * 0x100000001b3ull;
+  return h;
+}
+
+static cl_status hash_dist(uint64_t *h, const cl_dist_t *d) {
+  int64_t n = cl_dist_format(d, NULL, 0);
+  if (n < 0)
+    return (cl_status)n;
+  char *text = cl_alloc((size_t)n + 1);
+  if (text == NULL)
+    return cl_dist_nomem();
+  int64_t written = cl_dist_format(d, text, (size_t)n + 1);
+  if (written >= 0)
+    *h = fnv(*h, text, (size_t)n + 1);
+  cl_dealloc(text);
+  return written < 0 ? (cl_status)written : CL_OK;
+}
+
+static cl_status plan_hash(const cl_dist_t *src, const cl_dist_t *dst, const int64_t *counts, cl_dist_plan_t *plan) {
+  uint64_t h = 0xcbf29ce484222325ull, elem = (uint64_t)plan->elem_size;
+  CL_TRY(hash_dist(&h, src));
+  CL_TRY(hash_dist(&h, dst));
+  h = fnv(h, &elem, sizeof elem);
+  h = fnv(h, counts, sizeof *counts * (size_t)(plan->ranks * plan->ranks));
+  plan->hash = h;
+  return CL_OK;
+}
+
+static cl_status check_pair(const cl_dist_t *src, const cl_dist_t *dst, size_t elem_size, int64_t rank) {
+  if (!cl_tuple_equal(src->shape, dst->shape)) {
+    char a[128], b[128];
+    cl_tuple_format(src->shape, a, sizeof a);
+    cl_tuple_format(dst->shape, b, sizeof b);
+    return cl_fail(CL_E_RANK, "the source's global shape %s differs from the destination's %s", a, b);
+  }
+  if (src->ranks != dst->ranks)
+    return cl_fail(CL_E_DOMAIN, "the source is spread over %lld ranks, the destination over %lld",
+                   (long long)src->ranks, (long long)dst->ranks);
+  if (rank < 0 || rank >= src->ranks)
+    return cl_fail(CL_E_DOMAIN, "rank %lld of %lld ranks", (long long)rank, (long long)src->ranks);
+  if (elem_size == 0)
+    return cl_fail(CL_E_DOMAIN, "an element of 0 bytes");
+  return CL_OK;
+}
+
+static cl_status plan_build(const cl_dist_t *src, const cl_dist_t *dst, cl_dist_plan_t *plan) {
+  int64_t P = plan->ranks, pairs;
+  CL_TRY(cl_mul(P, P, &pairs));
+  for (int dir = 0; dir < 2; dir++) {
+    plan->list[dir] = cl_alloc(sizeof *plan->list[dir] * (size_t)P);
+    if (plan->list[dir] == NULL)
+      return cl_dist_nomem();
+    memset(plan->list[dir], 0, sizeof *plan->list[dir] * (size_t)P);
+  }
+  int64_t *counts = cl_alloc(sizeof *counts * (size_t)pairs);
+  if (counts == NULL)
+    return cl_dist_nomem();
+  memset(counts, 0, sizeof *counts * (size_t)pairs);
+  cl_status s = walk(src, dst, plan, counts);
+  for (int dir = 0; dir < 2; dir++)
+    for (int64_t q = 0; s == CL_OK && q < P; q++)
+      s = compress(&plan->list[dir][q]);
+  if (s == CL_OK) {
+    plan->all_to_all = is_all_to_all(counts, P);
+    s = plan_hash(src, dst, counts, plan);
+  }
+  cl_dealloc(counts);
+  return s;
+}
+
+cl_status cl_dist_plan_new(const cl_dist_t *src, const cl_dist_t *dst, size_t elem_size, int64_t rank,
+                           cl_dist_plan_t **out) {
+  CHECK_OUT(out);
+  CHECK_NULL(src);
+  CHECK_NULL(dst);
+  CL_TRY(check_pair(src, dst, elem_size, rank));
+  cl_dist_plan_t *plan = cl_alloc(sizeof *plan);
+  if (plan == NULL)
+    return cl_dist_nomem();
+  memset(plan, 0, sizeof *plan);
+  plan->ranks = src->ranks;
+  plan->rank = rank;
+  plan->elem_size = elem_size;
+  cl_status s = plan_build(src, dst, plan);
+  if (s != CL_OK) {
+    cl_dist_plan_free(plan);
+    return s;
+  }
+  *out = plan;
+  return CL_OK;
+}
+
+/* ---- queries ---- */
+
+int64_t cl_dist_plan_ranks(const cl_dist_plan_t *plan) { return plan != NULL ? plan->ranks : -1; }
+int64_t cl_dist_plan_rank(const cl_dist_plan_t *plan) { return plan != NULL ? plan->rank : -1; }
+size_t cl_dist_plan_elem_size(const cl_dist_plan_t *plan) { return plan != NULL ? plan->elem_size : 0; }
+int cl_dist_plan_is_all_to_all(const cl_dist_plan_t *plan) { return plan != NULL && plan->all_to_all; }
+uint64_t cl_dist_plan_hash(const cl_dist_plan_t *plan) { return plan != NULL ? plan->hash : 0; }
+
+static cl_status peer_of(const cl_dist_plan_t *plan, int64_t peer, cl_dist_direction direction,
+                         const peer_list **out) {
+  if (peer < 0 || peer >= plan->ranks)
+    return cl_fail(CL_E_DOMAIN, "peer %lld of %lld ranks", (long long)peer, (long long)plan->ranks);
+  if (direction != CL_DIST_SEND && direction != CL_DIST_RECV)
+    return cl_fail(CL_E_DOMAIN, "direction %d is neither CL_DIST_SEND nor CL_DIST_RECV", (int)direction);
+  *out = &plan->list[direction][peer];
+  return CL_OK;
+}
+
+cl_status cl_dist_plan_peer(const cl_dist_plan_t *plan, int64_t peer, cl_dist_direction direction,
+                            int64_t *elements, int64_t *pieces) {
+  CHECK_NULL(plan);
+  CHECK_NULL(elements);
+  CHECK_NULL(pieces);
+  const peer_list *l = NULL;
+  CL_TRY(peer_of(plan, peer, direction, &l));
+  *elements = l->elements;
+  *pieces = l->count;
+  return CL_OK;
+}
+
+cl_status cl_dist_plan_piece(const cl_dist_plan_t *plan, int64_t peer, cl_dist_direction direction, int64_t piece_index,
+                             int64_t *offset, cl_layout_t **layout) {
+  CHECK_OUT(layout);
+  CHECK_NULL(plan);
+  CHECK_NULL(offset);
+  const peer_list *l = NULL;
+  CL_TRY(peer_of(plan, peer, direction, &l));
+  if (piece_index < 0 || piece_index >= l->count)
+    return cl_fail(CL_E_DOMAIN, "piece %lld of %lld", (long long)piece_index, (long long)l->count);
+  const piece *p = &l->pieces[piece_index];
+  cl_tuple_t *shape = NULL, *stride = NULL;
+  cl_layout_t *full = NULL;
+  cl_status s = cl_tuple_from_ints(p->shape, p->depth, &shape);
+  if (s == CL_OK)
+    s = cl_tuple_from_ints(p->stride, p->depth, &stride);
+  if (s == CL_OK)
+    s = cl_layout_make(shape, stride, &full);
+  if (s == CL_OK)
+    s = cl_coalesce(full, layout);
+  cl_tuple_free(shape);
+  cl_tuple_free(stride);
+  cl_layout_free(full);
+  if (s == CL_OK)
+    *offset = p->offset;
+  return s;
+}
