@@ -146,6 +146,9 @@ template <int E>
 __global__ void __launch_bounds__(kThreads) tile_copy(char *dst, const char *src, const tile_args a) {
   using Elem = typename word<E>::type;
   constexpr int kElems = tile_elems_of(E), kRun = tile_run_of(E);
+  // Loads in flight per thread: 8 (4 for 16-byte elements).  A whole tile's
+  // (32 for 1- and 2-byte elements) measured slower in gpu-random: a third
+  // of the bandwidth on 1-byte permutations.
   constexpr int kBatch = kElems / kThreads < 8 ? kElems / kThreads : 8;
   __shared__ Elem tile[kElems + kElems / 2];
   __shared__ int64_t src_row[kRun], dst_col[kRun];

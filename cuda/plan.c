@@ -410,8 +410,9 @@ cl_status cl_cuda_plan_copy(cl_cuda_plan *p, const cl_cuda_side *dst, const cl_c
     return CL_OK;
   }
   /* Runs on different modes: the transpose kernel where it fits with
-   * vectors, else the tile kernel, unless a tile would hold too few
-   * elements to keep a block's threads busy (the vector kernel). */
+   * vectors, else the tile kernel, unless a run is shorter than 8 steps (a
+   * 3-channel image: gpu-random measured the vector kernel faster there) or
+   * a tile would hold too few elements to keep a block's threads busy. */
   if (plain && (allow & CL_CUDA_ALLOW_TILES)) {
     cl_cuda_plan t = *p;
     if (choose_runs(&t)) {
@@ -424,7 +425,7 @@ cl_status cl_cuda_plan_copy(cl_cuda_plan *p, const cl_cuda_side *dst, const cl_c
         }
       }
       int64_t run = cl_cuda_tile_run(elem);
-      if ((t.ni < run ? t.ni : run) * (t.nj < run ? t.nj : run) >= 512) {
+      if (t.ni >= 8 && t.nj >= 8 && (t.ni < run ? t.ni : run) * (t.nj < run ? t.nj : run) >= 512) {
         *p = t;
         return plan_tile(p);
       }

@@ -151,15 +151,14 @@ static void test_plans() {
   expect_plan("(32,32,5):(32,1,1024)", "(32,32,5):(1,32,1024)", "batch 5");
   // Runs too short for tiles.
   expect_plan("(2,64):(64,1)", "(2,64):(1,2)", "kernel vector");
-  // Images NCHW -> NHWC with 3 channels: the channels whole, 1024 pixels a
-  // tile; modes (W, H, C, N) of a 50x70 image, batch 2.
-  expect_plan("(50,70,3,2):(3,150,1,10500)", "(50,70,3,2):(1,50,3500,10500)",
-              "kernel tile, 1-byte accesses, tiles 3x1024, 3 dst steps of 1 (1 mode) by 3500 src steps of 1 (1 mode), "
+  // Images NCHW -> NHWC with 3 channels: a run of 3 steps, the vector
+  // kernel; with 8 channels, tiles of the channels whole by 1024 pixels.
+  expect_plan("(50,70,3,2):(3,150,1,10500)", "(50,70,3,2):(1,50,3500,10500)", "kernel vector", 1);
+  expect_plan("(50,70,8,2):(8,400,1,28000)", "(50,70,8,2):(1,50,3500,28000)",
+              "kernel tile, 1-byte accesses, tiles 8x1024, 8 dst steps of 1 (1 mode) by 3500 src steps of 1 (1 mode), "
               "batch 2", 1);
-  // ... but not a tiny one: a tile of 3x35 would leave most threads idle.
-  expect_plan("(5,7,3,2):(3,15,1,105)", "(5,7,3,2):(1,5,35,105)", "kernel vector", 1);
-  expect_plan("(600,700,3):(3,1800,1)", "(600,700,3):(1,600,420000)", "kernel tile, 1-byte accesses, tiles 3x1024",
-              1);
+  // A tile of 8x35 would leave most threads idle.
+  expect_plan("(5,7,8,2):(8,40,1,280)", "(5,7,8,2):(1,5,35,280)", "kernel vector", 1);
   // No unit stride on either side: tiles along each side's smallest stride.
   expect_plan("(300,200):(401,2)", "(300,200):(2,605)",
               "kernel tile, 4-byte accesses, tiles 64x64, 200 dst steps of 2 (1 mode) by 300 src steps of 2 (1 mode)");
@@ -457,6 +456,8 @@ static void test_copy_cases() {
     check_copy_text("(67,61,3):(61,1,4087)", "(67,61,3):(1,67,4087)", e);
     check_copy_text("(50,70,3,2):(3,150,1,10500)", "(50,70,3,2):(1,50,3500,10500)", e);
     check_copy_text("(50,70,3,2):(1,50,3500,10500)", "(50,70,3,2):(3,150,1,10500)", e);
+    check_copy_text("(50,70,8,2):(8,400,1,28000)", "(50,70,8,2):(1,50,3500,28000)", e);
+    check_copy_text("(50,70,8,2):(1,50,3500,28000)", "(50,70,8,2):(8,400,1,28000)", e);
     check_copy_text("(300,200):(401,2)", "(300,200):(2,605)", e);
     check_copy_text("(63,64):(1,63)", "(63,64):(0,1)", e);
     check_copy_text("((7,9),(5,11)):((55,385),(1,5))", "((7,9),(5,11)):((1,7),(63,315))", e);
