@@ -70,6 +70,11 @@ typedef struct CUstream_st *cl_cuda_stream_t;
  *   - dst's unit-stride mode differs from src's: a tiled transpose through
  *     shared memory, reading rows along src's contiguous modes and writing
  *     rows along dst's, with 16-byte accesses where alignment allows;
+ *   - the same where no wider access than an element is possible (odd
+ *     extents, unaligned pointers, 16-byte elements) or a side has no unit
+ *     stride: the tile kernel, tiles along each side's smallest stride with
+ *     predicated edges, one element per access (runs of fewer than 8 steps,
+ *     such as an image's 3 channels, take the vector kernel below);
  *   - otherwise: one thread per vector of the common contiguous run (up to
  *     16 bytes), both offsets evaluated by compiled layouts (compiled.h);
  *   - two layouts without a common refinement (e.g. (4,3) against (3,4)):
