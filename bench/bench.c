@@ -8,8 +8,8 @@
  *   1. write bench/bench_<group>.c defining `void bench_<group>(void)`;
  *   2. add the file to `bench_sources` in bench/meson.build;
  *   3. declare it in bench_util.h and add a row to `groups[]` below.
- * The gpu group (bench_gpu.cu) is built with the CUDA module; without it,
- * a stub here says so.
+ * The gpu and gpu-random groups (bench_gpu.cu, bench_gpu_random.cu) are
+ * built with the CUDA module; without it, stubs here say so.
  * The groups of CONTRACT.md (eval, algebra, copy, copy-random) also have a weak stub here,
  * so the program links and runs before their file exists; the file's strong
  * definition replaces the stub. */
@@ -32,6 +32,7 @@ BENCH_WEAK void bench_copy_random(void) { fprintf(stderr, "cute-layout-bench: gr
 #ifndef CL_BENCH_GPU
 /* Without the CUDA module the gpu group is listed but says why it is empty. */
 void bench_gpu(void) { printf("gpu: skipped, the CUDA module is not built (nvcc not found)\n"); }
+void bench_gpu_random(void) { printf("gpu-random: skipped, the CUDA module is not built (nvcc not found)\n"); }
 #endif
 
 static const struct {
@@ -44,6 +45,7 @@ static const struct {
     {"copy-random", bench_copy_random},
     {"copy-threads", bench_copy_threads},
     {"gpu", bench_gpu},
+    {"gpu-random", bench_gpu_random},
 };
 #define NGROUPS (sizeof groups / sizeof groups[0])
 

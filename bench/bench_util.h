@@ -73,6 +73,7 @@ void bench_copy(void);
 void bench_copy_random(void);
 void bench_copy_threads(void);
 void bench_gpu(void);
+void bench_gpu_random(void);
 
 #ifdef __cplusplus
 }

@@ -4,7 +4,9 @@
 #include <cuda_runtime.h>
 
 #include <cstdarg>
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 
 #include "cuda_impl.h"
 
@@ -88,10 +90,11 @@ struct tensor_plan {
   int64_t slo, shi;      // and src
 };
 
-cl_status make_tensor_plan(const cl_tensor_t *dst, const cl_tensor_t *src, tensor_plan *t) {
+cl_status make_tensor_plan(const cl_tensor_t *dst, const cl_tensor_t *src, tensor_plan *t,
+                           int allow = CL_CUDA_ALLOW_TILES | CL_CUDA_ALLOW_MEMCPY) {
   cl_cuda_side ds = tensor_side(dst), ss = tensor_side(src);
   int64_t elem = int64_t(cl_tensor_elem_size(dst)), lo = 0, hi = 0;
-  cl_status s = cl_cuda_plan_copy(&t->plan, &ds, &ss, elem, true);
+  cl_status s = cl_cuda_plan_copy(&t->plan, &ds, &ss, elem, allow);
   t->injective = s == CL_OK && cl_cuda_plan_dst_injective(&t->plan);
   if (s == CL_OK)
     s = cl_tensor_offset_range(dst, &lo, &hi);
@@ -242,6 +245,60 @@ extern "C" cl_status cl_cuda_tensor_copy(const cl_tensor_t *dst, const cl_tensor
                     : s;
 }
 
+extern "C" cl_status cl_cuda_tensor_copy_batched(const cl_tensor_t *const *dst, const cl_tensor_t *const *src,
+                                                 size_t count, cl_cuda_stream_t stream) {
+  static const char *const function = "cl_cuda_tensor_copy_batched";
+  if (count == 0)
+    return CL_OK;
+  if (dst == nullptr)
+    return null_argument(function, "dst");
+  if (src == nullptr)
+    return null_argument(function, "src");
+  cl_status s = cl_cuda_check_device();
+  if (s != CL_OK)
+    return s;
+  // Every pair checked and planned before anything is queued.
+  tensor_plan *plans = count <= SIZE_MAX / sizeof *plans
+                           ? static_cast<tensor_plan *>(std::malloc(count * sizeof *plans))
+                           : nullptr;
+  if (plans == nullptr)
+    return fail(CL_E_NOMEM, "%s: no memory for the plans of %zu pairs", function, count);
+  for (size_t k = 0; k < count; k++) {
+    s = check_tensors(dst[k], src[k], function);
+    if (s == CL_OK && cl_tensor_size(dst[k]) > 0)
+      s = make_tensor_plan(dst[k], src[k], &plans[k], 0);
+    if (s == CL_OK && cl_tensor_size(dst[k]) > 0)
+      s = check_no_overlap(dst[k], src[k], &plans[k]);
+    if (s == CL_OK && cl_tensor_size(dst[k]) > 0)
+      s = cl_cuda_check_memory(cl_tensor_data(dst[k]), plans[k].dlo, plans[k].dhi, "cl_cuda_tensor_copy_batched: dst");
+    if (s == CL_OK && cl_tensor_size(dst[k]) > 0)
+      s = cl_cuda_check_memory(cl_tensor_data(src[k]), plans[k].slo, plans[k].shi, "cl_cuda_tensor_copy_batched: src");
+    if (s != CL_OK) {
+      char message[512];
+      std::snprintf(message, sizeof message, "pair %zu: %s", k, cl_last_error());
+      std::free(plans);
+      return cl_set_last_error(s, message);
+    }
+  }
+  const cl_cuda_plan *p[CL_CUDA_BATCH];
+  char *d[CL_CUDA_BATCH];
+  const char *from[CL_CUDA_BATCH];
+  int n = 0;
+  for (size_t k = 0; k < count && s == CL_OK; k++) {
+    if (cl_tensor_size(dst[k]) > 0) {
+      p[n] = &plans[k].plan;
+      d[n] = static_cast<char *>(cl_tensor_data(dst[k]));
+      from[n++] = static_cast<const char *>(cl_tensor_data(src[k]));
+    }
+    if (n == CL_CUDA_BATCH || (k + 1 == count && n > 0)) {
+      s = cl_cuda_launch_batch(p, d, from, n, stream);
+      n = 0;
+    }
+  }
+  std::free(plans);
+  return s;
+}
+
 extern "C" int64_t cl_cuda_tensor_copy_explain(const cl_tensor_t *dst, const cl_tensor_t *src, char *buf,
                                                size_t cap) {
   if (buf == nullptr && cap > 0)
@@ -308,7 +365,7 @@ extern "C" cl_status cl_cuda_composed_copy(void *dst, const cl_composed_t *dst_l
     s = cl_cuda_check_memory(src, slo, shi, "cl_cuda_composed_copy: src");
   cl_cuda_plan plan;
   if (s == CL_OK)
-    s = cl_cuda_plan_copy(&plan, &ds, &ss, elem, false);
+    s = cl_cuda_plan_copy(&plan, &ds, &ss, elem, CL_CUDA_ALLOW_MEMCPY);
   return s == CL_OK ? cl_cuda_launch_copy(&plan, static_cast<char *>(dst), static_cast<const char *>(src), stream)
                     : s;
 }

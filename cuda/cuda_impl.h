@@ -23,7 +23,8 @@ typedef enum cl_cuda_kernel {
   CL_CUDA_MEMCPY = 1,    /* one contiguous run on both sides */
   CL_CUDA_VECTOR = 2,    /* vectors of the common contiguous run, offsets by compiled layouts */
   CL_CUDA_TRANSPOSE = 3, /* tiles through shared memory */
-  CL_CUDA_GENERIC = 4    /* no common refinement: the two layouts, element by element */
+  CL_CUDA_GENERIC = 4,   /* no common refinement: the two layouts, element by element */
+  CL_CUDA_TILE = 5       /* tiles through shared memory, any strides, extents and alignment */
 } cl_cuda_kernel;
 
 /* One side of a copy: element i at data + sw(offset + layout(i)) * elem. */
@@ -36,6 +37,10 @@ typedef struct cl_cuda_side {
 
 /* Tile edges of the transpose kernel, in elements, by element size. */
 int cl_cuda_tile_edge(int64_t elem);
+/* Elements in a tile of the tile kernel, by element size, and the longest
+ * edge it allows (the row and column offsets it keeps in shared memory). */
+int cl_cuda_tile_elems(int64_t elem);
+int cl_cuda_tile_run(int64_t elem);
 
 /* What the launcher runs. */
 typedef struct cl_cuda_plan {
@@ -60,15 +65,25 @@ typedef struct cl_cuda_plan {
   int ni_modes, nj_modes;
   int64_t ni, nj, batch;
   cl_compiled_layout_t i_src, j_dst;
+  /* TILE: as TRANSPOSE, with any strides along the runs: element (i, j) is
+   * src + (src_at(b) + i_src(i) + j * sj) * elem, dst + (dst_at(b) +
+   * j_dst(j) + i * di) * elem; tiles of ti x tj elements. */
+  int64_t di, sj;
+  int ti, tj;
 } cl_cuda_plan;
 
+/* Kernels a plan may choose besides vector and generic (cl_cuda_plan_copy's
+ * `allow`). */
+enum { CL_CUDA_ALLOW_TILES = 1, CL_CUDA_ALLOW_MEMCPY = 2 };
+
 /* Plans dst(i) = src(i) for two sides of equal size (checked by the caller)
- * and an element size of 1, 2, 4, 8 or 16 bytes.  tile: whether the
- * transpose kernel may be used.  The plan depends on the sides' data
+ * and an element size of 1, 2, 4, 8 or 16 bytes.  allow: CL_CUDA_ALLOW_TILES
+ * for the transpose and tile kernels, CL_CUDA_ALLOW_MEMCPY for
+ * cudaMemcpyAsync (a batch has neither: one kernel serves every pair).  The plan depends on the sides' data
  * pointers only through their addresses modulo 16 (alignment), so it serves
  * any pointers with the same.  No CUDA call. */
 cl_status cl_cuda_plan_copy(cl_cuda_plan *p, const cl_cuda_side *dst, const cl_cuda_side *src, int64_t elem,
-                            bool tile);
+                            int allow);
 /* True when the plan's joint modes prove dst injective: sorted by dst
  * stride, each stride exceeds the reach of the smaller ones (false for the
  * generic kernel, which has no joint modes: prove it otherwise). */
@@ -94,6 +109,12 @@ cl_status cl_cuda_check_elem(int64_t elem);
 /* ---- kernels (kernels.cu) ---- */
 /* Queues the plan's work on stream, between the data pointers dst and src. */
 cl_status cl_cuda_launch_copy(const cl_cuda_plan *p, char *dst, const char *src, cl_cuda_stream_t stream);
+/* Most pairs one launch of the batched kernel takes. */
+#define CL_CUDA_BATCH CL_CUDA_BATCH_PAIRS
+/* Queues the vector or generic plans p[0..n), n <= CL_CUDA_BATCH, as one
+ * kernel launch, pair k between dst[k] and src[k]. */
+cl_status cl_cuda_launch_batch(const cl_cuda_plan *const *p, char *const *dst, const char *const *src, int n,
+                               cl_cuda_stream_t stream);
 /* Queues out[k] = cl_compiled_eval(layout, i0 + k), k < n. */
 cl_status cl_cuda_launch_indices(const cl_compiled_layout_t *layout, int64_t i0, int64_t n, int64_t *out,
                                  cl_cuda_stream_t stream);

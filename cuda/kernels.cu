@@ -119,6 +119,135 @@ __global__ void __launch_bounds__(kThreads) transpose_copy(char *dst, const char
   }
 }
 
+// ---------------------------------------------------------------- tile
+
+// Elements in a tile of the tile kernel: 16 KiB of data (8 KiB of bytes),
+// and the longest edge, whose offsets a block keeps in shared memory.
+__host__ __device__ constexpr int tile_elems_of(int elem) { return elem <= 2 ? 8192 : 16384 / elem; }
+__host__ __device__ constexpr int tile_run_of(int elem) { return tile_elems_of(elem) / 2 < 1024 ? tile_elems_of(elem) / 2 : 1024; }
+
+struct tile_args {
+  int64_t ni, nj, di, sj;               // extents of the runs, dst's stride along i, src's along j
+  int ti, tj;                           // tile edges
+  unsigned inv_ti, inv_tj;              // ceil(2^32 / edge): q / edge as a high product (q < 2^16)
+  uint64_t tiles_i, tiles_j, ntiles;    // tiles along i, along j, in all (times the batch)
+  cl_compiled_layout_t i_src, j_dst;    // src offset of i, dst offset of j
+  cl_compiled_layout_t dst_at, src_at;  // offsets of batch entry b
+};
+
+// Tile (ti, tj) of batch entry b, ti x tj elements of any strides: the
+// block first keeps the src offset of each of its rows (i) and the dst
+// offset of each of its columns (j) in shared memory, so that an element
+// costs an add and a multiply; then reads the tile along j (src's smallest
+// stride) into tile[i][j] (rows padded by one element) and writes it along i
+// (dst's smallest stride).  Edges are predicated, so any extents work; each
+// thread issues kBatch loads before it stores them.
+template <int E>
+__global__ void __launch_bounds__(kThreads) tile_copy(char *dst, const char *src, const tile_args a) {
+  using Elem = typename word<E>::type;
+  constexpr int kElems = tile_elems_of(E), kRun = tile_run_of(E);
+  // Loads in flight per thread: 8 (4 for 16-byte elements).  A whole tile's
+  // (32 for 1- and 2-byte elements) measured slower in gpu-random: a third
+  // of the bandwidth on 1-byte permutations.
+  constexpr int kBatch = kElems / kThreads < 8 ? kElems / kThreads : 8;
+  __shared__ Elem tile[kElems + kElems / 2];
+  __shared__ int64_t src_row[kRun], dst_col[kRun];
+  const int ti = a.ti, tj = a.tj, pitch = tj + 1, n = ti * tj;
+  for (uint64_t t = blockIdx.x; t < a.ntiles; t += gridDim.x) {
+    uint64_t bi = t % a.tiles_i, rest = t / a.tiles_i;
+    uint64_t bj = rest % a.tiles_j, b = rest / a.tiles_j;
+    const int64_t i0 = int64_t(bi) * ti, j0 = int64_t(bj) * tj;
+    const int ri = int(a.ni - i0 < ti ? a.ni - i0 : ti), rj = int(a.nj - j0 < tj ? a.nj - j0 : tj);
+    const int64_t src_b = cl_compiled_eval(&a.src_at, int64_t(b)), dst_b = cl_compiled_eval(&a.dst_at, int64_t(b));
+    for (int k = threadIdx.x; k < ri; k += kThreads)
+      src_row[k] = src_b + cl_compiled_eval(&a.i_src, i0 + k) + j0 * a.sj;
+    for (int k = threadIdx.x; k < rj; k += kThreads)
+      dst_col[k] = dst_b + cl_compiled_eval(&a.j_dst, j0 + k) + i0 * a.di;
+    __syncthreads();
+    for (int q0 = threadIdx.x; q0 < n; q0 += kThreads * kBatch) {
+      Elem v[kBatch];
+#pragma unroll
+      for (int u = 0; u < kBatch; u++) {
+        int q = q0 + u * kThreads, i = int(__umulhi(unsigned(q), a.inv_tj)), j = q - i * tj;
+        if (q < n && i < ri && j < rj)
+          v[u] = reinterpret_cast<const Elem *>(src)[src_row[i] + j * a.sj];
+      }
+#pragma unroll
+      for (int u = 0; u < kBatch; u++) {
+        int q = q0 + u * kThreads, i = int(__umulhi(unsigned(q), a.inv_tj)), j = q - i * tj;
+        if (q < n && i < ri && j < rj)
+          tile[i * pitch + j] = v[u];
+      }
+    }
+    __syncthreads();
+    for (int q0 = threadIdx.x; q0 < n; q0 += kThreads * kBatch) {
+#pragma unroll
+      for (int u = 0; u < kBatch; u++) {
+        int q = q0 + u * kThreads, j = int(__umulhi(unsigned(q), a.inv_ti)), i = q - j * ti;
+        if (q < n && i < ri && j < rj)
+          reinterpret_cast<Elem *>(dst)[dst_col[j] + i * a.di] = tile[i * pitch + j];
+      }
+    }
+    __syncthreads();
+  }
+}
+
+// ---------------------------------------------------------------- batch
+
+// Pair k of a batch: the vector kernel's work (cuda_impl.h), its blocks
+// first_block[k] .. first_block[k + 1] - 1 of the grid.
+struct batch_pair {
+  char *dst;
+  const char *src;
+  cl_compiled_layout_t dst_at, src_at;
+  int64_t count;
+  int vec;
+};
+
+struct batch_args {
+  int n;
+  unsigned first_block[CL_CUDA_BATCH + 1];
+  batch_pair pair[CL_CUDA_BATCH];
+};
+
+template <int Bytes>
+__device__ void batch_part(const batch_pair &p, int64_t block, int64_t blocks) {
+  using T = typename word<Bytes>::type;
+  const int64_t step = blocks * kThreads * kUnroll;
+  for (int64_t k0 = block * kThreads * kUnroll + threadIdx.x; k0 < p.count; k0 += step) {
+    T v[kUnroll];
+#pragma unroll
+    for (int u = 0; u < kUnroll; u++) {
+      int64_t k = k0 + int64_t(u) * kThreads;
+      if (k < p.count)
+        v[u] = reinterpret_cast<const T *>(p.src)[cl_compiled_eval(&p.src_at, k)];
+    }
+#pragma unroll
+    for (int u = 0; u < kUnroll; u++) {
+      int64_t k = k0 + int64_t(u) * kThreads;
+      if (k < p.count)
+        reinterpret_cast<T *>(p.dst)[cl_compiled_eval(&p.dst_at, k)] = v[u];
+    }
+  }
+}
+
+// Every pair of a batch in one launch: each block finds its pair, then
+// works as the vector kernel over that pair's share of the grid.
+__global__ void __launch_bounds__(kThreads) batch_copy(const __grid_constant__ batch_args a) {
+  int k = 0;
+  while (k + 1 < a.n && blockIdx.x >= a.first_block[k + 1])
+    k++;
+  const batch_pair &p = a.pair[k];
+  int64_t block = blockIdx.x - a.first_block[k], blocks = a.first_block[k + 1] - a.first_block[k];
+  switch (p.vec) {
+  case 1: batch_part<1>(p, block, blocks); break;
+  case 2: batch_part<2>(p, block, blocks); break;
+  case 4: batch_part<4>(p, block, blocks); break;
+  case 8: batch_part<8>(p, block, blocks); break;
+  default: batch_part<16>(p, block, blocks); break;
+  }
+}
+
 // ---------------------------------------------------------------- indices
 
 __global__ void __launch_bounds__(kThreads)
@@ -188,6 +317,40 @@ cl_status launch_transpose_for(const cl_cuda_plan *p, char *dst, const char *src
   return launch_transpose<E, E>(p, dst, src, stream);
 }
 
+// ceil(2^32 / d) for 2 <= d < 2^16.
+unsigned inverse(int d) { return unsigned(0xffffffffu / unsigned(d)) + 1u; }
+
+template <int E> cl_status launch_tile(const cl_cuda_plan *p, char *dst, const char *src, cudaStream_t stream) {
+  tile_args a;
+  a.ni = p->ni;
+  a.nj = p->nj;
+  a.di = p->di;
+  a.sj = p->sj;
+  a.ti = p->ti;
+  a.tj = p->tj;
+  a.inv_ti = inverse(p->ti);
+  a.inv_tj = inverse(p->tj);
+  a.tiles_i = uint64_t((p->ni + p->ti - 1) / p->ti);
+  a.tiles_j = uint64_t((p->nj + p->tj - 1) / p->tj);
+  a.ntiles = a.tiles_i * a.tiles_j * uint64_t(p->batch);
+  a.i_src = p->i_src;
+  a.j_dst = p->j_dst;
+  a.dst_at = p->dst_at;
+  a.src_at = p->src_at;
+  int64_t blocks = a.ntiles > uint64_t(kMaxBlocks) ? kMaxBlocks : int64_t(a.ntiles);
+  return launch(tile_copy<E>, unsigned(blocks), stream, dst, src, a);
+}
+
+cl_status launch_tile_any(const cl_cuda_plan *p, char *dst, const char *src, cudaStream_t stream) {
+  switch (p->elem) {
+  case 1: return launch_tile<1>(p, dst, src, stream);
+  case 2: return launch_tile<2>(p, dst, src, stream);
+  case 4: return launch_tile<4>(p, dst, src, stream);
+  case 8: return launch_tile<8>(p, dst, src, stream);
+  default: return launch_tile<16>(p, dst, src, stream);
+  }
+}
+
 cl_status launch_transpose_any(const cl_cuda_plan *p, char *dst, const char *src, cudaStream_t stream) {
   switch (p->elem) {
   case 1: return launch_transpose_for<1>(p, dst, src, stream);
@@ -201,6 +364,8 @@ cl_status launch_transpose_any(const cl_cuda_plan *p, char *dst, const char *src
 }  // namespace
 
 extern "C" int cl_cuda_tile_edge(int64_t elem) { return edge_of(int(elem)); }
+extern "C" int cl_cuda_tile_elems(int64_t elem) { return tile_elems_of(int(elem)); }
+extern "C" int cl_cuda_tile_run(int64_t elem) { return tile_run_of(int(elem)); }
 
 extern "C" cl_status cl_cuda_fail(int cuda_error, const char *what) {
   cudaError_t e = cudaError_t(cuda_error);
@@ -223,9 +388,32 @@ extern "C" cl_status cl_cuda_launch_copy(const cl_cuda_plan *p, char *dst, const
   }
   case CL_CUDA_TRANSPOSE:
     return launch_transpose_any(p, dst, src, s);
+  case CL_CUDA_TILE:
+    return launch_tile_any(p, dst, src, s);
   default:
     return launch_vector_any(p, dst, src, s);
   }
+}
+
+extern "C" cl_status cl_cuda_launch_batch(const cl_cuda_plan *const *p, char *const *dst, const char *const *src,
+                                          int n, cl_cuda_stream_t stream) {
+  // Each pair gets the blocks the vector kernel would take for it alone.
+  batch_args args;  // 25 KiB of kernel parameters (Hopper takes up to 32 KiB)
+  args.n = n;
+  uint64_t total = 0;
+  for (int k = 0; k < n; k++) {
+    batch_pair &b = args.pair[k];
+    b.dst = dst[k] + p[k]->dst_origin;
+    b.src = src[k] + p[k]->src_origin;
+    b.dst_at = p[k]->dst_at;
+    b.src_at = p[k]->src_at;
+    b.count = p[k]->count;
+    b.vec = int(p[k]->vec);
+    args.first_block[k] = unsigned(total);
+    total += blocks_for(p[k]->count, int64_t(kThreads) * kUnroll);
+  }
+  args.first_block[n] = unsigned(total);
+  return launch(batch_copy, unsigned(total), cudaStream_t(stream), args);
 }
 
 extern "C" cl_status cl_cuda_launch_indices(const cl_compiled_layout_t *layout, int64_t i0, int64_t n, int64_t *out,

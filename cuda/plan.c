@@ -18,6 +18,7 @@
  *   generic    layouts without a common refinement: the two compiled
  *              layouts themselves, one element at a time. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cuda_impl.h"
@@ -231,20 +232,22 @@ static bool extend_run(mode_run *run, mode_run *rest, bool on_dst) {
   return false;
 }
 
-/* The transpose when dst's unit mode m[0] is not src's and both runs are
- * long enough to fill a good part of a tile; false when it does not apply.
- * i runs from dst's unit mode along the modes that continue it in dst, j from
- * src's unit mode along those that continue it in src, each growing a mode
- * at a time in turn until it spans a tile's edge (a mode may continue
- * both); the rest is the batch.  m becomes i's modes, j's, the batch's. */
-static bool choose_transpose(cl_cuda_plan *p) {
+/* The runs of a tiled copy; false when there are none (a common run, or a
+ * source that repeats along every mode but m[0]).  i runs from dst's
+ * smallest-stride mode m[0] (the modes are sorted by dst stride) along the
+ * modes that continue it in dst, j from src's smallest nonzero |stride| mode
+ * along those that continue it in src, each growing a mode at a time in turn
+ * until it spans a tile's edge (a mode may continue both); the rest is the
+ * batch.  m becomes i's modes, j's, the batch's. */
+static bool choose_runs(cl_cuda_plan *p) {
   int edge = cl_cuda_tile_edge(p->elem);
-  if (p->r < 2 || p->m[0].d != 1 || p->m[0].s == 1)
+  if (p->r < 2)
     return false;
-  int q = 1;
-  while (q < p->r && p->m[q].s != 1)
-    q++;
-  if (q == p->r)
+  int q = -1;
+  for (int k = 1; k < p->r; k++)
+    if (p->m[k].s != 0 && (q < 0 || llabs(p->m[k].s) < llabs(p->m[q].s)))
+      q = k;
+  if (q < 0 || (p->m[0].s != 0 && llabs(p->m[0].s) <= llabs(p->m[q].s)))
     return false;
   mode_run i = {{p->m[0]}, 1, p->m[0].n}, j = {{p->m[q]}, 1, p->m[q].n}, rest = {{{0, 0, 0}}, 0, 1};
   for (int k = 1; k < p->r; k++)
@@ -261,7 +264,14 @@ static bool choose_transpose(cl_cuda_plan *p) {
   p->nj_modes = j.len;
   p->ni = i.steps;
   p->nj = j.steps;
-  return i.steps >= edge / 2 && j.steps >= edge / 2;
+  return true;
+}
+
+/* Whether the transpose kernel serves the runs: unit strides along both,
+ * each spanning half a tile's edge at least. */
+static bool transpose_fits(const cl_cuda_plan *p) {
+  int edge = cl_cuda_tile_edge(p->elem);
+  return p->m[0].d == 1 && p->m[p->ni_modes].s == 1 && p->ni >= edge / 2 && p->nj >= edge / 2;
 }
 
 /* Bytes per access of the transpose: 16 where every row start on both
@@ -296,7 +306,7 @@ static cl_status plan_transpose(cl_cuda_plan *p, const cl_cuda_side *dst, const 
   p->kernel = CL_CUDA_TRANSPOSE;
   p->dst_origin = p->base_d * p->elem;
   p->src_origin = p->base_s * p->elem;
-  p->vec = transpose_vector(p, dst, src);
+  p->vec = dst != NULL ? transpose_vector(p, dst, src) : p->elem;
   const cl_jmode *batch = p->m + p->ni_modes + p->nj_modes;
   int nb = p->r - p->ni_modes - p->nj_modes;
   p->batch = 1;
@@ -310,6 +320,38 @@ static cl_status plan_transpose(cl_cuda_plan *p, const cl_cuda_side *dst, const 
     s = compile_side(batch, nb, true, &plain, 0, 1, &p->dst_at);
   if (s == CL_OK)
     s = compile_side(batch, nb, false, &plain, 0, 1, &p->src_at);
+  return s;
+}
+
+/* Tiles of ti x tj elements: square where both runs are long, else the
+ * short run whole and the long one as far as the tile and the offsets kept
+ * in shared memory allow. */
+static void tile_shape(cl_cuda_plan *p) {
+  int64_t elems = cl_cuda_tile_elems(p->elem), run = cl_cuda_tile_run(p->elem), edge = p->elem <= 4 ? 64 : 32;
+  int64_t ti, tj;
+  if (p->ni < edge) {
+    ti = p->ni;
+    tj = p->nj < elems / ti ? p->nj : elems / ti;
+  } else if (p->nj < edge) {
+    tj = p->nj;
+    ti = p->ni < elems / tj ? p->ni : elems / tj;
+  } else {
+    ti = edge;
+    tj = elems / edge;
+  }
+  p->ti = (int)(ti < run ? ti : run);
+  p->tj = (int)(tj < run ? tj : run);
+}
+
+/* The tile kernel: the transpose's runs with any strides, element by
+ * element, through shared memory. */
+static cl_status plan_tile(cl_cuda_plan *p) {
+  cl_status s = plan_transpose(p, NULL, NULL);
+  p->kernel = CL_CUDA_TILE;
+  p->vec = p->elem;
+  p->di = p->m[0].d;
+  p->sj = p->m[p->ni_modes].s;
+  tile_shape(p);
   return s;
 }
 
@@ -340,7 +382,7 @@ static cl_status plan_vector(cl_cuda_plan *p, const cl_cuda_side *dst, const cl_
 /* ------------------------------------------------------------ the plan */
 
 cl_status cl_cuda_plan_copy(cl_cuda_plan *p, const cl_cuda_side *dst, const cl_cuda_side *src, int64_t elem,
-                            bool tile) {
+                            int allow) {
   memset(p, 0, sizeof *p);
   p->elem = elem;
   p->vec = elem;
@@ -360,18 +402,33 @@ cl_status cl_cuda_plan_copy(cl_cuda_plan *p, const cl_cuda_side *dst, const cl_c
     return plan_generic(p, dst, src);
   p->r = (int)cl_jmodes_normalize(p->m, p->r, &p->base_d, &p->base_s);
   bool plain = dst->sw.bits == 0 && src->sw.bits == 0;
-  if (plain && p->r == 1 && p->m[0].d == 1 && p->m[0].s == 1) {
+  if (plain && (allow & CL_CUDA_ALLOW_MEMCPY) && p->r == 1 && p->m[0].d == 1 && p->m[0].s == 1) {
     p->kernel = CL_CUDA_MEMCPY;
     p->vec = p->elem * p->m[0].n;
     p->dst_origin = p->base_d * elem;
     p->src_origin = p->base_s * elem;
     return CL_OK;
   }
-  if (plain && tile) {
+  /* Runs on different modes: the transpose kernel where it fits with
+   * vectors, else the tile kernel, unless a run is shorter than 8 steps (a
+   * 3-channel image: gpu-random measured the vector kernel faster there) or
+   * a tile would hold too few elements to keep a block's threads busy. */
+  if (plain && (allow & CL_CUDA_ALLOW_TILES)) {
     cl_cuda_plan t = *p;
-    if (choose_transpose(&t)) {
-      *p = t;
-      return plan_transpose(p, dst, src);
+    if (choose_runs(&t)) {
+      if (transpose_fits(&t)) {
+        cl_cuda_plan v = t;
+        cl_status st = plan_transpose(&v, dst, src);
+        if (st != CL_OK || v.vec > v.elem) {
+          *p = v;
+          return st;
+        }
+      }
+      int64_t run = cl_cuda_tile_run(elem);
+      if (t.ni >= 8 && t.nj >= 8 && (t.ni < run ? t.ni : run) * (t.nj < run ? t.nj : run) >= 512) {
+        *p = t;
+        return plan_tile(p);
+      }
     }
   }
   return plan_vector(p, dst, src);
@@ -399,7 +456,7 @@ bool cl_cuda_plan_dst_injective(const cl_cuda_plan *p) {
   return true;
 }
 
-static const char *const kernel_names[] = {"nothing", "memcpy", "vector", "transpose", "generic"};
+static const char *const kernel_names[] = {"nothing", "memcpy", "vector", "transpose", "generic", "tile"};
 
 int64_t cl_cuda_plan_format(const cl_cuda_plan *p, char *buf, size_t cap) {
   char text[1024];
@@ -418,6 +475,10 @@ int64_t cl_cuda_plan_format(const cl_cuda_plan *p, char *buf, size_t cap) {
         edge, edge, (long long)p->ni, p->ni_modes, p->ni_modes == 1 ? "" : "s", (long long)p->nj, p->nj_modes,
         p->nj_modes == 1 ? "" : "s", (long long)p->batch);
   }
+  if (p->kernel == CL_CUDA_TILE)
+    PUT(", tiles %dx%d, %lld dst steps of %lld (%d mode%s) by %lld src steps of %lld (%d mode%s), batch %lld", p->ti,
+        p->tj, (long long)p->ni, (long long)p->di, p->ni_modes, p->ni_modes == 1 ? "" : "s", (long long)p->nj,
+        (long long)p->sj, p->nj_modes, p->nj_modes == 1 ? "" : "s", (long long)p->batch);
   if (p->r > 0) {
     PUT(", modes (");
     for (int k = 0; k < p->r; k++)

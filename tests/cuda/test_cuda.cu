@@ -125,9 +125,13 @@ static void test_plans() {
               "src-contiguous steps (1 mode), batch 1");
   expect_plan("(64,64):(64,1)", "(64,64):(1,64)", "kernel transpose, 16-byte accesses, tiles 64x64", 2);
   expect_plan("(64,64):(64,1)", "(64,64):(1,64)", "kernel transpose, 16-byte accesses, tiles 32x32", 8);
-  expect_plan("(64,64):(64,1)", "(64,64):(1,64)", "kernel transpose, 16-byte accesses, tiles 16x16", 16);
-  // An odd extent: one element per access.
-  expect_plan("(63,64):(64,1)", "(63,64):(1,63)", "kernel transpose, 4-byte accesses");
+  // 16-byte elements: no wider access; the tile kernel.
+  expect_plan("(64,64):(64,1)", "(64,64):(1,64)", "kernel tile, 16-byte accesses, tiles 32x32", 16);
+  // An odd extent: one element per access, the tile kernel, whose tiles
+  // take the 63 steps whole.
+  expect_plan("(63,64):(64,1)", "(63,64):(1,63)",
+              "kernel tile, 4-byte accesses, tiles 64x63, 64 dst steps of 1 (1 mode) by 63 src steps of 1 (1 mode), "
+              "batch 1");
   expect_plan("(62,64):(64,1)", "(62,64):(1,62)", "kernel transpose, 4-byte accesses", 2);
   // numpy's a.transpose(3,1,0,2).copy() of a row-major 64^4: dst's unit
   // mode is one i run, src's the j run, the other two modes the batch.
@@ -147,6 +151,21 @@ static void test_plans() {
   expect_plan("(32,32,5):(32,1,1024)", "(32,32,5):(1,32,1024)", "batch 5");
   // Runs too short for tiles.
   expect_plan("(2,64):(64,1)", "(2,64):(1,2)", "kernel vector");
+  // Images NCHW -> NHWC with 3 channels: a run of 3 steps, the vector
+  // kernel; with 8 channels, tiles of the channels whole by 1024 pixels.
+  expect_plan("(50,70,3,2):(3,150,1,10500)", "(50,70,3,2):(1,50,3500,10500)", "kernel vector", 1);
+  expect_plan("(50,70,8,2):(8,400,1,28000)", "(50,70,8,2):(1,50,3500,28000)",
+              "kernel tile, 1-byte accesses, tiles 8x1024, 8 dst steps of 1 (1 mode) by 3500 src steps of 1 (1 mode), "
+              "batch 2", 1);
+  // A tile of 8x35 would leave most threads idle.
+  expect_plan("(5,7,8,2):(8,40,1,280)", "(5,7,8,2):(1,5,35,280)", "kernel vector", 1);
+  // No unit stride on either side: tiles along each side's smallest stride.
+  expect_plan("(300,200):(401,2)", "(300,200):(2,605)",
+              "kernel tile, 4-byte accesses, tiles 64x64, 200 dst steps of 2 (1 mode) by 300 src steps of 2 (1 mode)");
+  // A source that repeats (stride 0) along dst's unit mode: tiles along src's
+  // smallest nonzero stride.
+  expect_plan("(64,64):(1,64)", "(64,64):(0,1)", "kernel transpose, 16-byte accesses, tiles 64x64");
+  expect_plan("(63,64):(1,63)", "(63,64):(0,1)", "kernel tile, 4-byte accesses, tiles 63x64");
   // Unaligned pointers keep accesses narrow.
   {
     static char memory[1 << 16] __attribute__((aligned(256)));
@@ -154,7 +173,7 @@ static void test_plans() {
     cl_tensor_t *d = tensor(memory + 4, 4, l), *s = tensor(memory + (1 << 15), 4, t);
     char buf[512];
     CHECK(cl_cuda_tensor_copy_explain(d, s, buf, sizeof buf) > 0, "explain");
-    CHECK(std::strstr(buf, "kernel transpose, 4-byte accesses") != nullptr, "%s", buf);
+    CHECK(std::strstr(buf, "kernel tile, 4-byte accesses") != nullptr, "%s", buf);
     cl_tensor_free(d);
     cl_tensor_free(s);
     cl_layout_free(l);
@@ -284,6 +303,19 @@ static void test_dlpack() {
 }
 
 // Every function that needs a GPU says so when there is none.
+static void test_batched_arguments() {
+  static char memory[1 << 12] __attribute__((aligned(256)));
+  cl_layout_t *l = layout("8:1");
+  cl_tensor_t *a = tensor(memory, 4, l);
+  const cl_tensor_t *one[1] = {a};
+  CHECK(cl_cuda_tensor_copy_batched(nullptr, one, 1, nullptr) == CL_E_NULL, "NULL dst");
+  CHECK(std::strstr(cl_last_error(), "'dst'") != nullptr, "%s", cl_last_error());
+  CHECK(cl_cuda_tensor_copy_batched(one, nullptr, 1, nullptr) == CL_E_NULL, "NULL src");
+  CHECK(cl_cuda_tensor_copy_batched(nullptr, nullptr, 0, nullptr) == CL_OK, "count 0 queues nothing");
+  cl_tensor_free(a);
+  cl_layout_free(l);
+}
+
 static void test_without_gpu() {
   static char memory[1 << 12] __attribute__((aligned(256)));
   cl_layout_t *l = layout("8:1");
@@ -293,6 +325,8 @@ static void test_without_gpu() {
   cl_composed_t *sw = composed("Sw<3,3,3> o 0 o (8,64):(64,1)"), *rm = composed("Sw<0,0,0> o 0 o (8,64):(64,1)");
   CHECK(cl_cuda_composed_copy(memory, rm, memory + 2048, sw, 2, nullptr) == CL_E_DEVICE, "composed copy");
   CHECK(cl_cuda_layout_indices(l, 0, 8, reinterpret_cast<int64_t *>(memory), nullptr) == CL_E_DEVICE, "indices");
+  const cl_tensor_t *da[1] = {a}, *sa[1] = {b};
+  CHECK(cl_cuda_tensor_copy_batched(da, sa, 1, nullptr) == CL_E_DEVICE, "batched");
   cl_composed_free(sw);
   cl_composed_free(rm);
   cl_tensor_free(a);
@@ -415,6 +449,19 @@ static void test_copy_cases() {
     check_copy_text("(32,8):(1,32)", "(32,8):(1,0)", e);
     check_copy_text("(4,3):(3,1)", "(3,4):(4,1)", e);
     check_copy_text("(1000):(1)", "(1000):(1)", e);
+    // The tile kernel: prime extents (edges of every tile predicated), a
+    // batch, images NCHW <-> NHWC with 3 channels, no unit stride on either
+    // side, a broadcast along dst's unit mode, runs of two modes.
+    check_copy_text("(257,263):(263,1)", "(257,263):(1,257)", e);
+    check_copy_text("(67,61,3):(61,1,4087)", "(67,61,3):(1,67,4087)", e);
+    check_copy_text("(50,70,3,2):(3,150,1,10500)", "(50,70,3,2):(1,50,3500,10500)", e);
+    check_copy_text("(50,70,3,2):(1,50,3500,10500)", "(50,70,3,2):(3,150,1,10500)", e);
+    check_copy_text("(50,70,8,2):(8,400,1,28000)", "(50,70,8,2):(1,50,3500,28000)", e);
+    check_copy_text("(50,70,8,2):(1,50,3500,28000)", "(50,70,8,2):(8,400,1,28000)", e);
+    check_copy_text("(300,200):(401,2)", "(300,200):(2,605)", e);
+    check_copy_text("(63,64):(1,63)", "(63,64):(0,1)", e);
+    check_copy_text("((7,9),(5,11)):((55,385),(1,5))", "((7,9),(5,11)):((1,7),(63,315))", e);
+    check_copy_text("(1031,3):(3,1)", "(1031,3):(1,-1031)", e);
   }
 }
 
@@ -480,6 +527,59 @@ static void test_composed() {
     check_composed("Sw<0,0,0> o 0 o (64,8):(1,64)", "Sw<2,2,-3> o 32 o (8,64):(64,1)", e);
     check_composed("Sw<0,0,0> o 0 o (16,32):(32,1)", "Sw<3,1,4> o 0 o (16,32):(1,16)", e);
   }
+}
+
+// cl_cuda_tensor_copy_batched: more pairs than one launch takes, of every
+// kind of plan (a contiguous run, a transpose, broadcast, odd extents, an
+// empty one), each against the host copy; then its errors.
+static void test_batched() {
+  const char *pairs[][2] = {{"(1000):(1)", "(1000):(1)"},        {"(64,64):(64,1)", "(64,64):(1,64)"},
+                            {"(67,61):(61,1)", "(67,61):(1,67)"}, {"(32,8):(1,32)", "(32,8):(1,0)"},
+                            {"(0,4):(1,0)", "(0,4):(1,0)"},       {"(4,3):(3,1)", "(3,4):(4,1)"},
+                            {"(5,7,3):(3,15,1)", "(5,7,3):(1,5,35)"}};
+  const size_t kinds = sizeof pairs / sizeof pairs[0], count = 2 * CL_CUDA_BATCH_PAIRS + 3;
+  std::vector<cl_tensor_t *> gd, gs;
+  std::vector<std::vector<char>> expect;
+  std::vector<buffer> bufs;
+  for (size_t k = 0; k < count; k++) {
+    size_t elem = elem_sizes[k % 5];
+    cl_layout_t *dl = layout(pairs[k % kinds][0]), *sl = layout(pairs[k % kinds][1]);
+    buffer d = make_buffer(dl, elem, int64_t(k % 3)), s = make_buffer(sl, elem, int64_t(k % 2));
+    cl_tensor_t *hd = tensor(d.host.data() + d.origin, elem, dl), *hs = tensor(s.host.data() + s.origin, elem, sl);
+    CHECK(cl_tensor_copy(hd, hs) == CL_OK, "host copy: %s", cl_last_error());
+    expect.push_back(d.host);
+    gd.push_back(tensor(d.device + d.origin, elem, dl));
+    gs.push_back(tensor(s.device + s.origin, elem, sl));
+    bufs.push_back(d);
+    bufs.push_back(s);
+    cl_tensor_free(hd);
+    cl_tensor_free(hs);
+    cl_layout_free(dl);
+    cl_layout_free(sl);
+  }
+  CHECK(cl_cuda_tensor_copy_batched(gd.data(), gs.data(), count, nullptr) == CL_OK, "batched: %s", cl_last_error());
+  for (size_t k = 0; k < count; k++) {
+    std::vector<char> back(bufs[2 * k].bytes);
+    CUDA_OK(cudaMemcpy(back.data(), bufs[2 * k].device, back.size(), cudaMemcpyDeviceToHost));
+    CHECK(back == expect[k], "batched pair %zu (%s <- %s) differs from the host copy", k, pairs[k % kinds][0],
+          pairs[k % kinds][1]);
+  }
+  // Errors: NULL arrays, a bad pair (nothing queued: the destinations keep
+  // their bytes), count 0.
+  CUDA_OK(cudaMemset(bufs[0].device, 0, bufs[0].bytes));
+  std::vector<cl_tensor_t *> bad_d = {gd[0], gd[1]}, bad_s = {gs[0], gs[3]};
+  cl_status st = cl_cuda_tensor_copy_batched(bad_d.data(), bad_s.data(), 2, nullptr);
+  CHECK(st < 0 && std::strncmp(cl_last_error(), "pair 1: ", 8) == 0, "a bad pair: %d %s", st,
+        cl_last_error());
+  std::vector<char> back(bufs[0].bytes), zeros(bufs[0].bytes, 0);
+  CUDA_OK(cudaMemcpy(back.data(), bufs[0].device, back.size(), cudaMemcpyDeviceToHost));
+  CHECK(back == zeros, "nothing queued when a pair fails");
+  for (size_t k = 0; k < count; k++) {
+    cl_tensor_free(gd[k]);
+    cl_tensor_free(gs[k]);
+  }
+  for (buffer &b : bufs)
+    CUDA_OK(cudaFree(b.device));
 }
 
 // Device evaluation: a kernel of this test evaluates compiled layouts passed
@@ -642,6 +742,7 @@ int main(int argc, char **argv) {
   if (std::strcmp(mode, "plan") == 0) {
     test_plans();
     test_argument_errors();
+    test_batched_arguments();
     test_dlpack();
     if (!gpu)
       test_without_gpu();
@@ -654,6 +755,7 @@ int main(int argc, char **argv) {
     test_copy_cases();
     test_copy_random(rounds);
     test_composed();
+    test_batched();
     test_device_eval(4 * rounds);
     test_memory_checks();
     CUDA_OK(cudaDeviceSynchronize());

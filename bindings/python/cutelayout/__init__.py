@@ -44,7 +44,7 @@ from ._algebra import (append, blocked_product, coalesce, coalesce_z, complement
                        zipped_divide_mode, zipped_product)
 from ._banks import bank_conflicts, bank_report, smem_wavefronts, swizzle_search
 from ._coord import CoordTensor, make_coord_tensor, make_identity_tensor
-from ._cuda import CudaTensor, cuda_copy, cuda_copy_explain
+from ._cuda import CudaTensor, cuda_copy, cuda_copy_explain, cuda_copy_many
 from ._explain import Explanation, Step, explain
 from ._ffi import ERRORS as _ERRORS, CuteLayoutError, capi, library
 from ._layout import (CompiledLayout, ComposedLayout, Layout, LayoutLeft, LayoutRight, Odometer, Swizzle,

@@ -48,6 +48,8 @@ def _cuda_library():
         for fn, restype, argtypes in [
                 ('cl_cuda_tensor_from_dlpack', c_int, [ctypes.POINTER(cl_dltensor_t), ctypes.POINTER(c_void_p)]),
                 ('cl_cuda_tensor_copy', c_int, [c_void_p, c_void_p, c_void_p]),
+                ('cl_cuda_tensor_copy_batched', c_int,
+                 [ctypes.POINTER(c_void_p), ctypes.POINTER(c_void_p), c_size_t, c_void_p]),
                 ('cl_cuda_tensor_copy_explain', c_int64, [c_void_p, c_void_p, c_char_p, c_size_t])]:
             f = getattr(lib, fn)
             f.restype, f.argtypes = restype, argtypes
@@ -86,6 +88,21 @@ def cuda_copy(dst, src, stream=None):
     d = dst if isinstance(dst, CudaTensor) else CudaTensor(dst, stream)
     s = src if isinstance(src, CudaTensor) else CudaTensor(src, stream)
     check(lib.cl_cuda_tensor_copy(d, s, stream or None))
+
+
+def cuda_copy_many(pairs, stream=None):
+    """dst(i) = src(i) for every (dst, src) in pairs, in one kernel launch per
+    40 pairs (cl_cuda_tensor_copy_batched): many small copies, e.g. a model's
+    per-layer tensors, for the cost of about one.  Each pair as cuda_copy
+    takes it; every pair is checked before anything is queued (the error
+    names the first bad pair)."""
+    lib = _cuda_library()
+    views = [(d if isinstance(d, CudaTensor) else CudaTensor(d, stream),
+              s if isinstance(s, CudaTensor) else CudaTensor(s, stream)) for d, s in pairs]
+    n = len(views)
+    dsts = (c_void_p * max(n, 1))(*[d._as_parameter_.value for d, _ in views])
+    srcs = (c_void_p * max(n, 1))(*[s._as_parameter_.value for _, s in views])
+    check(lib.cl_cuda_tensor_copy_batched(dsts, srcs, n, stream or None))
 
 
 def cuda_copy_explain(dst, src):

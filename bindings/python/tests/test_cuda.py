@@ -59,6 +59,24 @@ class TestCuda(unittest.TestCase):
         stream.synchronize()
         self.assertTrue(torch.equal(out, x[::2, 3:200].t()))
 
+    def test_copy_many(self):
+        torch = self.torch
+        xs = [torch.randn(n, n + 3, device='cuda').to(dtype) for n, dtype in
+              zip(range(1, 60), [torch.float32, torch.float16, torch.int8, torch.float64] * 15)]
+        outs = [torch.empty(x.t().shape, device='cuda', dtype=x.dtype) for x in xs]
+        cl.cuda_copy_many(list(zip(outs, [x.t() for x in xs])))
+        torch.cuda.synchronize()
+        for x, out in zip(xs, outs):
+            self.assertTrue(torch.equal(out, x.t()), x.shape)
+        cl.cuda_copy_many([])
+        a = torch.zeros(8, device='cuda')
+        with self.assertRaises(CuteLayoutError) as cm:
+            cl.cuda_copy_many([(a, torch.ones(8, device='cuda')), (a, torch.zeros(9, device='cuda'))])
+        self.assertEqual(cm.exception.status, -7)  # CL_E_DOMAIN: sizes differ
+        self.assertIn('pair 1', str(cm.exception))
+        torch.cuda.synchronize()
+        self.assertEqual(int(a.sum()), 0)  # nothing queued
+
     def test_errors(self):
         torch = self.torch
         a = torch.zeros(8, device='cuda')

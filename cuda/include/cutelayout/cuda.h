@@ -70,6 +70,11 @@ typedef struct CUstream_st *cl_cuda_stream_t;
  *   - dst's unit-stride mode differs from src's: a tiled transpose through
  *     shared memory, reading rows along src's contiguous modes and writing
  *     rows along dst's, with 16-byte accesses where alignment allows;
+ *   - the same where no wider access than an element is possible (odd
+ *     extents, unaligned pointers, 16-byte elements) or a side has no unit
+ *     stride: the tile kernel, tiles along each side's smallest stride with
+ *     predicated edges, one element per access (runs of fewer than 8 steps,
+ *     such as an image's 3 channels, take the vector kernel below);
  *   - otherwise: one thread per vector of the common contiguous run (up to
  *     16 bytes), both offsets evaluated by compiled layouts (compiled.h);
  *   - two layouts without a common refinement (e.g. (4,3) against (3,4)):
@@ -77,6 +82,22 @@ typedef struct CUstream_st *cl_cuda_stream_t;
  * cl_cuda_tensor_copy_explain() prints the plan.  An empty copy queues
  * nothing and succeeds. */
 CL_API cl_status cl_cuda_tensor_copy(const cl_tensor_t *dst, const cl_tensor_t *src, cl_cuda_stream_t stream);
+
+/* dst[k](i) = src[k](i) for every pair k < count, asynchronously on stream,
+ * in one kernel launch per CL_CUDA_BATCH_PAIRS pairs: many small copies (a
+ * model's per-layer tensors, say) for the host cost and GPU latency of about
+ * one.  Each pair has cl_cuda_tensor_copy's requirements and errors, all
+ * checked before anything is queued; the message of a failure starts with
+ * "pair K: ".  Each pair is planned as cl_cuda_tensor_copy plans it but
+ * without the memcpy and tiled kernels: one vector-or-generic kernel serves
+ * every pair (a large transpose is faster alone).  Empty pairs are skipped;
+ * count 0 queues nothing and succeeds (dst and src may then be NULL).  The
+ * pairs must not overlap one another's destinations.  Errors: CL_E_NULL (dst
+ * or src NULL with count > 0), CL_E_NOMEM, and those of cl_cuda_tensor_copy;
+ * a failed launch (CL_E_DEVICE) may leave earlier launches queued. */
+#define CL_CUDA_BATCH_PAIRS 40
+CL_API cl_status cl_cuda_tensor_copy_batched(const cl_tensor_t *const *dst, const cl_tensor_t *const *src, size_t count,
+                                             cl_cuda_stream_t stream);
 
 /* One line describing the plan cl_cuda_tensor_copy would queue (kernel,
  * vector bytes, tile, joint modes), snprintf-style: returns the length of the
