@@ -26,7 +26,7 @@ typedef struct part {
 } part;
 
 #define KERNEL_SPLIT (-1)   /* the kernel's loop: memcpy bytes, strided outer mode, transpose j */
-#define KERNEL_SPLIT_I (-2) /* a transpose's i run */
+#define KERNEL_SPLIT_I (-2) /* a transpose's i run, the pixels of a few channels */
 #define NO_SPLIT INT64_MIN
 
 /* ------------------------------------------------------------ contiguous */
@@ -43,6 +43,8 @@ static void copy_bytes(const part *w, char *d, const char *s, size_t n) {
   w->isa->stream_lines(d + head, s + head, body);
   memcpy(d + head + body, s + head + body, n - head - body);
 }
+
+static int log2_of(int64_t pow2) { return __builtin_ctzll((unsigned long long)pow2); }
 
 /* ------------------------------------------------------------ strided */
 
@@ -96,6 +98,20 @@ static strided_fn pick_strided(int64_t elem) {
   }
 }
 
+/* A few channels (cl_copy_job.channels): pixels [lo, hi) of m[0], every
+ * channel of m[1]. */
+static void channels(const part *w, char *dst, const char *src, int64_t lo, int64_t hi) {
+  const cl_copy_job *p = w->p;
+  const cl_jmode *px = &p->m[0], *ch = &p->m[1];
+  int k = log2_of(p->elem);
+  dst += lo * px->d;
+  src += lo * px->s;
+  if (p->channels == CL_CHANNELS_INTERLEAVE)
+    w->isa->interleave[k][ch->n - 2](dst, src, ch->s, hi - lo);
+  else
+    w->isa->deinterleave[k][ch->n - 2](dst, src, ch->d, hi - lo);
+}
+
 /* ------------------------------------------------------------ transpose */
 
 /* The src offset of step i of the i run, the dst offset of step j of the j
@@ -132,8 +148,6 @@ static void elements(const cl_copy_job *p, char *dst, const char *src, int64_t i
   default: elements16(p, dst, src, i0, i1, j0, j1); break; /* choose_kernel transposes 1 to 16 bytes only */
   }
 }
-
-static int log2_of(int64_t pow2) { return __builtin_ctzll((unsigned long long)pow2); }
 
 /* Whether steps [k, k + len) of a transpose's run are evenly spaced: the
  * run is one mode (no table), or they lie within one turn of its first. */
@@ -354,6 +368,11 @@ static void run_kernel(const part *w, char *dst, const char *src) {
     break;
   }
   case CL_COPY_STRIDED: {
+    if (p->channels != CL_CHANNELS_NONE && w->split != KERNEL_SPLIT) {
+      bool pixels_cut = w->split == KERNEL_SPLIT_I;
+      channels(w, dst, src, pixels_cut ? w->lo : 0, pixels_cut ? w->hi : p->m[0].n);
+      break;
+    }
     static const cl_jmode single = {1, 0, 0};
     const cl_jmode *m1 = p->r > 1 ? &p->m[1] : &single;
     pick_strided(p->elem)(dst, src, &p->m[0], m1, cut ? w->lo : 0, cut ? w->hi : m1->n, p->elem);
@@ -442,6 +461,12 @@ static int64_t choose_split(const cl_copy_job *p, int64_t threads, int64_t *exte
     *grain = 4096;
     break;
   case CL_COPY_STRIDED:
+    if (p->channels != CL_CHANNELS_NONE) {
+      /* Along the pixels, in blocks of a line of each plane. */
+      *extent = p->m[0].n;
+      *grain = CL_COPY_LINE;
+      return KERNEL_SPLIT_I;
+    }
     *extent = p->r > 1 ? p->m[1].n : 1;
     *grain = 1;
     break;

@@ -133,6 +133,42 @@ static void long_inner_loop(cl_copy_job *p) {
 /* Step 3 for a transpose: whether the copy is one, and then its two runs. */
 static bool choose_transpose(cl_copy_job *p);
 
+/* Step 3 for a few channels: an image's pixels of C = 2 to 4 channels
+ * packed on one side (channel c of pixel w at w*C + c), planar on the other
+ * (pixel w of plane c at w + c*plane), over at least CHANNEL_MIN_PIXELS
+ * pixels: the interleave or deinterleave kernels (copy_channels.h), which
+ * move whole vectors of pixels where a transpose would have no whole tile
+ * (C rows) and the strided loop one element at a time.  m[0] becomes the
+ * pixels, m[1] the channels. */
+#define CHANNEL_MIN_PIXELS 16
+static bool choose_channels(cl_copy_job *p) {
+  cl_jmode *m = p->m;
+  const int64_t e = p->elem;
+  if (p->r < 2 || e > 8 || (e & (e - 1)) != 0)
+    return false;
+  for (int64_t c = 0; c < p->r; c++) {
+    if (m[c].n < 2 || m[c].n > 4)
+      continue;
+    bool packed_dst = m[c].d == e, packed_src = m[c].s == e;
+    for (int64_t w = 0; w < p->r; w++) {
+      if (w == c || m[w].n < CHANNEL_MIN_PIXELS)
+        continue;
+      cl_copy_channels kind = CL_CHANNELS_NONE;
+      if (packed_dst && m[w].d == m[c].n * e && m[w].s == e)
+        kind = CL_CHANNELS_INTERLEAVE;
+      else if (packed_src && m[w].s == m[c].n * e && m[w].d == e)
+        kind = CL_CHANNELS_DEINTERLEAVE;
+      if (kind == CL_CHANNELS_NONE)
+        continue;
+      move_mode(m, w, 0);
+      move_mode(m, c + (c < w), 1); /* c moved up by one if it came before w */
+      p->channels = kind;
+      return true;
+    }
+  }
+  return false;
+}
+
 /* Steps 2 and 3. */
 static void choose_kernel(cl_copy_job *p) {
   cl_jmode *m = p->m;
@@ -147,7 +183,7 @@ static void choose_kernel(cl_copy_job *p) {
     return;
   }
   p->kind = CL_COPY_STRIDED;
-  if (!choose_transpose(p))
+  if (!choose_channels(p) && !choose_transpose(p))
     long_inner_loop(p);
 }
 
@@ -297,6 +333,7 @@ cl_status cl_copy_job_make(cl_copy_job *p, const cl_tensor_t *dst, const cl_leav
   p->ichain = p->in = p->jchain = p->jn = 0;
   p->is = p->jd = NULL;
   p->nontemporal = p->staged = p->prefetch = false;
+  p->channels = CL_CHANNELS_NONE;
   p->stage_rows = p->stage_run = 0;
   cl_status s = refine(p, fd, fs, p->elem);
   if (s == CL_OK) {

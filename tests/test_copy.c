@@ -876,6 +876,72 @@ static void test_copy_short_inner(void **state) {
   }
 }
 
+/* A few channels (an image's pixels, NCHW <-> NHWC): the interleave and
+ * deinterleave kernels of every set, for 2, 3 and 4 channels of every
+ * element size they take (and sizes they do not, which the strided loop
+ * copies), pixel counts with and without a whole block (64) and a
+ * remainder, planes gapped, in reverse, and inside an outer mode, on
+ * element-misaligned buffers; split between threads along the pixels;
+ * and the plan: strided, pixels inside, channels outside. */
+static void test_copy_channels(void **state) {
+  (void)state;
+  static const size_t elems[] = {1, 2, 4, 8, 16, 3};
+  static const int64_t pixels[] = {16, 131, 64};
+  char packed[96], planar[96];
+  for (int64_t c = 2; c <= 4; c++)
+    for (size_t n = 0; n < COUNT_OF(pixels); n++) {
+      const int64_t w = pixels[n], plane = w + 5;
+      const char *const shapes[][2] = {
+          {"(%lld,%lld):(%lld,1)", "(%lld,%lld):(1,%lld)"},
+          {"(%lld,%lld):(%lld,1)", "(%lld,%lld):(1,-%lld)"},
+          {"(%lld,(%lld,2)):(%lld,(1,7000))", "(%lld,(%lld,2)):(1,(%lld,9000))"},
+      };
+      for (size_t k = 0; k < COUNT_OF(shapes); k++) {
+        snprintf(packed, sizeof packed, shapes[k][0], (long long)w, (long long)c, (long long)c);
+        snprintf(planar, sizeof planar, shapes[k][1], (long long)w, (long long)c, (long long)plane);
+        for (size_t isa = 0; isa < COUNT_OF(isas); isa++) {
+          setenv("CUTELAYOUT_COPY_ISA", isas[isa], 1);
+          for (size_t e = 0; e < COUNT_OF(elems); e++) {
+            check_copy(packed, planar, elems[e], 0, 0, NULL); /* interleave */
+            check_copy(planar, packed, elems[e], 0, 0, NULL); /* deinterleave */
+            check_copy(packed, planar, elems[e], 1, 3, NULL);
+            check_copy(planar, packed, elems[e], 3, 1, NULL);
+          }
+        }
+        unsetenv("CUTELAYOUT_COPY_ISA");
+      }
+    }
+  /* Threads: 3 planes of 2^19 float pixels each way, split along them. */
+  static const char *const big[][2] = {
+      {"(524288,3):(3,1)", "(524288,3):(1,524300)"},
+      {"(524288,3):(1,524300)", "(524288,3):(3,1)"},
+  };
+  for (size_t k = 0; k < COUNT_OF(big); k++)
+    for (int t = 2; t <= 5; t += 3) {
+      cl_copy_options_t o = with_stores(CL_COPY_STORES_AUTO);
+      o.threads = t;
+      check_copy(big[k][0], big[k][1], 4, 0, 0, &o);
+    }
+  /* The plan: m[0] the pixels, m[1] the channels, each way. */
+  static unsigned char a[4096], b[4096];
+  static const char *const plans[][2] = {
+      {"(100,3,2):(3,1,300)", "(100,3,2):(1,100,300)"},
+      {"(100,3,2):(1,100,300)", "(100,3,2):(3,1,300)"},
+  };
+  for (size_t k = 0; k < COUNT_OF(plans); k++) {
+    cl_tensor_t *d = tensor(b, CL_DTYPE_UINT8, plans[k][0]), *s = tensor(a, CL_DTYPE_UINT8, plans[k][1]);
+    cl_copy_plan_t *p = calloc(1, sizeof *p);
+    p->struct_size = sizeof *p;
+    assert_int_equal(cl_tensor_copy_plan(d, s, NULL, p), CL_OK);
+    assert_int_equal(p->kernel, CL_COPY_KERNEL_STRIDED);
+    assert_int_equal(p->extent[0], 100);
+    assert_int_equal(p->extent[1], 3);
+    free(p);
+    cl_tensor_free(d);
+    cl_tensor_free(s);
+  }
+}
+
 static void test_copy_plan_errors(void **state) {
   (void)state;
   float buf[128];
@@ -938,6 +1004,7 @@ int main(void) {
       cmocka_unit_test(test_copy_errors),       cmocka_unit_test(test_copy_options),
       cmocka_unit_test(test_copy_threads),      cmocka_unit_test(test_copy_isa_names),
       cmocka_unit_test(test_copy_short_inner),   cmocka_unit_test(test_copy_pool_errors),
+      cmocka_unit_test(test_copy_channels),
       cmocka_unit_test(test_copy_pool_shared),
       cmocka_unit_test(test_copy_empty),        cmocka_unit_test(test_copy_plan_definition),
       cmocka_unit_test(test_copy_plan_examples), cmocka_unit_test(test_copy_plan_flags),
