@@ -61,6 +61,7 @@ typedef struct cl_copy_job {
   int64_t vector; /* original elements per kernel element */
   int64_t r;      /* joint modes m[0..r) */
   cl_jmode *m;
+  int64_t slots;  /* room in m: grow_run (copy_plan.c) may split a mode in two */
   int64_t base_d, base_s; /* byte offsets of the first element after flips */
   cl_copy_kind kind;
   /* Transpose: two runs of joint modes, each walked as one index through a

@@ -942,6 +942,45 @@ static void test_copy_channels(void **state) {
   }
 }
 
+/* A mode that continues the dst run but would take it past 2^16 steps is
+ * split, its first factor joining the run (the plan shows the split: 4 x
+ * 10000 dst-contiguous steps); a prime extent cannot be split and stays
+ * out.  Both copy right with every set. */
+static void test_copy_run_split(void **state) {
+  (void)state;
+  static const char *const cases[][2] = {
+      {"(4,20000,5):(1,4,80000)", "(4,20000,5):(100000,5,1)"},
+      {"(4,16411,5):(1,4,65644)", "(4,16411,5):(82055,5,1)"},
+  };
+  static const int64_t run[] = {10000, 0};
+  for (size_t k = 0; k < COUNT_OF(cases); k++) {
+    for (size_t isa = 0; isa < COUNT_OF(isas); isa++) {
+      setenv("CUTELAYOUT_COPY_ISA", isas[isa], 1);
+      check_copy(cases[k][0], cases[k][1], 1, 0, 0, NULL);
+      check_copy(cases[k][0], cases[k][1], 2, 3, 1, NULL);
+    }
+    unsetenv("CUTELAYOUT_COPY_ISA");
+    cl_layout_t *dl = lay(cases[k][0]), *sl = lay(cases[k][1]);
+    cl_tensor_t *d = NULL, *s = NULL;
+    char *buf = malloc(2 << 20); /* both footprints, apart; the plan reads neither */
+    assert_int_equal(cl_tensor_new(buf, 1, dl, &d), CL_OK);
+    assert_int_equal(cl_tensor_new(buf + (1 << 20), 1, sl, &s), CL_OK);
+    cl_copy_plan_t *p = calloc(1, sizeof *p);
+    p->struct_size = sizeof *p;
+    assert_int_equal(cl_tensor_copy_plan(d, s, NULL, p), CL_OK);
+    assert_int_equal(p->kernel, CL_COPY_KERNEL_TRANSPOSE);
+    assert_int_equal(p->dst_run, run[k] ? 2 : 1);
+    if (run[k])
+      assert_int_equal(p->extent[1], run[k]);
+    free(p);
+    cl_tensor_free(d);
+    cl_tensor_free(s);
+    cl_layout_free(dl);
+    cl_layout_free(sl);
+    free(buf);
+  }
+}
+
 static void test_copy_plan_errors(void **state) {
   (void)state;
   float buf[128];
@@ -1004,7 +1043,7 @@ int main(void) {
       cmocka_unit_test(test_copy_errors),       cmocka_unit_test(test_copy_options),
       cmocka_unit_test(test_copy_threads),      cmocka_unit_test(test_copy_isa_names),
       cmocka_unit_test(test_copy_short_inner),   cmocka_unit_test(test_copy_pool_errors),
-      cmocka_unit_test(test_copy_channels),
+      cmocka_unit_test(test_copy_channels),     cmocka_unit_test(test_copy_run_split),
       cmocka_unit_test(test_copy_pool_shared),
       cmocka_unit_test(test_copy_empty),        cmocka_unit_test(test_copy_plan_definition),
       cmocka_unit_test(test_copy_plan_examples), cmocka_unit_test(test_copy_plan_flags),
