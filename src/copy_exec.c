@@ -120,15 +120,24 @@ static inline int64_t isrc(const cl_copy_job *p, int64_t i) { return p->is ? p->
 static inline int64_t jdst(const cl_copy_job *p, int64_t j) { return p->jd ? p->jd[j] : j * p->m[p->ichain].d; }
 
 /* The rectangle [i0, i1) x [j0, j1) one element at a time: the edges that
- * whole tiles do not cover. */
+ * whole tiles do not cover, or a whole transpose too narrow for one.  In
+ * blocks of ELEMENT_BLOCK steps of i, each swept by every j in turn: the
+ * src lines of a block (one per step of i, at most) stay in L1 while the
+ * j sweep reads each of them once per j, where a sweep of the whole i run
+ * would fetch every line again for each j (a 65520 x 31 byte transpose ran
+ * at 0.005x memcpy). */
+#define ELEMENT_BLOCK 256
 #define ELEMENTS_KERNEL(name, E)                                                                           \
   static void name(const cl_copy_job *p, char *dst, const char *src, int64_t i0, int64_t i1, int64_t j0, \
                    int64_t j1) {                                                                           \
-    for (int64_t j = j0; j < j1; j++) {                                                                    \
-      char *d = dst + jdst(p, j);                                                                          \
-      const char *s = src + j * (E);                                                                       \
-      for (int64_t i = i0; i < i1; i++)                                                                    \
-        move##E(d + i * (E), s + isrc(p, i));                                                              \
+    for (int64_t ib = i0; ib < i1; ib += ELEMENT_BLOCK) {                                                  \
+      int64_t ie = i1 - ib < ELEMENT_BLOCK ? i1 : ib + ELEMENT_BLOCK;                                      \
+      for (int64_t j = j0; j < j1; j++) {                                                                  \
+        char *d = dst + jdst(p, j);                                                                        \
+        const char *s = src + j * (E);                                                                     \
+        for (int64_t i = ib; i < ie; i++)                                                                  \
+          move##E(d + i * (E), s + isrc(p, i));                                                            \
+      }                                                                                                    \
     }                                                                                                      \
   }
 ELEMENTS_KERNEL(elements1, 1)

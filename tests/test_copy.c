@@ -945,14 +945,16 @@ static void test_copy_channels(void **state) {
 /* A mode that continues the dst run but would take it past 2^16 steps is
  * split, its first factor joining the run (the plan shows the split: 4 x
  * 10000 dst-contiguous steps); a prime extent cannot be split and stays
- * out.  Both copy right with every set. */
+ * out, and a run of a tile's side or more takes no part of it (the mode
+ * joins the src run instead).  All copy right with every set. */
 static void test_copy_run_split(void **state) {
   (void)state;
   static const char *const cases[][2] = {
       {"(4,20000,5):(1,4,80000)", "(4,20000,5):(100000,5,1)"},
       {"(4,16411,5):(1,4,65644)", "(4,16411,5):(82055,5,1)"},
+      {"(100,1000,5):(1,100,100000)", "(100,1000,5):(5000,5,1)"},
   };
-  static const int64_t run[] = {10000, 0};
+  static const int64_t run[] = {10000, 0, 0};
   for (size_t k = 0; k < COUNT_OF(cases); k++) {
     for (size_t isa = 0; isa < COUNT_OF(isas); isa++) {
       setenv("CUTELAYOUT_COPY_ISA", isas[isa], 1);
