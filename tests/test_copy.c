@@ -287,6 +287,7 @@ static void test_copy_kernels(void **state) {
       {"(256,(40,3)):(1,(256,20000))", "(256,(40,3)):(120,(1,40))"},         /* pairs, dst rows uneven at turns */
       {"((100,3),80):((1,100),300)", "((100,3),80):((96,10000),1)"},         /* pairs tile by tile, or none at a turn */
       {"(15,17,9):(-153,9,1)", "(15,17,9):(1,-15,255)"},                     /* odd 3-D permute, reversed modes */
+      {"(40,30):(1,40)", "(40,30):(70,2)"},                                  /* every other src element, across rows: blocks */
   };
   static const size_t elems[] = {1, 2, 4, 8, 16, 6, 32};
   for (size_t isa = 0; isa < COUNT_OF(isas); isa++) {
