@@ -31,9 +31,10 @@ typedef struct part {
 
 /* ------------------------------------------------------------ contiguous */
 
-/* n bytes, streamed when the plan says so and the kernels can. */
-static void copy_bytes(const part *w, char *d, const char *s, size_t n) {
-  if (!w->p->nontemporal || w->isa->stream_lines == NULL || n < 4 * CL_COPY_LINE) {
+/* n bytes streamed (the set has stream_lines) past the unaligned head and
+ * tail, which are stored as usual. */
+static void stream_bytes(const part *w, char *d, const char *s, size_t n) {
+  if (n < 4 * CL_COPY_LINE) {
     memcpy(d, s, n);
     return;
   }
@@ -42,6 +43,14 @@ static void copy_bytes(const part *w, char *d, const char *s, size_t n) {
   memcpy(d, s, head);
   w->isa->stream_lines(d + head, s + head, body);
   memcpy(d + head + body, s + head + body, n - head - body);
+}
+
+/* n bytes, streamed when the plan says so and the kernels can. */
+static void copy_bytes(const part *w, char *d, const char *s, size_t n) {
+  if (w->p->nontemporal && w->isa->stream_lines != NULL)
+    stream_bytes(w, d, s, n);
+  else
+    memcpy(d, s, n);
 }
 
 static int log2_of(int64_t pow2) { return __builtin_ctzll((unsigned long long)pow2); }
@@ -333,7 +342,8 @@ static void tiles_direct(const part *w, char *dst, const char *src, int64_t i0, 
 /* Whole tiles over blocks of stage_run bytes of i (from i0, aligned to a dst
  * line, while a block fits before i1) by chunks of stage_rows steps of j:
  * each block is transposed into the staging buffer, then written out with
- * streaming stores as one run per dst row.  Returns where the blocks
+ * streaming stores as one run per dst row (past each run's unaligned head
+ * and tail, with the plan's stream_runs).  Returns where the blocks
  * stopped. */
 static int64_t tiles_staged(const part *w, char *dst, const char *src, int64_t i0, int64_t i1, int64_t j0, int64_t j1) {
   const cl_copy_job *p = w->p;
@@ -360,8 +370,12 @@ static int64_t tiles_staged(const part *w, char *dst, const char *src, int64_t i
         for (int64_t i = ib; i < ib + B; i += h)
           strip(w, tile, strided, 1, h, stage_row + (js - jc), true, (size_t)((i - ib) * E), src, i, js, jt, false);
       }
-      for (int64_t j = jc; j < je; j++)
-        w->isa->stream_lines(dst + jdst(p, j) + ib * E, stage_row[j - jc], (size_t)run);
+      for (int64_t j = jc; j < je; j++) {
+        if (p->stream_runs)
+          stream_bytes(w, dst + jdst(p, j) + ib * E, stage_row[j - jc], (size_t)run);
+        else
+          w->isa->stream_lines(dst + jdst(p, j) + ib * E, stage_row[j - jc], (size_t)run);
+      }
     }
   }
   return ib;
@@ -707,7 +721,7 @@ cl_status cl_copy_job_run(const cl_copy_job *p, char *dst, const char *src, int 
   } else {
     run_parts_on_new_threads(w, parts);
   }
-  if (p->nontemporal && isa->fence != NULL)
+  if ((p->nontemporal || p->stream_runs) && isa->fence != NULL)
     isa->fence();
   cl_dealloc(stage);
   return CL_OK;

@@ -75,6 +75,7 @@ typedef struct cl_copy_job {
   bool tiles;       /* line tiles (elements of 1, 2, 4, 8 or 16 bytes), else element by element */
   bool nontemporal; /* stream the stores past the cache */
   bool staged;      /* tiles go through a staging buffer, written out as runs per dst row */
+  bool stream_runs; /* staged, dst rows at different offsets in a line: runs streamed past their ends */
   int64_t stage_run, stage_rows; /* staged: bytes per dst row of a block, dst rows per block */
   bool prefetch;    /* fetch the next strip's src lines ahead (short src rows) */
   /* Strided, a few channels (copy_plan.c, choose_channels): m[1] is the

@@ -321,6 +321,9 @@ static const struct {
       {"(300,200):(1,304)", "(300,200):(200,1)", 4},            /* tiles streamed */
       {"(200,300):(1,208)", "(200,300):(300,1)", 1},            /* tiles streamed */
       {"(5000):(1)", "(5000):(1)", 4},                          /* one streamed memcpy */
+      {"(700,100):(1,701)", "(700,100):(100,1)", 4},            /* staged, runs at every offset in a line */
+      {"(3000,100):(1,3001)", "(3000,100):(100,1)", 1},         /* the same, narrow tiles */
+      {"(1500,100):(1,1503)", "(1500,100):(100,1)", 2},         /* the same, 2-byte elements */
 };
 
 static void check_streaming_cases(void) {
