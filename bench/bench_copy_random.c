@@ -20,7 +20,9 @@
  * memcpy of the same bytes, timed run for run in this process (median of
  * the paired ratios).  Then summary lines (CONTRACT.md): the minimum, the
  * 10th percentile and the median of the ratios, each with the GB/s of the
- * workload at that rank, and the three worst workloads by name. */
+ * workload at that rank, and the three worst workloads by name.  With
+ * CUTE_LAYOUT_BENCH_EXPLAIN set, each workload's plan
+ * (cl_tensor_copy_explain) goes to stderr before its line. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -382,6 +384,11 @@ static result time_workload(workload *w, char *dst_mem, char *src_mem) {
   bench_check(cl_tensor_new(dst_mem, (size_t)w->elem, dl, &dst), "cl_tensor_new");
   bench_check(cl_tensor_new(src_mem, (size_t)w->elem, sl, &src), "cl_tensor_new");
   random_case c = {dst, src, dst_mem, src_mem, (size_t)(cl_layout_size(dl) * w->elem)};
+  if (getenv("CUTE_LAYOUT_BENCH_EXPLAIN") != NULL) {
+    char plan[1024];
+    cl_tensor_copy_explain(dst, src, plan, sizeof plan);
+    fprintf(stderr, "copy-random/%s plan: %s\n", w->name, plan);
+  }
   bench_check(cl_tensor_copy(dst, src), "cl_tensor_copy");
   check_sample(w->name, &c, w->elem);
   bench_pair pair = bench_compare_runs(run_memcpy, &c, run_copy, &c, 1, PAIRED_RUNS);

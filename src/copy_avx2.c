@@ -28,6 +28,7 @@ typedef __m256i vec;
 #define unpacklo_64 _mm256_unpacklo_epi64
 #define unpackhi_64 _mm256_unpackhi_epi64
 #include "copy_simd.h"
+#include "copy_channels.h"
 
 const cl_copy_isa cl_copy_isa_avx2 = {
     "avx2",
@@ -36,6 +37,8 @@ const cl_copy_isa cl_copy_isa_avx2 = {
     {NULL, NULL},
     {NULL, NULL},
     {narrow_tile1_avx2, narrow_tile2_avx2},
+    CL_CHANNELS_TABLE(interleave),
+    CL_CHANNELS_TABLE(deinterleave),
     stream_lines_avx2,
     cl_copy_sfence,
 };

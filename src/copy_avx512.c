@@ -68,6 +68,7 @@ CL_SIMD_FN static inline void lines_transpose8(vec *v) {
 #define CL_SIMD_LINES8 1
 #define CL_SIMD_STRIDED 1
 #include "copy_simd.h"
+#include "copy_channels.h"
 
 const cl_copy_isa cl_copy_isa_avx512 = {
     "avx512",
@@ -76,6 +77,8 @@ const cl_copy_isa cl_copy_isa_avx512 = {
     {stashed_strip1_avx512, stashed_strip2_avx512},
     {stashed_pair1_avx512, stashed_pair2_avx512},
     {narrow_tile1_avx512, narrow_tile2_avx512},
+    CL_CHANNELS_TABLE(interleave),
+    CL_CHANNELS_TABLE(deinterleave),
     stream_lines_avx512,
     cl_copy_sfence,
 };

@@ -33,6 +33,12 @@ CL_DEFINE_SCALAR_TILE(16)
 CL_DEFINE_SCALAR_NARROW(1)
 CL_DEFINE_SCALAR_NARROW(2)
 
+/* The few-channel kernels as the compiler makes them for the library's
+ * baseline target. */
+#define CL_SIMD_FN
+#define CL_SIMD_NAME(x) x##_scalar
+#include "copy_channels.h"
+
 const cl_copy_isa cl_copy_isa_scalar = {
     "scalar",
     {line_tile1_scalar, line_tile2_scalar, line_tile4_scalar, line_tile8_scalar, line_tile16_scalar},
@@ -40,6 +46,8 @@ const cl_copy_isa cl_copy_isa_scalar = {
     {NULL, NULL},
     {NULL, NULL},
     {narrow_tile1_scalar, narrow_tile2_scalar},
+    CL_CHANNELS_TABLE(interleave),
+    CL_CHANNELS_TABLE(deinterleave),
     NULL,
     NULL,
 };

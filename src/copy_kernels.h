@@ -30,6 +30,9 @@ typedef void (*cl_line_tile_fn)(char *const *d, size_t doff, const char *const *
 typedef void (*cl_strided_tile_fn)(char *d, ptrdiff_t ds, const char *s, ptrdiff_t ss, bool nt);
 typedef void (*cl_stashed_strip_fn)(char *d, ptrdiff_t ds, const char *s, ptrdiff_t ss, int64_t tiles, bool fetch,
                                     bool nt);
+/* n pixels of C channels between a packed side and a planar one (planes
+ * `plane` bytes apart): see interleave and deinterleave below. */
+typedef void (*cl_channels_fn)(char *d, const char *s, ptrdiff_t plane, int64_t n);
 
 typedef struct cl_copy_isa {
   const char *name;
@@ -55,6 +58,13 @@ typedef struct cl_copy_isa {
    * one line each to 64 / E destination rows of 16 * E bytes (for r < 16,
    * c < 64 / E: s[r] + soff + c*E to d[c] + doff + r*E); never streams. */
   cl_line_tile_fn narrow_tile[2];
+  /* interleave[k][C - 2] for C = 2, 3, 4 channels of 2^k-byte elements, k =
+   * 0..3 (copy_channels.h): for w < n, c < C, the element at s + c*plane +
+   * w*E goes to d + (w*C + c)*E (planar to packed, NCHW -> NHWC);
+   * deinterleave[k][C - 2] the reverse, s + (w*C + c)*E to d + c*plane +
+   * w*E. */
+  cl_channels_fn interleave[4][3];
+  cl_channels_fn deinterleave[4][3];
   /* n bytes from s to d with streaming stores: d aligned to a line, n a
    * multiple of the line; NULL where the set has no streaming stores. */
   void (*stream_lines)(char *d, const char *s, size_t n);

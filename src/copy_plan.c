@@ -95,18 +95,43 @@ static void move_mode(cl_jmode *m, int64_t k, int64_t at) {
   m[at] = x;
 }
 
+/* The largest divisor of n of at most `most`, 1 if none is 2 or more. */
+static int64_t divisor_at_most(int64_t n, int64_t most) {
+  for (int64_t a = most < n ? most : n; a >= 2; a--)
+    if (n % a == 0)
+      return a;
+  return 1;
+}
+
 /* Grows a run of modes m[at..at+len) of total extent *steps, along which one
  * side (dst when on_dst) is contiguous, with any later mode that continues
- * it, up to CHAIN_MAX_STEPS steps; returns the new length. */
+ * it, up to CHAIN_MAX_STEPS steps; returns the new length.  A continuing
+ * mode too long to join whole is split (n = a * b: a steps, then b steps of
+ * a) when the job has room for one more mode, and its first factor joins:
+ * a tile's rows then come from the whole run, not from the few steps before
+ * it (a zipped divide's tiles of 8 halves, row-major, became runs of 8
+ * elements: 0.05x memcpy).  Only a run shorter than a tile's side does so:
+ * a long one has its rows already, and the mode may be what the other run
+ * needs (a permutation's i run of 21840 steps took a factor 3 that left
+ * its j run 31 steps instead of 1209: 0.2x memcpy to 0.02x). */
 #define CHAIN_MAX_STEPS ((int64_t)1 << 16)
 static int64_t grow_run(cl_copy_job *p, int64_t at, int64_t len, bool on_dst, int64_t *steps) {
   cl_jmode *m = p->m;
   for (;;) {
     int64_t k = at + len;
-    while (k < p->r && !(cl_continues(*steps, p->elem, on_dst ? m[k].d : m[k].s) && *steps <= CHAIN_MAX_STEPS / m[k].n))
+    while (k < p->r && !cl_continues(*steps, p->elem, on_dst ? m[k].d : m[k].s))
       k++;
     if (k == p->r)
       return len;
+    int64_t a = divisor_at_most(m[k].n, CHAIN_MAX_STEPS / *steps);
+    if (a < m[k].n) {
+      if (a == 1 || p->r == p->slots || *steps >= CL_COPY_LINE / p->elem)
+        return len;
+      memmove(m + k + 1, m + k, (size_t)(p->r - k) * sizeof *m);
+      p->r++;
+      m[k].n = a;
+      m[k + 1] = (cl_jmode){m[k + 1].n / a, m[k + 1].d * a, m[k + 1].s * a};
+    }
     move_mode(m, k, at + len);
     *steps *= m[at + len].n;
     len++;
@@ -133,6 +158,42 @@ static void long_inner_loop(cl_copy_job *p) {
 /* Step 3 for a transpose: whether the copy is one, and then its two runs. */
 static bool choose_transpose(cl_copy_job *p);
 
+/* Step 3 for a few channels: an image's pixels of C = 2 to 4 channels
+ * packed on one side (channel c of pixel w at w*C + c), planar on the other
+ * (pixel w of plane c at w + c*plane), over at least CHANNEL_MIN_PIXELS
+ * pixels: the interleave or deinterleave kernels (copy_channels.h), which
+ * move whole vectors of pixels where a transpose would have no whole tile
+ * (C rows) and the strided loop one element at a time.  m[0] becomes the
+ * pixels, m[1] the channels. */
+#define CHANNEL_MIN_PIXELS 16
+static bool choose_channels(cl_copy_job *p) {
+  cl_jmode *m = p->m;
+  const int64_t e = p->elem;
+  if (p->r < 2 || e > 8 || (e & (e - 1)) != 0)
+    return false;
+  for (int64_t c = 0; c < p->r; c++) {
+    if (m[c].n < 2 || m[c].n > 4)
+      continue;
+    bool packed_dst = m[c].d == e, packed_src = m[c].s == e;
+    for (int64_t w = 0; w < p->r; w++) {
+      if (w == c || m[w].n < CHANNEL_MIN_PIXELS)
+        continue;
+      cl_copy_channels kind = CL_CHANNELS_NONE;
+      if (packed_dst && m[w].d == m[c].n * e && m[w].s == e)
+        kind = CL_CHANNELS_INTERLEAVE;
+      else if (packed_src && m[w].s == m[c].n * e && m[w].d == e)
+        kind = CL_CHANNELS_DEINTERLEAVE;
+      if (kind == CL_CHANNELS_NONE)
+        continue;
+      move_mode(m, w, 0);
+      move_mode(m, c + (c < w), 1); /* c moved up by one if it came before w */
+      p->channels = kind;
+      return true;
+    }
+  }
+  return false;
+}
+
 /* Steps 2 and 3. */
 static void choose_kernel(cl_copy_job *p) {
   cl_jmode *m = p->m;
@@ -147,7 +208,7 @@ static void choose_kernel(cl_copy_job *p) {
     return;
   }
   p->kind = CL_COPY_STRIDED;
-  if (!choose_transpose(p))
+  if (!choose_channels(p) && !choose_transpose(p))
     long_inner_loop(p);
 }
 
@@ -249,6 +310,14 @@ static bool read_in_order(const cl_copy_job *p) {
  *     of the speed of streaming 256-byte runs (the rows fall on the same
  *     memory banks), so a block of every dst row is transposed into a
  *     buffer and written out as runs of 256 bytes or more;
+ *   - staged as well, with each run streamed past its unaligned ends
+ *     (stream_runs), when the copy streams but its destination rows start
+ *     at different offsets in a line, and the processor gains by it
+ *     (tuning->runs, measured): line tiles straddle two lines of each row
+ *     and cannot stream; on the GPU machine's Xeon, copy-random's
+ *     transposes with odd row pitches of 4- to 16-byte elements ran
+ *     1.1-2.3x faster so (float64 2048 x 1361: 0.28-0.43x memcpy to
+ *     0.68-0.69x), a few of 1- and 2-byte elements 0.6-0.9x;
  *   - prefetch of the next strip when the src rows are short (2 KiB or
  *     less, as in a permutation whose innermost source mode is short) and
  *     the processor gains by it (tuning->prefetch, measured): the
@@ -264,7 +333,8 @@ static bool read_in_order(const cl_copy_job *p) {
 static void transpose_strategy(cl_copy_job *p, const cl_tensor_t *dst, bool stream, const cl_copy_tuning *given) {
   cl_copy_tuning tuning = given ? *given : cl_copy_tuning_for(dst->size * (int64_t)dst->elem_size);
   uintptr_t first = (uintptr_t)(dst->data + p->base_d);
-  p->nontemporal = stream && rows_share_line_offset(p) && first % (uintptr_t)p->elem == 0;
+  bool aligned = rows_share_line_offset(p) && first % (uintptr_t)p->elem == 0;
+  p->nontemporal = stream && aligned;
   p->stage_rows = p->jn < CL_COPY_STAGE_ROWS ? p->jn : CL_COPY_STAGE_ROWS;
   p->stage_run = CL_COPY_STAGE_BYTES / p->stage_rows / CL_COPY_STAGE_RUN * CL_COPY_STAGE_RUN;
   if (p->stage_run > CL_COPY_STAGE_RUN_MAX)
@@ -272,6 +342,8 @@ static void transpose_strategy(cl_copy_job *p, const cl_tensor_t *dst, bool stre
   int64_t row_step = p->jd ? p->jd[1] : p->m[p->ichain].d;
   p->staged = p->nontemporal && row_step % CL_COPY_STAGE_RUN == 0 && p->in * p->elem >= p->stage_run &&
               tuning.staged;
+  p->stream_runs = stream && !aligned && p->in * p->elem >= p->stage_run && tuning.runs;
+  p->staged = p->staged || p->stream_runs;
   p->prefetch = tuning.prefetch && p->jn * p->elem <= SHORT_ROW_BYTES && !(p->elem <= IN_ORDER_UNFETCHED_BYTES && read_in_order(p));
 }
 
@@ -287,6 +359,7 @@ cl_status cl_copy_job_make(cl_copy_job *p, const cl_tensor_t *dst, const cl_leav
   /* jmodes (3 words each) + tails (2 words per leaf each side). */
   CL_TRY(cl_scratch_init(&p->mem, 3 * slots + 2 * (nd + ns)));
   p->m = (cl_jmode *)p->mem.p;
+  p->slots = slots;
   p->td_shape = p->mem.p + 3 * slots;
   p->td_stride = p->td_shape + nd;
   p->ts_shape = p->td_stride + nd;
@@ -296,7 +369,8 @@ cl_status cl_copy_job_make(cl_copy_job *p, const cl_tensor_t *dst, const cl_leav
   p->base_d = p->base_s = 0;
   p->ichain = p->in = p->jchain = p->jn = 0;
   p->is = p->jd = NULL;
-  p->nontemporal = p->staged = p->prefetch = false;
+  p->nontemporal = p->staged = p->stream_runs = p->prefetch = false;
+  p->channels = CL_CHANNELS_NONE;
   p->stage_rows = p->stage_run = 0;
   cl_status s = refine(p, fd, fs, p->elem);
   if (s == CL_OK) {
@@ -324,7 +398,7 @@ void cl_copy_job_describe(const cl_copy_job *p, int64_t elem_size, cl_copy_plan_
   const int64_t e = elem_size;
   static const cl_copy_kernel_t kernels[] = {CL_COPY_KERNEL_MEMCPY, CL_COPY_KERNEL_STRIDED, CL_COPY_KERNEL_TRANSPOSE};
   out->kernel = kernels[p->kind];
-  out->flags = (p->nontemporal ? CL_COPY_PLAN_STREAMING : 0u) |
+  out->flags = (p->nontemporal || p->stream_runs ? CL_COPY_PLAN_STREAMING : 0u) |
                (p->kind == CL_COPY_TRANSPOSE && p->staged ? CL_COPY_PLAN_STAGED : 0u) |
                (p->kind == CL_COPY_TRANSPOSE && p->prefetch ? CL_COPY_PLAN_PREFETCH : 0u);
   out->elem_size = e;

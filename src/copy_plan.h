@@ -54,12 +54,14 @@ void cl_scratch_release(cl_scratch *s);
 /* cl_jmode (joint_modes.h): here its strides are in bytes. */
 
 typedef enum cl_copy_kind { CL_COPY_ONE, CL_COPY_STRIDED, CL_COPY_TRANSPOSE } cl_copy_kind;
+typedef enum cl_copy_channels { CL_CHANNELS_NONE, CL_CHANNELS_INTERLEAVE, CL_CHANNELS_DEINTERLEAVE } cl_copy_channels;
 
 typedef struct cl_copy_job {
   int64_t elem;   /* bytes per kernel element: the common vector folded in */
   int64_t vector; /* original elements per kernel element */
   int64_t r;      /* joint modes m[0..r) */
   cl_jmode *m;
+  int64_t slots;  /* room in m: grow_run (copy_plan.c) may split a mode in two */
   int64_t base_d, base_s; /* byte offsets of the first element after flips */
   cl_copy_kind kind;
   /* Transpose: two runs of joint modes, each walked as one index through a
@@ -73,8 +75,13 @@ typedef struct cl_copy_job {
   bool tiles;       /* line tiles (elements of 1, 2, 4, 8 or 16 bytes), else element by element */
   bool nontemporal; /* stream the stores past the cache */
   bool staged;      /* tiles go through a staging buffer, written out as runs per dst row */
+  bool stream_runs; /* staged, dst rows at different offsets in a line: runs streamed past their ends */
   int64_t stage_run, stage_rows; /* staged: bytes per dst row of a block, dst rows per block */
   bool prefetch;    /* fetch the next strip's src lines ahead (short src rows) */
+  /* Strided, a few channels (copy_plan.c, choose_channels): m[1] is the
+   * channel mode and m[0] the pixels, packed on one side (dst when
+   * interleave, src when deinterleave), planar on the other. */
+  cl_copy_channels channels;
   /* Tails past the common refinement, walked independently (byte strides). */
   int64_t tn_d, tn_s;
   int64_t *td_shape, *td_stride, *ts_shape, *ts_stride;

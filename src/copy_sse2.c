@@ -23,6 +23,7 @@ typedef __m128i vec;
 #define unpacklo_64 _mm_unpacklo_epi64
 #define unpackhi_64 _mm_unpackhi_epi64
 #include "copy_simd.h"
+#include "copy_channels.h"
 
 /* Streamed stores are weakly ordered: this publishes them (both sets). */
 CL_SIMD_FN void cl_copy_sfence(void) { _mm_sfence(); }
@@ -34,6 +35,8 @@ const cl_copy_isa cl_copy_isa_sse2 = {
     {NULL, NULL},
     {NULL, NULL},
     {narrow_tile1_sse2, narrow_tile2_sse2},
+    CL_CHANNELS_TABLE(interleave),
+    CL_CHANNELS_TABLE(deinterleave),
     stream_lines_sse2,
     cl_copy_sfence,
 };

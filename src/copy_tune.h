@@ -6,9 +6,9 @@
  * between two of them depends on the processor rather than on the copy, it
  * asks here.  The answer comes, in this order, from
  *   1. CUTELAYOUT_COPY_TUNE: "off" (the defaults below, nothing measured or
- *      read), or a comma-separated list of "staged" / "direct" and
- *      "prefetch" / "noprefetch", each forcing its choice (the others are
- *      the defaults); CUTELAYOUT_COPY_STAGING = "1" / "0" forces staging
+ *      read), or a comma-separated list of "staged" / "direct",
+ *      "prefetch" / "noprefetch" and "runs" / "noruns", each forcing its
+ *      choice (the others are measured, cached or the defaults); CUTELAYOUT_COPY_STAGING = "1" / "0" forces staging
  *      alone, as before;
  *   2. what this process measured (cl_copy_calibrate, or lazily at the first
  *      copy of TUNE_LAZY_BYTES or more);
@@ -31,6 +31,10 @@ typedef struct cl_copy_tuning {
   /* Short src rows (2 KiB or less) are prefetched a strip ahead (default:
    * yes). */
   bool prefetch;
+  /* Streamed transposes whose dst rows start at different offsets in a
+   * cache line go through the staging buffer too, each row's run streamed
+   * past its unaligned ends (default: yes). */
+  bool runs;
 } cl_copy_tuning;
 
 /* The tuning for a copy of `bytes` bytes: forced, measured, cached or the

@@ -287,6 +287,7 @@ static void test_copy_kernels(void **state) {
       {"(256,(40,3)):(1,(256,20000))", "(256,(40,3)):(120,(1,40))"},         /* pairs, dst rows uneven at turns */
       {"((100,3),80):((1,100),300)", "((100,3),80):((96,10000),1)"},         /* pairs tile by tile, or none at a turn */
       {"(15,17,9):(-153,9,1)", "(15,17,9):(1,-15,255)"},                     /* odd 3-D permute, reversed modes */
+      {"(40,30):(1,40)", "(40,30):(70,2)"},                                  /* every other src element, across rows: blocks */
   };
   static const size_t elems[] = {1, 2, 4, 8, 16, 6, 32};
   for (size_t isa = 0; isa < COUNT_OF(isas); isa++) {
@@ -320,6 +321,9 @@ static const struct {
       {"(300,200):(1,304)", "(300,200):(200,1)", 4},            /* tiles streamed */
       {"(200,300):(1,208)", "(200,300):(300,1)", 1},            /* tiles streamed */
       {"(5000):(1)", "(5000):(1)", 4},                          /* one streamed memcpy */
+      {"(700,100):(1,701)", "(700,100):(100,1)", 4},            /* staged, runs at every offset in a line */
+      {"(3000,100):(1,3001)", "(3000,100):(100,1)", 1},         /* the same, narrow tiles */
+      {"(1500,100):(1,1503)", "(1500,100):(100,1)", 2},         /* the same, 2-byte elements */
 };
 
 static void check_streaming_cases(void) {
@@ -876,6 +880,113 @@ static void test_copy_short_inner(void **state) {
   }
 }
 
+/* A few channels (an image's pixels, NCHW <-> NHWC): the interleave and
+ * deinterleave kernels of every set, for 2, 3 and 4 channels of every
+ * element size they take (and sizes they do not, which the strided loop
+ * copies), pixel counts with and without a whole block (64) and a
+ * remainder, planes gapped, in reverse, and inside an outer mode, on
+ * element-misaligned buffers; split between threads along the pixels;
+ * and the plan: strided, pixels inside, channels outside. */
+static void test_copy_channels(void **state) {
+  (void)state;
+  static const size_t elems[] = {1, 2, 4, 8, 16, 3};
+  static const int64_t pixels[] = {16, 131, 64};
+  char packed[96], planar[96];
+  for (int64_t c = 2; c <= 4; c++)
+    for (size_t n = 0; n < COUNT_OF(pixels); n++) {
+      const int64_t w = pixels[n], plane = w + 5;
+      const char *const shapes[][2] = {
+          {"(%lld,%lld):(%lld,1)", "(%lld,%lld):(1,%lld)"},
+          {"(%lld,%lld):(%lld,1)", "(%lld,%lld):(1,-%lld)"},
+          {"(%lld,(%lld,2)):(%lld,(1,7000))", "(%lld,(%lld,2)):(1,(%lld,9000))"},
+      };
+      for (size_t k = 0; k < COUNT_OF(shapes); k++) {
+        snprintf(packed, sizeof packed, shapes[k][0], (long long)w, (long long)c, (long long)c);
+        snprintf(planar, sizeof planar, shapes[k][1], (long long)w, (long long)c, (long long)plane);
+        for (size_t isa = 0; isa < COUNT_OF(isas); isa++) {
+          setenv("CUTELAYOUT_COPY_ISA", isas[isa], 1);
+          for (size_t e = 0; e < COUNT_OF(elems); e++) {
+            check_copy(packed, planar, elems[e], 0, 0, NULL); /* interleave */
+            check_copy(planar, packed, elems[e], 0, 0, NULL); /* deinterleave */
+            check_copy(packed, planar, elems[e], 1, 3, NULL);
+            check_copy(planar, packed, elems[e], 3, 1, NULL);
+          }
+        }
+        unsetenv("CUTELAYOUT_COPY_ISA");
+      }
+    }
+  /* Threads: 3 planes of 2^19 float pixels each way, split along them. */
+  static const char *const big[][2] = {
+      {"(524288,3):(3,1)", "(524288,3):(1,524300)"},
+      {"(524288,3):(1,524300)", "(524288,3):(3,1)"},
+  };
+  for (size_t k = 0; k < COUNT_OF(big); k++)
+    for (int t = 2; t <= 5; t += 3) {
+      cl_copy_options_t o = with_stores(CL_COPY_STORES_AUTO);
+      o.threads = t;
+      check_copy(big[k][0], big[k][1], 4, 0, 0, &o);
+    }
+  /* The plan: m[0] the pixels, m[1] the channels, each way. */
+  static unsigned char a[4096], b[4096];
+  static const char *const plans[][2] = {
+      {"(100,3,2):(3,1,300)", "(100,3,2):(1,100,300)"},
+      {"(100,3,2):(1,100,300)", "(100,3,2):(3,1,300)"},
+  };
+  for (size_t k = 0; k < COUNT_OF(plans); k++) {
+    cl_tensor_t *d = tensor(b, CL_DTYPE_UINT8, plans[k][0]), *s = tensor(a, CL_DTYPE_UINT8, plans[k][1]);
+    cl_copy_plan_t *p = calloc(1, sizeof *p);
+    p->struct_size = sizeof *p;
+    assert_int_equal(cl_tensor_copy_plan(d, s, NULL, p), CL_OK);
+    assert_int_equal(p->kernel, CL_COPY_KERNEL_STRIDED);
+    assert_int_equal(p->extent[0], 100);
+    assert_int_equal(p->extent[1], 3);
+    free(p);
+    cl_tensor_free(d);
+    cl_tensor_free(s);
+  }
+}
+
+/* A mode that continues the dst run but would take it past 2^16 steps is
+ * split, its first factor joining the run (the plan shows the split: 4 x
+ * 10000 dst-contiguous steps); a prime extent cannot be split and stays
+ * out, and a run of a tile's side or more takes no part of it (the mode
+ * joins the src run instead).  All copy right with every set. */
+static void test_copy_run_split(void **state) {
+  (void)state;
+  static const char *const cases[][2] = {
+      {"(4,20000,5):(1,4,80000)", "(4,20000,5):(100000,5,1)"},
+      {"(4,16411,5):(1,4,65644)", "(4,16411,5):(82055,5,1)"},
+      {"(100,1000,5):(1,100,100000)", "(100,1000,5):(5000,5,1)"},
+  };
+  static const int64_t run[] = {10000, 0, 0};
+  for (size_t k = 0; k < COUNT_OF(cases); k++) {
+    for (size_t isa = 0; isa < COUNT_OF(isas); isa++) {
+      setenv("CUTELAYOUT_COPY_ISA", isas[isa], 1);
+      check_copy(cases[k][0], cases[k][1], 1, 0, 0, NULL);
+    }
+    unsetenv("CUTELAYOUT_COPY_ISA");
+    check_copy(cases[k][0], cases[k][1], 2, 3, 1, NULL);
+    cl_layout_t *dl = lay(cases[k][0]), *sl = lay(cases[k][1]);
+    cl_tensor_t *d = NULL, *s = NULL;
+    char *buf = malloc(2 << 20); /* both footprints, apart; the plan reads neither */
+    assert_int_equal(cl_tensor_new(buf, 1, dl, &d), CL_OK);
+    assert_int_equal(cl_tensor_new(buf + (1 << 20), 1, sl, &s), CL_OK);
+    cl_copy_plan_t *p = calloc(1, sizeof *p);
+    p->struct_size = sizeof *p;
+    assert_int_equal(cl_tensor_copy_plan(d, s, NULL, p), CL_OK);
+    assert_int_equal(p->kernel, CL_COPY_KERNEL_TRANSPOSE);
+    assert_int_equal(p->dst_run, run[k] ? 2 : 1);
+    if (run[k])
+      assert_int_equal(p->extent[1], run[k]);
+    free(p);
+    cl_tensor_free(d);
+    cl_tensor_free(s);
+    cl_layout_free(dl);
+    cl_layout_free(sl);
+    free(buf);
+  }
+}
+
 static void test_copy_plan_errors(void **state) {
   (void)state;
   float buf[128];
@@ -938,6 +1049,7 @@ int main(void) {
       cmocka_unit_test(test_copy_errors),       cmocka_unit_test(test_copy_options),
       cmocka_unit_test(test_copy_threads),      cmocka_unit_test(test_copy_isa_names),
       cmocka_unit_test(test_copy_short_inner),   cmocka_unit_test(test_copy_pool_errors),
+      cmocka_unit_test(test_copy_channels),     cmocka_unit_test(test_copy_run_split),
       cmocka_unit_test(test_copy_pool_shared),
       cmocka_unit_test(test_copy_empty),        cmocka_unit_test(test_copy_plan_definition),
       cmocka_unit_test(test_copy_plan_examples), cmocka_unit_test(test_copy_plan_flags),

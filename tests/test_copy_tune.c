@@ -9,7 +9,9 @@
  * Which choice is in force shows in the plan's flags of two copies of 16
  * MiB (the size from which a copy settles the choice): a transpose whose
  * dst rows are 8 KiB apart (STAGED when staging is chosen) and a
- * permutation with src rows of 512 bytes (PREFETCH when prefetching is).
+ * permutation with src rows of 512 bytes (PREFETCH when prefetching is),
+ * and a transpose whose dst rows are 8196 bytes apart, so at every offset
+ * in a line (STAGED when their runs are streamed).
  * The process remembers its choice per cache directory, so each case
  * points XDG_CACHE_HOME at a fresh one. */
 #define _POSIX_C_SOURCE 200809L /* setenv, mkdtemp */
@@ -18,7 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define BIG ((size_t)16 << 20)
+#define BIG ((size_t)17 << 20) /* 16 MiB and the padding of runs_now's rows */
 
 static char *big_d, *big_s;
 
@@ -42,6 +44,9 @@ static unsigned big_flags(const char *dtext, const char *stext) {
 
 static bool staged_now(void) {
   return (big_flags("(2048,2048):(1,2048)", "(2048,2048):(2048,1)") & CL_COPY_PLAN_STAGED) != 0;
+}
+static bool runs_now(void) {
+  return (big_flags("(2048,2048):(1,2049)", "(2048,2048):(2048,1)") & CL_COPY_PLAN_STAGED) != 0;
 }
 static bool prefetched_now(void) {
   return (big_flags("(128,128,256):(128,1,16384)", "(128,128,256):(16384,128,1)") & CL_COPY_PLAN_PREFETCH) != 0;
@@ -101,14 +106,16 @@ static int value_of(const char *text, const char *key) {
 static void expect_wisdom(const char *file) {
   const char *text = slurp(file);
   assert_non_null(text);
-  assert_true(strncmp(text, "cute-layout copy wisdom 1\nlibrary ", 34) == 0);
+  assert_true(strncmp(text, "cute-layout copy wisdom 2\nlibrary ", 34) == 0);
   assert_non_null(strstr(text, "\nlibrary " CUTELAYOUT_VERSION_STRING "\nprocessor "));
-  int staged = value_of(text, "staged"), prefetch = value_of(text, "prefetch");
+  int staged = value_of(text, "staged"), prefetch = value_of(text, "prefetch"), runs = value_of(text, "runs");
   assert_true(staged == 0 || staged == 1);
   assert_true(prefetch == 0 || prefetch == 1);
+  assert_true(runs == 0 || runs == 1);
   /* The choice measured is the one in force. */
   assert_int_equal(staged_now(), staged == 1);
   assert_int_equal(prefetched_now(), prefetch == 1);
+  assert_int_equal(runs_now(), runs == 1);
 }
 
 /* ------------------------------------------------------------ tests */
@@ -141,19 +148,21 @@ static void test_cache_missing(void **state) {
 }
 
 /* A whole file of this processor and version is used as it stands: each
- * of the four choices, planted, is the one in force (nothing measured). */
+ * of the eight choices, planted, is the one in force (nothing measured). */
 static void test_cache_used(void **state) {
   (void)state;
-  for (int k = 0; k < 4; k++) {
+  for (int k = 0; k < 8; k++) {
     char file[256], text[1024];
     fresh_cache(file, sizeof file);
     snprintf(text, sizeof text, "%s", measured);
-    char *st = strstr(text, "\nstaged ") + 8, *pf = strstr(text, "\nprefetch ") + 10;
+    char *st = strstr(text, "\nstaged ") + 8, *pf = strstr(text, "\nprefetch ") + 10, *ru = strstr(text, "\nruns ") + 6;
     *st = (char)('0' + (k & 1));
-    *pf = (char)('0' + (k >> 1));
+    *pf = (char)('0' + ((k >> 1) & 1));
+    *ru = (char)('0' + (k >> 2));
     plant(file, text);
     assert_int_equal(staged_now(), (k & 1) != 0);
-    assert_int_equal(prefetched_now(), (k >> 1) != 0);
+    assert_int_equal(prefetched_now(), ((k >> 1) & 1) != 0);
+    assert_int_equal(runs_now(), (k >> 2) != 0);
     assert_string_equal(slurp(file), text);
   }
 }
@@ -216,7 +225,7 @@ static void test_cache_home(void **state) {
     setenv("HOME", saved, 1);
 }
 
-/* CUTELAYOUT_COPY_TUNE: off leaves the defaults (direct, prefetch) and reads
+/* CUTELAYOUT_COPY_TUNE: off leaves the defaults (direct, prefetch, runs) and reads
  * nothing; a list forces each named choice, the others as measured; an
  * unknown word is ignored. */
 static void test_env(void **state) {
@@ -226,10 +235,17 @@ static void test_env(void **state) {
   snprintf(text, sizeof text, "%s", measured);
   *(strstr(text, "\nstaged ") + 8) = '1';
   *(strstr(text, "\nprefetch ") + 10) = '0';
+  *(strstr(text, "\nruns ") + 6) = '0';
   plant(file, text);
   setenv("CUTELAYOUT_COPY_TUNE", "off", 1);
   assert_false(staged_now());
   assert_true(prefetched_now());
+  assert_true(runs_now());
+  setenv("CUTELAYOUT_COPY_TUNE", "runs", 1);
+  assert_true(runs_now());
+  assert_true(staged_now()); /* the file's */
+  setenv("CUTELAYOUT_COPY_TUNE", "noruns", 1);
+  assert_false(runs_now());
   setenv("CUTELAYOUT_COPY_TUNE", "direct", 1);
   assert_false(staged_now());
   assert_false(prefetched_now()); /* the file's */
@@ -261,9 +277,10 @@ static void test_calibrate(void **state) {
 static void test_same_values(void **state) {
   (void)state;
   static const char *const tunes[] = {"off", "staged,prefetch", "staged,noprefetch", "direct,prefetch",
-                                      "direct,noprefetch"};
+                                      "direct,noprefetch", "runs", "noruns"};
   static const char *const pairs[][2] = {
       {"(128,600):(1,128)", "(128,600):(600,1)"},
+      {"(700,100):(1,701)", "(700,100):(100,1)"}, /* dst rows at every offset in a line: runs */
       {"(40,64,37):(64,1,2560)", "(40,64,37):(2368,37,1)"},
       {"(256,300):(1,256)", "(256,300):(300,1)"},
   };
