@@ -738,7 +738,130 @@ cl_status cl_complement_flat(const cl_flat *filtered, const cl_node *cotarget, c
   return s;
 }
 
+/* ---- complement of a small integer layout ----
+ * The steps of cl_complement_flat on a layout of a few integer-strided
+ * leaves and an integer cotarget, on arrays on the stack: filter, the modes
+ * by increasing stride, the gaps, the rest, coalesce, without the flat
+ * lists, the sort's index array and the checks of every step.  Wherever a
+ * step could fail (a basis, a negative stride or cotarget, an overflow, a
+ * zero divisor, a non-injective layout) it gives up and the general path
+ * computes the answer, or names the failure; so both give the same answers,
+ * which the unit tests check exhaustively on small layouts. */
+enum { SMALL_MODES = 8 };
+
+/* (Not zero-initialised where used: only the first n are read, and
+ * clearing the arrays would cost as much as the rest.) */
+typedef struct small_modes {
+  int64_t n;
+  cl_mode m[SMALL_MODES + 1];
+} small_modes;
+
+static void small_push(small_modes *f, int64_t shape, int64_t stride) {
+  f->m[f->n++] = (cl_mode){shape, stride, NULL};
+}
+
+/* cl_coalesce_flat (not beyond the domain) on integer modes; false on an
+ * overflow.  The result's modes are collected from the back, then reversed. */
+static bool small_coalesce(const small_modes *in, small_modes *out) {
+  small_modes back;
+  back.n = 0;
+  cl_mode front = in->m[in->n - 1];
+  bool integral = true;
+  for (int64_t i = in->n - 2; i >= 0; i--) {
+    cl_mode mode = in->m[i];
+    int64_t reach;
+    if (mode.shape == 1)
+      continue;
+    if (integral && front.shape == 1) {
+      front = mode;
+      continue;
+    }
+    if (__builtin_mul_overflow(mode.shape, mode.stride, &reach))
+      return false;
+    if (reach == front.stride) {
+      if (__builtin_mul_overflow(mode.shape, front.shape, &front.shape))
+        return false;
+      front.stride = mode.stride;
+    } else {
+      back.m[back.n++] = front;
+      front = mode;
+      integral = false;
+    }
+  }
+  if (integral && front.shape == 1)
+    front.stride = 0;
+  back.m[back.n++] = front;
+  out->n = back.n;
+  for (int64_t i = 0; i < back.n; i++)
+    out->m[i] = back.m[back.n - 1 - i];
+  return true;
+}
+
+/* filter(L) = coalesce(filter_zeros(L)) of a view whose leaves are at most
+ * SMALL_MODES integers; false for any other view. */
+static bool small_filter(cl_lview v, small_modes *out) {
+  small_modes leaves;
+  leaves.n = 0;
+  const cl_node *s = v.shape, *d = v.stride, *end = v.shape + v.shape->span;
+  for (; s < end; s++, d++) {
+    if (cl_is_tuple(s))
+      continue;
+    if (!cl_is_int(s) || !cl_is_int(d) || leaves.n == SMALL_MODES)
+      return false;
+    small_push(&leaves, d->value == 0 ? 1 : s->value, d->value);
+  }
+  return leaves.n > 0 && small_coalesce(&leaves, out);
+}
+
+/* The modes' indices by increasing stride, equal strides in their order
+ * (insertion sort: stable, as the general path's merge sort). */
+static void small_order(const small_modes *f, int64_t *at) {
+  for (int64_t i = 0; i < f->n; i++) {
+    int64_t j = i;
+    for (; j > 0 && f->m[i].stride < f->m[at[j - 1]].stride; j--)
+      at[j] = at[j - 1];
+    at[j] = i;
+  }
+}
+
+/* complement(L, cotarget) into out (empty), as cl_complement_flat computes
+ * it: true when done, false (out untouched) for the general path. */
+static bool complement_small(cl_lview v, int64_t cotarget, cl_flat *out) {
+  small_modes filtered, gaps, result;
+  gaps.n = 0;
+  if (cotarget < 0 || !small_filter(v, &filtered))
+    return false;
+  for (int64_t k = 0; k < filtered.n; k++)
+    if (filtered.m[k].stride < 0)
+      return false;
+  if (filtered.n == 1 && filtered.m[0].stride == 0) { /* nothing left of L: the compact cotarget */
+    cl_flat_push(out, cotarget, cotarget == 1 ? 0 : 1);
+    return true;
+  }
+  int64_t at[SMALL_MODES], covered = 1, rest_shape;
+  small_order(&filtered, at);
+  for (int64_t k = 0; k < filtered.n; k++) {
+    cl_mode next = filtered.m[at[k]];
+    if (covered == 0 || next.stride / covered == 0)
+      return false;
+    small_push(&gaps, next.stride / covered, covered);
+    if (__builtin_mul_overflow(next.stride, next.shape, &covered))
+      return false;
+  }
+  if (covered == 0 || __builtin_add_overflow(cotarget, covered - 1, &rest_shape))
+    return false;
+  rest_shape /= covered; /* ceil_div(cotarget, covered) */
+  small_push(&gaps, rest_shape, rest_shape == 1 ? 0 : covered);
+  if (!small_coalesce(&gaps, &result))
+    return false;
+  for (int64_t k = 0; k < result.n; k++)
+    cl_flat_push_mode(out, result.m[k]);
+  return true;
+}
+
 cl_status cl_complement_view(cl_lview v, const cl_node *cotarget, cl_flat *out) {
+  if (cl_is_int(cotarget) && complement_small(v, cotarget->value, out))
+    return out->status;
   cl_flat filtered;
   cl_flat_init(&filtered);
   cl_status s = cl_filter_flat(v, &filtered);
