@@ -255,6 +255,117 @@ class TestReports(unittest.TestCase):
 
 
 @unittest.skipIf(numpy is None, 'numpy is not installed')
+class TestTensorElements(unittest.TestCase):
+    """T[key] and T[key] = v: in the extension for int and float elements
+    (the Python layer for the rest); the same answers and errors on either
+    floor, the memory's as numpy sees it."""
+    INTS = ['int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64']
+
+    def each_dtype(self):
+        for name in self.INTS + ['float16', 'float32', 'float64']:
+            a = numpy.zeros((3, 4), dtype=name)
+            yield name, a, cl.Tensor(a)  # (3,4):(4,1): T[m, n] is a[m, n]
+
+    def test_elements_are_the_memory(self):
+        for name, a, T in self.each_dtype():
+            a[...] = numpy.arange(12).reshape(3, 4)
+            for m in range(3):
+                for n in range(4):
+                    self.assertEqual(T[m, n], a[m, n], name)
+                    self.assertEqual(T[[m, n]], a[m, n], name)
+                    self.assertEqual(T[m + 3 * n], a[m, n], name)  # colexicographic
+                    self.assertIs(type(T[m, n]), float if name.startswith('float') else int)
+            T[2, 1] = 7
+            T[(0, 3)] = 5
+            T[4] = 3  # (1, 1)
+            self.assertEqual((a[2, 1], a[0, 3], a[1, 1]), (7, 5, 3), name)
+
+    def test_int_limits(self):
+        for name, a, T in self.each_dtype():
+            if name not in self.INTS:
+                continue
+            info = numpy.iinfo(name)
+            for value in (info.min, info.max, True):
+                T[1] = value
+                self.assertEqual(T[1], int(value), name)
+                self.assertEqual(a[1, 0], value, name)
+            for value in (info.min - 1, info.max + 1):
+                with self.assertRaises(OverflowError, msg=name):
+                    T[1] = value
+            with self.assertRaises(TypeError, msg=name):
+                T[1] = 1.5
+            T[2] = numpy.int16(9)  # any integer (operator.index)
+            self.assertEqual(a[2, 0], 9, name)
+
+    def test_float_rounding_and_range(self):
+        for name, a, T in self.each_dtype():
+            if name in self.INTS:
+                continue
+            T[0] = 0.1
+            self.assertEqual(T[0], float(numpy.array(0.1, dtype=name)), name)  # rounded as numpy rounds
+            T[1] = 3  # an int
+            self.assertEqual(a[1, 0], 3.0, name)
+            T[2] = numpy.float32(0.5)
+            self.assertEqual(T[2], 0.5, name)
+            T[3] = float('inf')
+            self.assertEqual(T[3], float('inf'), name)
+            if name != 'float64':
+                with self.assertRaises(OverflowError, msg=name):
+                    T[0] = 1e300
+            with self.assertRaises(OverflowError, msg=name):
+                T[0] = 1 << 2000
+            with self.assertRaises(TypeError, msg=name):
+                T[0] = 'x'  # (struct.error before)
+
+    def test_keys(self):
+        a = numpy.arange(12, dtype=numpy.int32).reshape(3, 4)
+        T = cl.Tensor(a)
+        self.assertEqual(list(T[:, 1]), [1, 5, 9])  # a slice: a view
+        self.assertEqual(T[numpy.int64(4)], a[1, 1])
+        for key in (12, -1, (3, 0), (0, 4)):
+            with self.assertRaises(cl.CuteLayoutError, msg=key):
+                T[key]
+            with self.assertRaises(cl.CuteLayoutError, msg=key):
+                T[key] = 1
+        for huge in (1 << 64, 1 << 70, -(1 << 63) - 1):  # not wrapped to an int64 (1 << 70 was element 0)
+            with self.assertRaises(OverflowError):
+                T[huge]
+            with self.assertRaises(OverflowError):
+                T[huge] = 1
+            with self.assertRaises(OverflowError):
+                T.offset(huge)
+        with self.assertRaises(TypeError):
+            T['1']
+        with self.assertRaises(TypeError):
+            T[(1, 'x')]
+        T[:, 1] = 0
+        self.assertEqual(list(a[:, 1]), [0, 0, 0])
+        read_only = numpy.arange(4, dtype=numpy.float32)
+        read_only.flags.writeable = False
+        R = cl.Tensor(read_only)
+        self.assertEqual(R[3], 3.0)
+        with self.assertRaises(ValueError):
+            R[3] = 1.0
+
+    @unittest.skipIf(_handles.native is None, 'the ctypes floor reads every element itself')
+    def test_which_elements_the_extension_reads(self):
+        native = _handles.native
+        T = cl.Tensor(numpy.arange(4, dtype=numpy.float32))
+        self.assertEqual(native.tensor_load(T._as_parameter_, 2), 2.0)
+        self.assertIsNone(native.tensor_store(T._as_parameter_, 2, 5.0))
+        self.assertIs(native.tensor_load(T._as_parameter_, (slice(None),)), NotImplemented)
+        self.assertIs(native.tensor_store(T._as_parameter_, 2, 'x'), NotImplemented)
+        B = cl.Tensor.zeros('4:1', 'bfloat16')
+        self.assertIs(native.tensor_load(B._as_parameter_, 0), NotImplemented)
+        B[1] = 2.5
+        self.assertEqual(B[1], 2.5)
+        with self.assertRaises(TypeError):
+            native.tensor_load(T._as_parameter_)
+        with self.assertRaises(TypeError):
+            native.tensor_store(T._as_parameter_, 1)
+
+
+@unittest.skipIf(numpy is None, 'numpy is not installed')
 class TestComposedTensors(unittest.TestCase):
     """Host tensors over composed (swizzled) layouts: element i is memory[C(i)]."""
 
