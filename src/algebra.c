@@ -831,8 +831,10 @@ static bool complement_small(cl_lview v, int64_t cotarget, cl_flat *out) {
   gaps.n = 0;
   if (cotarget < 0 || !small_filter(v, &filtered))
     return false;
+  /* positive extents (a tiler's integer leaf n, taken as the layout n:1, may
+   * be negative until the result's check refuses it) and strides >= 0 */
   for (int64_t k = 0; k < filtered.n; k++)
-    if (filtered.m[k].stride < 0)
+    if (filtered.m[k].shape < 1 || filtered.m[k].stride < 0)
       return false;
   if (filtered.n == 1 && filtered.m[0].stride == 0) { /* nothing left of L: the compact cotarget */
     cl_flat_push(out, cotarget, cotarget == 1 ? 0 : 1);

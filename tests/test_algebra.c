@@ -881,6 +881,20 @@ static void test_complement_fast_path_agrees(void **state) {
   }
   assert_int_equal(failures, 0);
   free_family(&f);
+  /* A divide's integer tiler leaf n is the layout n:1 inside the algebra,
+   * negative extents and all, until the result's check refuses it: the
+   * complement on the way must not overflow (UBSan found -2^63 - 1). */
+  cl_layout_t *l = lay("16:1");
+  const int64_t negative[] = {-2, INT64_MIN, INT64_MIN / 2};
+  for (size_t k = 0; k < COUNT_OF(negative); k++) {
+    cl_tuple_t *tiler = NULL;
+    cl_layout_t *r = NULL;
+    assert_int_equal(cl_tuple_int(negative[k], &tiler), CL_OK);
+    assert_int_equal(cl_logical_divide_tiler(l, tiler, &r), CL_E_DOMAIN);
+    assert_null(r);
+    cl_tuple_free(tiler);
+  }
+  cl_layout_free(l);
 }
 
 /* ------------------------------------------------------------ inverses */
