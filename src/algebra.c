@@ -748,6 +748,7 @@ cl_status cl_complement_flat(const cl_flat *filtered, const cl_node *cotarget, c
  * computes the answer, or names the failure; so both give the same answers,
  * which the unit tests check exhaustively on small layouts. */
 enum { SMALL_MODES = 8 };
+_Static_assert(SMALL_MODES + 1 <= CL_FLAT_INLINE, "the fast path writes its result into a flat list's inline modes");
 
 /* (Not zero-initialised where used: only the first n are read, and
  * clearing the arrays would cost as much as the rest.) */
@@ -756,61 +757,50 @@ typedef struct small_modes {
   cl_mode m[SMALL_MODES + 1];
 } small_modes;
 
-static void small_push(small_modes *f, int64_t shape, int64_t stride) {
-  f->m[f->n++] = (cl_mode){shape, stride, NULL};
+/* Appends s:d to the n coalesced modes m, coalescing as cl_coalesce_flat
+ * does: a size-1 mode vanishes, and a mode that continues the last one
+ * (last's shape * stride == d) merges into it.  Whether two neighbours merge
+ * depends on them alone, so merging from the front, as here, makes the same
+ * modes as CuTe's walk from the back; only the products are formed in
+ * another order, and any overflow is left to the general path (false). */
+static bool small_append(cl_mode *m, int64_t *n, int64_t shape, int64_t stride) {
+  if (shape == 1)
+    return true;
+  if (*n > 0) {
+    cl_mode *last = &m[*n - 1];
+    int64_t reach;
+    if (__builtin_mul_overflow(last->shape, last->stride, &reach))
+      return false;
+    if (reach == stride)
+      return !__builtin_mul_overflow(last->shape, shape, &last->shape);
+  }
+  m[(*n)++] = (cl_mode){shape, stride, NULL};
+  return true;
 }
 
-/* cl_coalesce_flat (not beyond the domain) on integer modes; false on an
- * overflow.  The result's modes are collected from the back, then reversed. */
-static bool small_coalesce(const small_modes *in, small_modes *out) {
-  small_modes back;
-  back.n = 0;
-  cl_mode front = in->m[in->n - 1];
-  bool integral = true;
-  for (int64_t i = in->n - 2; i >= 0; i--) {
-    cl_mode mode = in->m[i];
-    int64_t reach;
-    if (mode.shape == 1)
-      continue;
-    if (integral && front.shape == 1) {
-      front = mode;
-      continue;
-    }
-    if (__builtin_mul_overflow(mode.shape, mode.stride, &reach))
-      return false;
-    if (reach == front.stride) {
-      if (__builtin_mul_overflow(mode.shape, front.shape, &front.shape))
-        return false;
-      front.stride = mode.stride;
-    } else {
-      back.m[back.n++] = front;
-      front = mode;
-      integral = false;
-    }
-  }
-  if (integral && front.shape == 1)
-    front.stride = 0;
-  back.m[back.n++] = front;
-  out->n = back.n;
-  for (int64_t i = 0; i < back.n; i++)
-    out->m[i] = back.m[back.n - 1 - i];
-  return true;
+/* The coalesced modes once all are appended: none left is 1:0. */
+static void small_close(cl_mode *m, int64_t *n) {
+  if (*n == 0)
+    m[(*n)++] = (cl_mode){1, 0, NULL};
 }
 
 /* filter(L) = coalesce(filter_zeros(L)) of a view whose leaves are at most
  * SMALL_MODES integers; false for any other view. */
 static bool small_filter(cl_lview v, small_modes *out) {
-  small_modes leaves;
-  leaves.n = 0;
   const cl_node *s = v.shape, *d = v.stride, *end = v.shape + v.shape->span;
+  int64_t leaves = 0;
+  out->n = 0;
   for (; s < end; s++, d++) {
     if (cl_is_tuple(s))
       continue;
-    if (!cl_is_int(s) || !cl_is_int(d) || leaves.n == SMALL_MODES)
+    if (!cl_is_int(s) || !cl_is_int(d) || leaves++ == SMALL_MODES ||
+        !small_append(out->m, &out->n, d->value == 0 ? 1 : s->value, d->value))
       return false;
-    small_push(&leaves, d->value == 0 ? 1 : s->value, d->value);
   }
-  return leaves.n > 0 && small_coalesce(&leaves, out);
+  if (leaves == 0)
+    return false;
+  small_close(out->m, &out->n);
+  return true;
 }
 
 /* The modes' indices by increasing stride, equal strides in their order
@@ -824,12 +814,12 @@ static void small_order(const small_modes *f, int64_t *at) {
   }
 }
 
-/* complement(L, cotarget) into out (empty), as cl_complement_flat computes
- * it: true when done, false (out untouched) for the general path. */
+/* complement(L, cotarget) into out (empty, with room inline for every mode
+ * made here), as cl_complement_flat computes it: true when done, false (out
+ * left empty) for the general path. */
 static bool complement_small(cl_lview v, int64_t cotarget, cl_flat *out) {
-  small_modes filtered, gaps, result;
-  gaps.n = 0;
-  if (cotarget < 0 || !small_filter(v, &filtered))
+  small_modes filtered;
+  if (out->n != 0 || out->cap < SMALL_MODES + 1 || cotarget < 0 || !small_filter(v, &filtered))
     return false;
   /* positive extents (a tiler's integer leaf n, taken as the layout n:1, may
    * be negative until the result's check refuses it) and strides >= 0 */
@@ -842,23 +832,22 @@ static bool complement_small(cl_lview v, int64_t cotarget, cl_flat *out) {
   }
   int64_t at[SMALL_MODES], covered = 1, rest_shape;
   small_order(&filtered, at);
-  for (int64_t k = 0; k < filtered.n; k++) {
+  bool done = true;
+  for (int64_t k = 0; done && k < filtered.n; k++) { /* each gap below the next stride, coalesced as it comes */
     cl_mode next = filtered.m[at[k]];
-    if (covered == 0 || next.stride / covered == 0)
-      return false;
-    small_push(&gaps, next.stride / covered, covered);
-    if (__builtin_mul_overflow(next.stride, next.shape, &covered))
-      return false;
+    done = next.stride / covered != 0 && small_append(out->m, &out->n, next.stride / covered, covered) &&
+           !__builtin_mul_overflow(next.stride, next.shape, &covered);
   }
-  if (covered == 0 || __builtin_add_overflow(cotarget, covered - 1, &rest_shape))
-    return false;
-  rest_shape /= covered; /* ceil_div(cotarget, covered) */
-  small_push(&gaps, rest_shape, rest_shape == 1 ? 0 : covered);
-  if (!small_coalesce(&gaps, &result))
-    return false;
-  for (int64_t k = 0; k < result.n; k++)
-    cl_flat_push_mode(out, result.m[k]);
-  return true;
+  done = done && !__builtin_add_overflow(cotarget, covered - 1, &rest_shape);
+  if (done) {
+    rest_shape /= covered; /* ceil_div(cotarget, covered) */
+    done = small_append(out->m, &out->n, rest_shape, rest_shape == 1 ? 0 : covered);
+  }
+  if (done)
+    small_close(out->m, &out->n);
+  else
+    out->n = 0;
+  return done;
 }
 
 cl_status cl_complement_view(cl_lview v, const cl_node *cotarget, cl_flat *out) {
