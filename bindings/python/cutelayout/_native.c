@@ -54,6 +54,7 @@ static PyObject *scaled_basis;     /* the ScaledBasis class */
 static PyObject *layout_left;      /* the LayoutLeft tag */
 static PyObject *layout_right;     /* the LayoutRight tag */
 static PyObject *parse_value;      /* parse_value(text): the Python value of a tuple's text */
+static PyObject *layout_class;     /* the package's Layout (a subclass that adds no __dict__ and no slots) */
 
 static PyTypeObject LayoutType;
 static PyTypeObject TupleType;
@@ -498,12 +499,27 @@ static PyTypeObject TupleType = {
 
 /* ----------------------------------------------------------------- Layout */
 
+/* The algebra makes a Layout per call, which callers mostly drop at once:
+ * up to LAYOUT_SPARE objects of the package's Layout class are kept when
+ * they go and reused for the next results, saving their allocation, the
+ * clearing of their memory and the collector's list.  A reused one is not
+ * tracked by the collector: a Layout refers to no object that could refer
+ * back to it (its cached shape and stride are tuples of ints or scaled
+ * bases; the class adds no __dict__ or slots), so it is in no cycle. */
+enum { LAYOUT_SPARE = 32 };
+static LayoutObject *layout_spare[LAYOUT_SPARE];
+static int layout_spares;
+
 static void layout_dealloc(LayoutObject *self) {
   if (self->weakrefs != NULL)
     PyObject_ClearWeakRefs((PyObject *)self);
   cl_layout_free(self->handle);
   Py_CLEAR(self->shape);
   Py_CLEAR(self->stride);
+  if ((PyObject *)Py_TYPE(self) == layout_class && layout_spares < LAYOUT_SPARE) {
+    layout_spare[layout_spares++] = self;  /* (the class's reference is dropped by its own dealloc) */
+    return;
+  }
   Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -526,8 +542,13 @@ static int layout_coordinate(LayoutObject *self) {
 /* A new object of `type` (Layout or a subclass) owning `handle`; the handle
  * is freed when that fails. */
 static PyObject *layout_wrap(PyTypeObject *type, cl_layout_t *handle) {
-  LayoutObject *self = (LayoutObject *)type->tp_alloc(type, 0);
-  if (self == NULL) {
+  LayoutObject *self;
+  if ((PyObject *)type == layout_class && layout_spares > 0) {
+    self = layout_spare[--layout_spares];
+    PyObject_Init((PyObject *)self, type);  /* a new reference, and one to the class */
+    self->handle = NULL;
+    self->shape = self->stride = self->weakrefs = NULL;
+  } else if ((self = (LayoutObject *)type->tp_alloc(type, 0)) == NULL) {
     cl_layout_free(handle);
     return NULL;
   }
@@ -1347,13 +1368,26 @@ static PyObject *py_tuple_value(PyObject *m, PyObject *value) {
 static PyObject *py_register(PyObject *m, PyObject *args, PyObject *kwds) {
   (void)m;
   static char *keywords[] = {"make_error", "underscore", "scaled_basis", "layout_left", "layout_right",
-                             "parse_value", NULL};
-  PyObject *values[6] = {NULL};
-  if (!PyArg_ParseTupleAndKeywords(args, kwds, "|OOOOOO:register", keywords, &values[0], &values[1], &values[2],
-                                   &values[3], &values[4], &values[5]))
+                             "parse_value", "layout_class", NULL};
+  PyObject *values[7] = {NULL};
+  if (!PyArg_ParseTupleAndKeywords(args, kwds, "|OOOOOOO:register", keywords, &values[0], &values[1], &values[2],
+                                   &values[3], &values[4], &values[5], &values[6]))
     return NULL;
-  PyObject **slots[6] = {&make_error, &underscore, &scaled_basis, &layout_left, &layout_right, &parse_value};
-  for (int i = 0; i < 6; i++)
+  PyObject *cls = values[6];
+  if (cls != NULL && (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, &LayoutType) ||
+                      ((PyTypeObject *)cls)->tp_basicsize != LayoutType.tp_basicsize ||
+                      ((PyTypeObject *)cls)->tp_dictoffset != 0)) {
+    PyErr_Format(PyExc_TypeError, "register: %R is not a Layout class without a __dict__ or slots", cls);
+    return NULL;
+  }
+  if (cls != NULL && cls != layout_class)
+    while (layout_spares > 0) { /* the old class's spares go (they still name it) */
+      LayoutObject *spare = layout_spare[--layout_spares];
+      Py_TYPE(spare)->tp_free((PyObject *)spare);
+    }
+  PyObject **slots[7] = {&make_error, &underscore, &scaled_basis, &layout_left, &layout_right, &parse_value,
+                         &layout_class};
+  for (int i = 0; i < 7; i++)
     if (values[i] != NULL)
       Py_XSETREF(*slots[i], Py_NewRef(values[i]));
   Py_RETURN_NONE;
@@ -1363,8 +1397,8 @@ static PyObject *py_register(PyObject *m, PyObject *args, PyObject *kwds) {
 
 static PyMethodDef module_methods[] = {
   {"register", (PyCFunction)(void (*)(void))py_register, METH_VARARGS | METH_KEYWORDS,
-   "register(make_error=, underscore=, scaled_basis=, layout_left=, layout_right=, parse_value=): "
-   "the Python objects the conversions need."},
+   "register(make_error=, underscore=, scaled_basis=, layout_left=, layout_right=, parse_value=, layout_class=): "
+   "the Python objects the conversions need, and the package's Layout class (whose objects are reused)."},
   {"dispatch", (PyCFunction)py_dispatch, METH_VARARGS,
    "dispatch(name, slow): the function `name` of the algebra taking layouts in C, `slow` for the other arguments."},
   {"tuple_value", (PyCFunction)py_tuple_value, METH_O,

@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """The compiled floor (cutelayout._native, or its ctypes equivalent under
 CUTELAYOUT_NO_EXTENSION=1) and the fixes of issue 24's user reports."""
+import gc
 import os
 import pickle
 import unittest
+import weakref
 
 import cutelayout as cl
 from cutelayout import _handles
@@ -89,6 +91,37 @@ class TestFloor(unittest.TestCase):
                 _handles.native.blocked_product(A, (2, 2))
             with self.assertRaises(TypeError):
                 _handles.native.coalesce(A, B)
+
+    def test_results_made_again_from_dropped_ones(self):
+        # The extension reuses the objects of dropped results (a few dozen):
+        # each comes back as a fresh Layout, with its own handle, value,
+        # caches and weak references.
+        A, B = cl.Layout((4, 8), (8, 1)), cl.Layout((2, 4), (1, 2))
+        for k in range(200):
+            R = cl.composition(A, B) if k % 2 else cl.complement(B, 64)
+            ref = weakref.ref(R)
+            self.assertEqual(str(R), '(2,(2,2)):(8,(16,1))' if k % 2 else '8:8')
+            self.assertEqual(R.shape, (2, (2, 2)) if k % 2 else 8)
+            self.assertIs(type(R), cl.Layout)
+            del R
+            self.assertIsNone(ref())
+        kept = [cl.complement(cl.Layout(4, 2), 8 * n) for n in range(1, 100)]  # more than are kept aside
+        self.assertEqual([str(L) for L in kept], [str(cl.complement('4:2', 8 * n)) for n in range(1, 100)])
+        del kept
+        self.assertEqual(sorted(str(cl.complement(cl.Layout(4, 2), 8 * n)) for n in (1, 2, 3)),
+                         ['(2,2):(1,8)', '(2,3):(1,8)', '2:1'])
+
+        if _handles.native:  # (the ctypes floor's results are Layouts)
+            class Mine(cl.Layout):  # a __dict__: made anew each time, collected as usual
+                pass
+            M = cl.composition(Mine((4, 8), (8, 1)), B)
+            M.note = 'mine'
+            self.assertIs(type(M), Mine)
+            self.assertEqual((M.note, str(M)), ('mine', '(2,(2,2)):(8,(16,1))'))
+            self.assertTrue(gc.is_tracked(M))
+            for wrong in (Mine, int, 'Layout'):
+                with self.assertRaises(TypeError):
+                    _handles.native.register(layout_class=wrong)
 
     def test_dispatch(self):
         # The algebra's functions take layouts in C and everything else in
