@@ -738,7 +738,121 @@ cl_status cl_complement_flat(const cl_flat *filtered, const cl_node *cotarget, c
   return s;
 }
 
+/* ---- complement of a small integer layout ----
+ * The steps of cl_complement_flat on a layout of a few integer-strided
+ * leaves and an integer cotarget, on arrays on the stack: filter, the modes
+ * by increasing stride, the gaps, the rest, coalesce, without the flat
+ * lists, the sort's index array and the checks of every step.  Wherever a
+ * step could fail (a basis, a negative stride or cotarget, an overflow, a
+ * zero divisor, a non-injective layout) it gives up and the general path
+ * computes the answer, or names the failure; so both give the same answers,
+ * which the unit tests check exhaustively on small layouts. */
+enum { SMALL_MODES = 8 };
+_Static_assert(SMALL_MODES + 1 <= CL_FLAT_INLINE, "the fast path writes its result into a flat list's inline modes");
+
+/* (Not zero-initialised where used: only the first n are read, and
+ * clearing the arrays would cost as much as the rest.) */
+typedef struct small_modes {
+  int64_t n;
+  cl_mode m[SMALL_MODES + 1];
+} small_modes;
+
+/* Appends s:d to the n coalesced modes m, coalescing as cl_coalesce_flat
+ * does: a size-1 mode vanishes, and a mode that continues the last one
+ * (last's shape * stride == d) merges into it.  Whether two neighbours merge
+ * depends on them alone, so merging from the front, as here, makes the same
+ * modes as CuTe's walk from the back; only the products are formed in
+ * another order, and any overflow is left to the general path (false). */
+static bool small_append(cl_mode *m, int64_t *n, int64_t shape, int64_t stride) {
+  if (shape == 1)
+    return true;
+  if (*n > 0) {
+    cl_mode *last = &m[*n - 1];
+    int64_t reach;
+    if (__builtin_mul_overflow(last->shape, last->stride, &reach))
+      return false;
+    if (reach == stride)
+      return !__builtin_mul_overflow(last->shape, shape, &last->shape);
+  }
+  m[(*n)++] = (cl_mode){shape, stride, NULL};
+  return true;
+}
+
+/* The coalesced modes once all are appended: none left is 1:0. */
+static void small_close(cl_mode *m, int64_t *n) {
+  if (*n == 0)
+    m[(*n)++] = (cl_mode){1, 0, NULL};
+}
+
+/* filter(L) = coalesce(filter_zeros(L)) of a view whose leaves are at most
+ * SMALL_MODES integers; false for any other view. */
+static bool small_filter(cl_lview v, small_modes *out) {
+  const cl_node *s = v.shape, *d = v.stride, *end = v.shape + v.shape->span;
+  int64_t leaves = 0;
+  out->n = 0;
+  for (; s < end; s++, d++) {
+    if (cl_is_tuple(s))
+      continue;
+    if (!cl_is_int(s) || !cl_is_int(d) || leaves++ == SMALL_MODES ||
+        !small_append(out->m, &out->n, d->value == 0 ? 1 : s->value, d->value))
+      return false;
+  }
+  if (leaves == 0)
+    return false;
+  small_close(out->m, &out->n);
+  return true;
+}
+
+/* The modes' indices by increasing stride, equal strides in their order
+ * (insertion sort: stable, as the general path's merge sort). */
+static void small_order(const small_modes *f, int64_t *at) {
+  for (int64_t i = 0; i < f->n; i++) {
+    int64_t j = i;
+    for (; j > 0 && f->m[i].stride < f->m[at[j - 1]].stride; j--)
+      at[j] = at[j - 1];
+    at[j] = i;
+  }
+}
+
+/* complement(L, cotarget) into out (empty, with room inline for every mode
+ * made here), as cl_complement_flat computes it: true when done, false (out
+ * left empty) for the general path. */
+static bool complement_small(cl_lview v, int64_t cotarget, cl_flat *out) {
+  small_modes filtered;
+  if (out->n != 0 || out->cap < SMALL_MODES + 1 || cotarget < 0 || !small_filter(v, &filtered))
+    return false;
+  /* positive extents (a tiler's integer leaf n, taken as the layout n:1, may
+   * be negative until the result's check refuses it) and strides >= 0 */
+  for (int64_t k = 0; k < filtered.n; k++)
+    if (filtered.m[k].shape < 1 || filtered.m[k].stride < 0)
+      return false;
+  if (filtered.n == 1 && filtered.m[0].stride == 0) { /* nothing left of L: the compact cotarget */
+    cl_flat_push(out, cotarget, cotarget == 1 ? 0 : 1);
+    return true;
+  }
+  int64_t at[SMALL_MODES], covered = 1, rest_shape;
+  small_order(&filtered, at);
+  bool done = true;
+  for (int64_t k = 0; done && k < filtered.n; k++) { /* each gap below the next stride, coalesced as it comes */
+    cl_mode next = filtered.m[at[k]];
+    done = next.stride / covered != 0 && small_append(out->m, &out->n, next.stride / covered, covered) &&
+           !__builtin_mul_overflow(next.stride, next.shape, &covered);
+  }
+  done = done && !__builtin_add_overflow(cotarget, covered - 1, &rest_shape);
+  if (done) {
+    rest_shape /= covered; /* ceil_div(cotarget, covered) */
+    done = small_append(out->m, &out->n, rest_shape, rest_shape == 1 ? 0 : covered);
+  }
+  if (done)
+    small_close(out->m, &out->n);
+  else
+    out->n = 0;
+  return done;
+}
+
 cl_status cl_complement_view(cl_lview v, const cl_node *cotarget, cl_flat *out) {
+  if (cl_is_int(cotarget) && complement_small(v, cotarget->value, out))
+    return out->status;
   cl_flat filtered;
   cl_flat_init(&filtered);
   cl_status s = cl_filter_flat(v, &filtered);

@@ -140,7 +140,8 @@ cl_status cl_view_cosize(cl_lview v, int64_t *out);
 /* detail::complement on a filtered layout, for a cotarget (an integer or an
  * int tuple); the result is coalesced. */
 cl_status cl_complement_flat(const cl_flat *filtered, const cl_node *cotarget, cl_flat *out);
-/* complement(L, cotarget) of a view. */
+/* complement(L, cotarget) of a view into out, an initialised empty list (a
+ * small integer layout with an integer cotarget takes a fast path). */
 cl_status cl_complement_view(cl_lview v, const cl_node *cotarget, cl_flat *out);
 /* A mode s:d of a layout builder, d an integer or a scaled basis. */
 void cl_lb_mode(cl_lbuilder *lb, cl_mode m);

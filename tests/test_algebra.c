@@ -822,6 +822,81 @@ static void test_complement_detects_repeated_strides(void **state) {
   }
 }
 
+/* complement takes a fast path for a layout of a few integer leaves
+ * (algebra.c, complement_small), and the general path for more.  Sixteen
+ * more modes 1:0 do not change filter(L), which is all complement reads of
+ * L (size-1 modes vanish in coalesce before any arithmetic), but take L past
+ * the fast path: both must give the same layout, or the same failure with
+ * the same words, for every small layout (zero extents, zero and negative
+ * strides, repeated strides) and cotargets that are zero, negative, not a
+ * multiple, or overflow. */
+static cl_layout_t *padded_with_unit_modes(const cl_layout_t *l) {
+  char text[512], shape[256];
+  snprintf(shape, sizeof shape, "%s", layout_text(l));
+  char *colon = strchr(shape, ':');
+  *colon = '\0';
+  snprintf(text, sizeof text, "(%s,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1):(%s,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0)", shape,
+           colon + 1);
+  return lay(text);
+}
+
+static void test_complement_fast_path_agrees(void **state) {
+  (void)state;
+  static const int c_extents[] = {0, 1, 2, 3};
+  static const int c_strides[] = {0, 1, 2, 3, 6, -1};
+  static const int64_t cotargets[] = {0, 1, 5, 64, -3, INT64_MAX};
+  /* and products past 64 bits in filter's coalesce: a mode's reach, a merge */
+  static const char *const huge[] = {"(2,4611686018427387904):(4611686018427387904,1)",
+                                     "(4611686018427387904,2):(1,4611686018427387904)",
+                                     "(3,3,3,3,3,3,3,3):(1,3,9,27,81,243,729,2187)"};
+  family f = make_family(c_extents, 4, c_strides, 6);
+  for (size_t h = 0; h < COUNT_OF(huge); h++)
+    collect(huge[h], &f);
+  int failures = 0;
+  for (int k = 0; k < f.n; k++) {
+    cl_layout_t *padded = padded_with_unit_modes(f.l[k]);
+    for (size_t t = 0; t < COUNT_OF(cotargets); t++) {
+      char fast_error[512] = "";
+      cl_layout_t *fast = NULL, *general = NULL;
+      cl_status fs = cl_complement(f.l[k], cotargets[t], &fast);
+      if (fs != CL_OK)
+        snprintf(fast_error, sizeof fast_error, "%s", cl_last_error());
+      cl_status gs = cl_complement(padded, cotargets[t], &general);
+      if (fs != gs || (fs == CL_OK && !same_layout(fast, general)) ||
+          (fs != CL_OK && strcmp(fast_error, cl_last_error()) != 0)) {
+        char l_text[256] = "-", fast_text[256] = "-", general_text[256] = "-";
+        cl_layout_format(f.l[k], l_text, sizeof l_text);
+        if (fast != NULL)
+          cl_layout_format(fast, fast_text, sizeof fast_text);
+        if (general != NULL)
+          cl_layout_format(general, general_text, sizeof general_text);
+        if (failures++ < 10)
+          print_error("complement(%s, %lld): %d %s (%s) but the general path %d %s (%s)\n", l_text,
+                      (long long)cotargets[t], fs, fast_text, fast_error, gs, general_text, cl_last_error());
+      }
+      cl_layout_free(fast);
+      cl_layout_free(general);
+    }
+    cl_layout_free(padded);
+  }
+  assert_int_equal(failures, 0);
+  free_family(&f);
+  /* A divide's integer tiler leaf n is the layout n:1 inside the algebra,
+   * negative extents and all, until the result's check refuses it: the
+   * complement on the way must not overflow (UBSan found -2^63 - 1). */
+  cl_layout_t *l = lay("16:1");
+  const int64_t negative[] = {-2, INT64_MIN, INT64_MIN / 2};
+  for (size_t k = 0; k < COUNT_OF(negative); k++) {
+    cl_tuple_t *tiler = NULL;
+    cl_layout_t *r = NULL;
+    assert_int_equal(cl_tuple_int(negative[k], &tiler), CL_OK);
+    assert_int_equal(cl_logical_divide_tiler(l, tiler, &r), CL_E_DOMAIN);
+    assert_null(r);
+    cl_tuple_free(tiler);
+  }
+  cl_layout_free(l);
+}
+
 /* ------------------------------------------------------------ inverses */
 
 static void test_inverses(void **state) {
@@ -1940,6 +2015,7 @@ int main(void) {
     cmocka_unit_test(test_composition_by_mode),
     cmocka_unit_test(test_complement_postconditions),
     cmocka_unit_test(test_complement_detects_repeated_strides),
+    cmocka_unit_test(test_complement_fast_path_agrees),
     cmocka_unit_test(test_inverses),
     cmocka_unit_test(test_divides),
     cmocka_unit_test(test_products),

@@ -154,6 +154,10 @@ class Layout(LayoutBase, _Function):
         return Layout._adopt(out_call(capi.cl_layout_slice, Tuple(crd), self))
 
 
+if native is not None:
+    native.register(layout_class=Layout)  # the extension reuses its objects (_native.c, layout_spare)
+
+
 class Swizzle:
     """CuTe's Swizzle<B,M,S>: x ^ ((x & yyy_msk) >> S), printed Sw<B,M,S>.
 

@@ -54,6 +54,7 @@ static PyObject *scaled_basis;     /* the ScaledBasis class */
 static PyObject *layout_left;      /* the LayoutLeft tag */
 static PyObject *layout_right;     /* the LayoutRight tag */
 static PyObject *parse_value;      /* parse_value(text): the Python value of a tuple's text */
+static PyObject *layout_class;     /* the package's Layout (a subclass that adds no __dict__ and no slots) */
 
 static PyTypeObject LayoutType;
 static PyTypeObject TupleType;
@@ -498,12 +499,27 @@ static PyTypeObject TupleType = {
 
 /* ----------------------------------------------------------------- Layout */
 
+/* The algebra makes a Layout per call, which callers mostly drop at once:
+ * up to LAYOUT_SPARE objects of the package's Layout class are kept when
+ * they go and reused for the next results, saving their allocation, the
+ * clearing of their memory and the collector's list.  A reused one is not
+ * tracked by the collector: a Layout refers to no object that could refer
+ * back to it (its cached shape and stride are tuples of ints or scaled
+ * bases; the class adds no __dict__ or slots), so it is in no cycle. */
+enum { LAYOUT_SPARE = 32 };
+static LayoutObject *layout_spare[LAYOUT_SPARE];
+static int layout_spares;
+
 static void layout_dealloc(LayoutObject *self) {
   if (self->weakrefs != NULL)
     PyObject_ClearWeakRefs((PyObject *)self);
   cl_layout_free(self->handle);
   Py_CLEAR(self->shape);
   Py_CLEAR(self->stride);
+  if ((PyObject *)Py_TYPE(self) == layout_class && layout_spares < LAYOUT_SPARE) {
+    layout_spare[layout_spares++] = self;  /* (the class's reference is dropped by its own dealloc) */
+    return;
+  }
   Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -526,8 +542,13 @@ static int layout_coordinate(LayoutObject *self) {
 /* A new object of `type` (Layout or a subclass) owning `handle`; the handle
  * is freed when that fails. */
 static PyObject *layout_wrap(PyTypeObject *type, cl_layout_t *handle) {
-  LayoutObject *self = (LayoutObject *)type->tp_alloc(type, 0);
-  if (self == NULL) {
+  LayoutObject *self;
+  if ((PyObject *)type == layout_class && layout_spares > 0) {
+    self = layout_spare[--layout_spares];
+    PyObject_Init((PyObject *)self, type);  /* a new reference, and one to the class */
+    self->handle = NULL;
+    self->shape = self->stride = self->weakrefs = NULL;
+  } else if ((self = (LayoutObject *)type->tp_alloc(type, 0)) == NULL) {
     cl_layout_free(handle);
     return NULL;
   }
@@ -1033,6 +1054,170 @@ done:
   return result;
 }
 
+/* -------------------------------------------------------- tensor elements */
+
+/* T[key] and T[key] = value of the Python Tensor (a cl_tensor_t) for an
+ * integer or integer-tuple key and an element that is a Python int or
+ * float (the integer types, float16, float32, float64): the library's load
+ * or store and the conversion, without ctypes' buffers.  Each answers
+ * NotImplemented where the Python layer does the work: a slice, an
+ * untyped or bfloat16 element, a key or value of another type, a value the
+ * element cannot hold (whose error the Python layer raises). */
+
+#if PY_VERSION_HEX < 0x030B0000  /* PyFloat_Pack2/4 and Unpack2 are public from Python 3.11 */
+#define PyFloat_Pack2(x, p, le) _PyFloat_Pack2((x), (unsigned char *)(p), (le))
+#define PyFloat_Pack4(x, p, le) _PyFloat_Pack4((x), (unsigned char *)(p), (le))
+#define PyFloat_Unpack2(p, le) _PyFloat_Unpack2((const unsigned char *)(p), (le))
+#endif
+
+/* The elements converted here: int8 ... uint64, float16, float32, float64. */
+static int element_converted_here(cl_dtype dtype) {
+  return dtype != CL_DTYPE_NONE && dtype != CL_DTYPE_BFLOAT16 && dtype <= CL_DTYPE_FLOAT64;
+}
+
+#define LOAD_AS(type, make) \
+  do {                      \
+    type v;                 \
+    memcpy(&v, bytes, sizeof v); \
+    return make(v);         \
+  } while (0)
+
+/* The Python value of one element (its bytes, in the machine's order). */
+static PyObject *element_value(cl_dtype dtype, const unsigned char *bytes) {
+  switch (dtype) {
+  case CL_DTYPE_INT8: LOAD_AS(int8_t, PyLong_FromLong);
+  case CL_DTYPE_INT16: LOAD_AS(int16_t, PyLong_FromLong);
+  case CL_DTYPE_INT32: LOAD_AS(int32_t, PyLong_FromLong);
+  case CL_DTYPE_INT64: LOAD_AS(int64_t, PyLong_FromLongLong);
+  case CL_DTYPE_UINT8: LOAD_AS(uint8_t, PyLong_FromUnsignedLong);
+  case CL_DTYPE_UINT16: LOAD_AS(uint16_t, PyLong_FromUnsignedLong);
+  case CL_DTYPE_UINT32: LOAD_AS(uint32_t, PyLong_FromUnsignedLong);
+  case CL_DTYPE_UINT64: LOAD_AS(uint64_t, PyLong_FromUnsignedLongLong);
+  case CL_DTYPE_FLOAT32: LOAD_AS(float, PyFloat_FromDouble);
+  case CL_DTYPE_FLOAT64: LOAD_AS(double, PyFloat_FromDouble);
+  case CL_DTYPE_FLOAT16: {
+    double v = PyFloat_Unpack2((const char *)bytes, PY_LITTLE_ENDIAN);
+    return v == -1.0 && PyErr_Occurred() ? NULL : PyFloat_FromDouble(v);
+  }
+  default:
+    Py_RETURN_NOTIMPLEMENTED;
+  }
+}
+
+#define STORE_INT(type, least, most)      \
+  do {                                    \
+    if (v < (least) || v > (most))        \
+      return 1;                           \
+    type e = (type)v;                     \
+    memcpy(bytes, &e, sizeof e);          \
+    return 0;                             \
+  } while (0)
+
+/* The bytes of value as one element: 0 when made, 1 when the Python layer
+ * is to convert it (no error set). */
+static int element_bytes(cl_dtype dtype, PyObject *value, unsigned char *bytes) {
+  if (dtype >= CL_DTYPE_FLOAT16) { /* float16, float32, float64 */
+    if (!PyFloat_CheckExact(value) && !PyLong_CheckExact(value))
+      return 1;
+    double x = PyFloat_AsDouble(value);
+    int r = x == -1.0 && PyErr_Occurred() ? -1
+            : dtype == CL_DTYPE_FLOAT16 ? PyFloat_Pack2(x, (char *)bytes, PY_LITTLE_ENDIAN)
+            : dtype == CL_DTYPE_FLOAT32 ? PyFloat_Pack4(x, (char *)bytes, PY_LITTLE_ENDIAN)
+                                        : (memcpy(bytes, &x, sizeof x), 0);
+    if (r < 0)
+      PyErr_Clear(); /* out of range: the Python layer raises struct's error */
+    return r < 0;
+  }
+  if (!PyLong_Check(value))
+    return 1;
+  int overflow = 0;
+  long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
+  if (overflow || (v == -1 && PyErr_Occurred())) {
+    PyErr_Clear();
+    return 1; /* past int64 (a uint64's upper half, or too large): the Python layer */
+  }
+  switch (dtype) {
+  case CL_DTYPE_INT8: STORE_INT(int8_t, INT8_MIN, INT8_MAX);
+  case CL_DTYPE_INT16: STORE_INT(int16_t, INT16_MIN, INT16_MAX);
+  case CL_DTYPE_INT32: STORE_INT(int32_t, INT32_MIN, INT32_MAX);
+  case CL_DTYPE_INT64: STORE_INT(int64_t, INT64_MIN, INT64_MAX);
+  case CL_DTYPE_UINT8: STORE_INT(uint8_t, 0, UINT8_MAX);
+  case CL_DTYPE_UINT16: STORE_INT(uint16_t, 0, UINT16_MAX);
+  case CL_DTYPE_UINT32: STORE_INT(uint32_t, 0, UINT32_MAX);
+  case CL_DTYPE_UINT64: STORE_INT(uint64_t, 0, INT64_MAX);
+  default:
+    return 1;
+  }
+}
+
+typedef cl_status (*element_at_fn)(const cl_tensor_t *, int64_t, void *);
+typedef cl_status (*element_crd_fn)(const cl_tensor_t *, const cl_tuple_t *, void *);
+
+/* The library's access to element key (an int or an int tuple) of t: the
+ * status, or 1 when the key is for the Python layer (a slice, another type),
+ * or -1 on an error set here. */
+static int element_access(const cl_tensor_t *t, PyObject *key, element_at_fn at, element_crd_fn at_crd, void *bytes) {
+  if (PyLong_CheckExact(key)) {
+    int64_t i;
+    if (leaf_int(key, &i) < 0)
+      return -1;
+    cl_status status = at(t, i, bytes);
+    return status < 0 ? fail_status(status) : 0;
+  }
+  if (!PyTuple_Check(key) && !PyList_Check(key))
+    return 1;
+  int sliced = has_underscore(key);
+  if (sliced != 0)
+    return sliced;
+  cl_tuple_t *crd;
+  if (value_to_tuple(key, 0, &crd) < 0)
+    return -1;
+  cl_status status = at_crd(t, crd, bytes);
+  cl_tuple_free(crd);
+  return status < 0 ? fail_status(status) : 0;
+}
+
+/* tensor_load(handle, key): T[key]. */
+static PyObject *py_tensor_load(PyObject *m, PyObject *const *args, Py_ssize_t nargs) {
+  (void)m;
+  void *t;
+  if (nargs != 2)
+    return PyErr_Format(PyExc_TypeError, "tensor_load(handle, key)");
+  if (address_of(args[0], &t) < 0)
+    return NULL;
+  cl_dtype dtype = cl_tensor_dtype(t);
+  unsigned char bytes[8];
+  if (!element_converted_here(dtype))
+    Py_RETURN_NOTIMPLEMENTED;
+  int r = element_access(t, args[1], cl_tensor_load, cl_tensor_load_coord, bytes);
+  if (r != 0)
+    return r < 0 ? NULL : Py_NewRef(Py_NotImplemented);
+  return element_value(dtype, bytes);
+}
+
+static cl_status store_at(const cl_tensor_t *t, int64_t i, void *bytes) { return cl_tensor_store(t, i, bytes); }
+static cl_status store_at_crd(const cl_tensor_t *t, const cl_tuple_t *crd, void *bytes) {
+  return cl_tensor_store_coord(t, crd, bytes);
+}
+
+/* tensor_store(handle, key, value): T[key] = value; None when done. */
+static PyObject *py_tensor_store(PyObject *m, PyObject *const *args, Py_ssize_t nargs) {
+  (void)m;
+  void *t;
+  if (nargs != 3)
+    return PyErr_Format(PyExc_TypeError, "tensor_store(handle, key, value)");
+  if (address_of(args[0], &t) < 0)
+    return NULL;
+  cl_dtype dtype = cl_tensor_dtype(t);
+  unsigned char bytes[8];
+  if (!element_converted_here(dtype) || element_bytes(dtype, args[2], bytes) != 0)
+    Py_RETURN_NOTIMPLEMENTED;
+  int r = element_access(t, args[1], store_at, store_at_crd, bytes);
+  if (r != 0)
+    return r < 0 ? NULL : Py_NewRef(Py_NotImplemented);
+  Py_RETURN_NONE;
+}
+
 /* -------------------------------------------------------------- dispatch */
 
 /* dispatch(name, slow): the package's function `name` with its common case
@@ -1183,13 +1368,26 @@ static PyObject *py_tuple_value(PyObject *m, PyObject *value) {
 static PyObject *py_register(PyObject *m, PyObject *args, PyObject *kwds) {
   (void)m;
   static char *keywords[] = {"make_error", "underscore", "scaled_basis", "layout_left", "layout_right",
-                             "parse_value", NULL};
-  PyObject *values[6] = {NULL};
-  if (!PyArg_ParseTupleAndKeywords(args, kwds, "|OOOOOO:register", keywords, &values[0], &values[1], &values[2],
-                                   &values[3], &values[4], &values[5]))
+                             "parse_value", "layout_class", NULL};
+  PyObject *values[7] = {NULL};
+  if (!PyArg_ParseTupleAndKeywords(args, kwds, "|OOOOOOO:register", keywords, &values[0], &values[1], &values[2],
+                                   &values[3], &values[4], &values[5], &values[6]))
     return NULL;
-  PyObject **slots[6] = {&make_error, &underscore, &scaled_basis, &layout_left, &layout_right, &parse_value};
-  for (int i = 0; i < 6; i++)
+  PyObject *cls = values[6];
+  if (cls != NULL && (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, &LayoutType) ||
+                      ((PyTypeObject *)cls)->tp_basicsize != LayoutType.tp_basicsize ||
+                      ((PyTypeObject *)cls)->tp_dictoffset != 0)) {
+    PyErr_Format(PyExc_TypeError, "register: %R is not a Layout class without a __dict__ or slots", cls);
+    return NULL;
+  }
+  if (cls != NULL && cls != layout_class)
+    while (layout_spares > 0) { /* the old class's spares go (they still name it) */
+      LayoutObject *spare = layout_spare[--layout_spares];
+      Py_TYPE(spare)->tp_free((PyObject *)spare);
+    }
+  PyObject **slots[7] = {&make_error, &underscore, &scaled_basis, &layout_left, &layout_right, &parse_value,
+                         &layout_class};
+  for (int i = 0; i < 7; i++)
     if (values[i] != NULL)
       Py_XSETREF(*slots[i], Py_NewRef(values[i]));
   Py_RETURN_NONE;
@@ -1199,8 +1397,8 @@ static PyObject *py_register(PyObject *m, PyObject *args, PyObject *kwds) {
 
 static PyMethodDef module_methods[] = {
   {"register", (PyCFunction)(void (*)(void))py_register, METH_VARARGS | METH_KEYWORDS,
-   "register(make_error=, underscore=, scaled_basis=, layout_left=, layout_right=, parse_value=): "
-   "the Python objects the conversions need."},
+   "register(make_error=, underscore=, scaled_basis=, layout_left=, layout_right=, parse_value=, layout_class=): "
+   "the Python objects the conversions need, and the package's Layout class (whose objects are reused)."},
   {"dispatch", (PyCFunction)py_dispatch, METH_VARARGS,
    "dispatch(name, slow): the function `name` of the algebra taking layouts in C, `slow` for the other arguments."},
   {"tuple_value", (PyCFunction)py_tuple_value, METH_O,
@@ -1223,6 +1421,12 @@ static PyMethodDef module_methods[] = {
   ALGEBRA(blocked_product, "blocked_product(A, B): layouts"),
   ALGEBRA(raked_product, "raked_product(A, B): layouts"),
   ALGEBRA(concat, "make_layout(L0, L1, ...): the layouts as modes"),
+  {"tensor_load", (PyCFunction)(void (*)(void))py_tensor_load, METH_FASTCALL,
+   "tensor_load(handle, key): element key (an int or int tuple) of the cl_tensor_t at handle, as an int or a float; "
+   "NotImplemented for the Python layer (a slice, a bfloat16 or untyped element, another kind of key)."},
+  {"tensor_store", (PyCFunction)(void (*)(void))py_tensor_store, METH_FASTCALL,
+   "tensor_store(handle, key, value): element key of the cl_tensor_t at handle = value (an int or a float); None, "
+   "or NotImplemented for the Python layer (a slice, a bfloat16 or untyped element, a value it does not hold)."},
   {"eval_into", (PyCFunction)(void (*)(void))py_eval_into, METH_FASTCALL,
    "eval_into(handle, kind, begin, out): out[k] = F(begin + k), F the cl_layout_t (kind 0) or cl_composed_t "
    "(kind 1) at handle, for every element of the int64 buffer out."},

@@ -15,6 +15,7 @@ from ctypes import byref, c_double, c_int64, c_void_p, sizeof
 from . import _algebra
 from ._ffi import Owned, capi, check, cl_copy_options_t, cl_copy_plan_t, cl_dltensor_t, cl_tensor_desc, out_call, snprintf_text
 from ._coord import CoordTensor
+from ._handles import native
 from ._layout import ComposedLayout, Layout, _as_fn, _path
 from ._values import Tuple, has_underscore
 
@@ -42,20 +43,41 @@ _INTS = {capi.CL_DTYPE_INT8: True, capi.CL_DTYPE_INT16: True, capi.CL_DTYPE_INT3
 _FLOATS = {capi.CL_DTYPE_FLOAT16: 'e', capi.CL_DTYPE_FLOAT32: 'f', capi.CL_DTYPE_FLOAT64: 'd'}
 
 
+def _pack_real(code, fmt, value):
+    """struct's bytes of a real number, with Python's errors: OverflowError
+    for an int past a double or a value past the format, TypeError for
+    anything that is no real number (struct says struct.error)."""
+    if isinstance(value, int):
+        value = float(value)
+    try:
+        return struct.pack('=' + fmt, value)
+    except struct.error:
+        raise TypeError('a %s element is a real number, not %s' % (dtype_name(code), type(value).__name__)) from None
+
+
 def _encode(code, size, value):
     """The bytes of one element of type code (size bytes) holding value."""
     if code in _INTS:
         return operator.index(value).to_bytes(size, sys.byteorder, signed=_INTS[code])
     if code in _FLOATS:
-        return struct.pack('=' + _FLOATS[code], value)
+        return _pack_real(code, _FLOATS[code], value)
     if code == capi.CL_DTYPE_BFLOAT16:
-        bits = struct.unpack('=I', struct.pack('=f', value))[0]
+        bits = struct.unpack('=I', _pack_real(code, 'f', value))[0]
         bits += 0x7FFF + ((bits >> 16) & 1)  # round to nearest even
         return struct.pack('=H', (bits >> 16) & 0xFFFF)
     value = bytes(value)
     if len(value) != size:
         raise ValueError('an untyped element is %d bytes' % size)
     return value
+
+
+def _linear(i):
+    """A linear coordinate for the C API's int64_t (ctypes would silently
+    wrap a larger int: T[1 << 70] read element 0)."""
+    i = operator.index(i)
+    if not -2**63 <= i < 2**63:
+        raise OverflowError('%r does not fit in a 64-bit integer' % (i,))
+    return i
 
 
 # --------------------------------------------------------------- DLPack
@@ -318,13 +340,13 @@ class Tensor(Owned):
     # ---- elements
     def offset(self, i):
         """The element offset layout(i) of linear coordinate i."""
-        return out_call(capi.cl_tensor_offset, self, operator.index(i), out_type=c_int64).value
+        return out_call(capi.cl_tensor_offset, self, _linear(i), out_type=c_int64).value
 
     def ptr(self, *crd):
         """The address of element i, of element crd, or of element (c0, c1, ...)
         with one linear coordinate per mode (CuTe's tensor(c0, c1, ...))."""
         if len(crd) == 1 and not isinstance(crd[0], (tuple, list)):
-            return out_call(capi.cl_tensor_ptr, self, operator.index(crd[0])).value or 0
+            return out_call(capi.cl_tensor_ptr, self, _linear(crd[0])).value or 0
         if len(crd) == 1:
             return out_call(capi.cl_tensor_ptr_coord, self, Tuple(crd[0])).value or 0
         return out_call(capi.cl_tensor_ptr_at, self, *_path(crd)).value or 0
@@ -343,11 +365,15 @@ class Tensor(Owned):
         """Element i (an int, a float, or bytes for untyped elements)."""
         code = capi.cl_tensor_dtype(self)
         if code == capi.CL_DTYPE_BFLOAT16:
-            return out_call(capi.cl_tensor_load_f64, self, operator.index(i), out_type=c_double).value
-        return self._read(capi.cl_tensor_load, operator.index(i))
+            return out_call(capi.cl_tensor_load_f64, self, _linear(i), out_type=c_double).value
+        return self._read(capi.cl_tensor_load, _linear(i))
 
     def __getitem__(self, key):
         """T[i] or T[crd]: an element; T[:, 2], T[None, 2]: a view."""
+        if native is not None:  # the extension reads int and float elements
+            value = native.tensor_load(self._as_parameter_, key)
+            if value is not NotImplemented:
+                return value
         if has_underscore(key):
             return self.slice(key)
         if isinstance(key, (tuple, list)):
@@ -363,6 +389,8 @@ class Tensor(Owned):
         """T[i] = v or T[crd] = v writes an element; T[:, 2] = v fills the view
         with v, or copies an array or tensor of its size into it."""
         self._check_writable()
+        if native is not None and native.tensor_store(self._as_parameter_, key, value) is None:
+            return  # the extension wrote an int or float element
         if has_underscore(key):
             view = self.slice(key)
             if isinstance(value, Tensor) or hasattr(value, '__dlpack__') or hasattr(value, '__array_interface__'):
@@ -374,7 +402,7 @@ class Tensor(Owned):
         if isinstance(key, (tuple, list)):
             check(capi.cl_tensor_store_coord(self, Tuple(key), data))
         else:
-            check(capi.cl_tensor_store(self, operator.index(key), data))
+            check(capi.cl_tensor_store(self, _linear(key), data))
 
     def _check_writable(self):
         if not self.writable:

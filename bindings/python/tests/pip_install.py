@@ -10,9 +10,11 @@ numpy come from the system, Debian's python3-mesonpy and python3-numpy,
 through --system-site-packages).  Then, in a clean environment (no
 PYTHONPATH, CUTELAYOUT_LIBRARY or LD_LIBRARY_PATH) and outside the source
 tree: the package imports from the environment, loads the library inside
-it, `python -m cutelayout` runs the tool inside it, and
-tests/test_cutelayout.py, test_pythonic.py and test_tensor.py pass.  Last,
-`pip uninstall` removes every file it installed.
+it and its compiled extension, `python -m cutelayout` runs the tool inside
+it, and the package's suite passes: tests/test_<name>.py for each --suite
+name (meson passes the names of the suite it runs on the build's package;
+by default all of them).  Last, `pip uninstall` removes every file it
+installed.
 
 Exit 77 (skipped) without python3-venv or meson-python, unless
 CUTE_LAYOUT_REQUIRE_BINDINGS=1 (CI), where that is a failure.
@@ -25,8 +27,8 @@ import sys
 
 SKIP = 77
 HERE = os.path.dirname(os.path.abspath(__file__))
-TESTS = ['test_cutelayout.py', 'test_pythonic.py', 'test_tensor.py', 'test_native.py', 'test_pycute.py']
-KEPT = ('PATH', 'HOME', 'LANG', 'LC_ALL', 'TMPDIR', 'CUTELAYOUT_EXPECTED_VERSION')
+SUITE = ['cutelayout', 'pythonic', 'tensor', 'coord', 'cuda', 'native', 'pycute', 'fuzz', 'explain', 'atoms', 'banks']
+KEPT = ('PATH', 'HOME', 'LANG', 'LC_ALL', 'TMPDIR', 'CUTELAYOUT_EXPECTED_VERSION', 'PYCUTE_PATH')
 
 WHICH = r'''
 import cutelayout, os
@@ -60,6 +62,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     ap.add_argument('--source', required=True)
     ap.add_argument('--work', required=True)
+    ap.add_argument('--suite', nargs='+', default=SUITE, metavar='NAME', help='run tests/test_NAME.py (default: all)')
     args = ap.parse_args()
 
     python = sys.executable
@@ -118,8 +121,10 @@ def main():
         raise SystemExit('python -m cutelayout eval printed %r' % tool)
 
     failed = []
-    for test in TESTS:
-        if subprocess.call([vpython, os.path.join(HERE, test)], env=env, cwd=args.work) != 0:
+    suite_env = dict(env, CUTELAYOUT_REQUIRE_EXTENSION='1')  # (checked above: the installed extension loads)
+    for name in args.suite:
+        test = 'test_%s.py' % name
+        if subprocess.call([vpython, os.path.join(HERE, test)], env=suite_env, cwd=args.work) != 0:
             failed.append(test)
     if failed:
         raise SystemExit('failed against the installed package: ' + ', '.join(failed))

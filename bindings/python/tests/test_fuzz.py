@@ -102,6 +102,21 @@ def calls(rng, a, b, x, y):
             yield lambda: native.eval_into(a._as_parameter_, 0, 0, memoryview(out).cast('q')
                                            if len(out) % 8 == 0 and isinstance(out, bytearray) else out)
             yield lambda: native.eval_into(a._as_parameter_, 0, 0, b'read-only')
+    if a.size() < 4096 and not a.is_coordinate:
+        # elements of a tensor through a: random keys and values, every dtype
+        dtype = rng.choice(['int8', 'uint16', 'int32', 'uint64', 'int64', 'float16', 'bfloat16', 'float32', 'float64',
+                            None])
+        try:
+            t = cl.Tensor.zeros(a, dtype, elem_size=0 if dtype else 3)
+        except ALLOWED:
+            t = None
+        if t is not None:
+            yield lambda: t[x]
+            yield lambda: t.__setitem__(x, y)
+            yield lambda: t.__setitem__(rng.randrange(max(a.size(), 1)), y)
+            if native is not None:
+                yield lambda: native.tensor_load(t._as_parameter_, x)
+                yield lambda: native.tensor_store(t._as_parameter_, x, y)
     if b is None:
         return
     for name in ('composition', 'logical_divide', 'zipped_divide', 'tiled_divide', 'flat_divide', 'logical_product',
@@ -150,7 +165,11 @@ def leak_calls():
            lambda: cl.complement(cl.Layout((4, 4), (8, 8)))]
     if native is not None:
         buffer = bytearray(8 * 32)
-        good += [lambda: native.tuple_value(((1, 2), 3)), lambda: native.eval_into(A._as_parameter_, 0, 0, buffer)]
+        T = cl.Tensor.zeros(A, 'float32')
+        good += [lambda: native.tuple_value(((1, 2), 3)), lambda: native.eval_into(A._as_parameter_, 0, 0, buffer),
+                 lambda: T[5], lambda: T[(1, 2)], lambda: T.__setitem__(5, 2.5), lambda: T.__setitem__((1, 2), 1)]
+        bad += [lambda: T[99], lambda: T[(1, 9)], lambda: T.__setitem__((9, 1), 1.0), lambda: T[(1, 'x')],
+                lambda: T[2**70]]
         bad += [lambda: native.composition(A, 'x'), lambda: native.eval_into(A._as_parameter_, 0, 5, buffer),
                 lambda: native.Layout._adopt('x')]
     return good + bad

@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """The compiled floor (cutelayout._native, or its ctypes equivalent under
 CUTELAYOUT_NO_EXTENSION=1) and the fixes of issue 24's user reports."""
+import gc
 import os
 import pickle
 import unittest
+import weakref
 
 import cutelayout as cl
 from cutelayout import _handles
@@ -89,6 +91,37 @@ class TestFloor(unittest.TestCase):
                 _handles.native.blocked_product(A, (2, 2))
             with self.assertRaises(TypeError):
                 _handles.native.coalesce(A, B)
+
+    def test_results_made_again_from_dropped_ones(self):
+        # The extension reuses the objects of dropped results (a few dozen):
+        # each comes back as a fresh Layout, with its own handle, value,
+        # caches and weak references.
+        A, B = cl.Layout((4, 8), (8, 1)), cl.Layout((2, 4), (1, 2))
+        for k in range(200):
+            R = cl.composition(A, B) if k % 2 else cl.complement(B, 64)
+            ref = weakref.ref(R)
+            self.assertEqual(str(R), '(2,(2,2)):(8,(16,1))' if k % 2 else '8:8')
+            self.assertEqual(R.shape, (2, (2, 2)) if k % 2 else 8)
+            self.assertIs(type(R), cl.Layout)
+            del R
+            self.assertIsNone(ref())
+        kept = [cl.complement(cl.Layout(4, 2), 8 * n) for n in range(1, 100)]  # more than are kept aside
+        self.assertEqual([str(L) for L in kept], [str(cl.complement('4:2', 8 * n)) for n in range(1, 100)])
+        del kept
+        self.assertEqual(sorted(str(cl.complement(cl.Layout(4, 2), 8 * n)) for n in (1, 2, 3)),
+                         ['(2,2):(1,8)', '(2,3):(1,8)', '2:1'])
+
+        if _handles.native:  # (the ctypes floor's results are Layouts)
+            class Mine(cl.Layout):  # a __dict__: made anew each time, collected as usual
+                pass
+            M = cl.composition(Mine((4, 8), (8, 1)), B)
+            M.note = 'mine'
+            self.assertIs(type(M), Mine)
+            self.assertEqual((M.note, str(M)), ('mine', '(2,(2,2)):(8,(16,1))'))
+            self.assertTrue(gc.is_tracked(M))
+            for wrong in (Mine, int, 'Layout'):
+                with self.assertRaises(TypeError):
+                    _handles.native.register(layout_class=wrong)
 
     def test_dispatch(self):
         # The algebra's functions take layouts in C and everything else in
@@ -252,6 +285,117 @@ class TestReports(unittest.TestCase):
         self.assertIn('1048576 elements', text)
         small = cl.Tensor(numpy.zeros((4, 8), dtype=numpy.float32))
         self.assertEqual(str(small), small.to_text())
+
+
+@unittest.skipIf(numpy is None, 'numpy is not installed')
+class TestTensorElements(unittest.TestCase):
+    """T[key] and T[key] = v: in the extension for int and float elements
+    (the Python layer for the rest); the same answers and errors on either
+    floor, the memory's as numpy sees it."""
+    INTS = ['int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64']
+
+    def each_dtype(self):
+        for name in self.INTS + ['float16', 'float32', 'float64']:
+            a = numpy.zeros((3, 4), dtype=name)
+            yield name, a, cl.Tensor(a)  # (3,4):(4,1): T[m, n] is a[m, n]
+
+    def test_elements_are_the_memory(self):
+        for name, a, T in self.each_dtype():
+            a[...] = numpy.arange(12).reshape(3, 4)
+            for m in range(3):
+                for n in range(4):
+                    self.assertEqual(T[m, n], a[m, n], name)
+                    self.assertEqual(T[[m, n]], a[m, n], name)
+                    self.assertEqual(T[m + 3 * n], a[m, n], name)  # colexicographic
+                    self.assertIs(type(T[m, n]), float if name.startswith('float') else int)
+            T[2, 1] = 7
+            T[(0, 3)] = 5
+            T[4] = 3  # (1, 1)
+            self.assertEqual((a[2, 1], a[0, 3], a[1, 1]), (7, 5, 3), name)
+
+    def test_int_limits(self):
+        for name, a, T in self.each_dtype():
+            if name not in self.INTS:
+                continue
+            info = numpy.iinfo(name)
+            for value in (info.min, info.max, True):
+                T[1] = value
+                self.assertEqual(T[1], int(value), name)
+                self.assertEqual(a[1, 0], value, name)
+            for value in (info.min - 1, info.max + 1):
+                with self.assertRaises(OverflowError, msg=name):
+                    T[1] = value
+            with self.assertRaises(TypeError, msg=name):
+                T[1] = 1.5
+            T[2] = numpy.int16(9)  # any integer (operator.index)
+            self.assertEqual(a[2, 0], 9, name)
+
+    def test_float_rounding_and_range(self):
+        for name, a, T in self.each_dtype():
+            if name in self.INTS:
+                continue
+            T[0] = 0.1
+            self.assertEqual(T[0], float(numpy.array(0.1, dtype=name)), name)  # rounded as numpy rounds
+            T[1] = 3  # an int
+            self.assertEqual(a[1, 0], 3.0, name)
+            T[2] = numpy.float32(0.5)
+            self.assertEqual(T[2], 0.5, name)
+            T[3] = float('inf')
+            self.assertEqual(T[3], float('inf'), name)
+            if name != 'float64':
+                with self.assertRaises(OverflowError, msg=name):
+                    T[0] = 1e300
+            with self.assertRaises(OverflowError, msg=name):
+                T[0] = 1 << 2000
+            with self.assertRaises(TypeError, msg=name):
+                T[0] = 'x'  # (struct.error before)
+
+    def test_keys(self):
+        a = numpy.arange(12, dtype=numpy.int32).reshape(3, 4)
+        T = cl.Tensor(a)
+        self.assertEqual(list(T[:, 1]), [1, 5, 9])  # a slice: a view
+        self.assertEqual(T[numpy.int64(4)], a[1, 1])
+        for key in (12, -1, (3, 0), (0, 4)):
+            with self.assertRaises(cl.CuteLayoutError, msg=key):
+                T[key]
+            with self.assertRaises(cl.CuteLayoutError, msg=key):
+                T[key] = 1
+        for huge in (1 << 64, 1 << 70, -(1 << 63) - 1):  # not wrapped to an int64 (1 << 70 was element 0)
+            with self.assertRaises(OverflowError):
+                T[huge]
+            with self.assertRaises(OverflowError):
+                T[huge] = 1
+            with self.assertRaises(OverflowError):
+                T.offset(huge)
+        with self.assertRaises(TypeError):
+            T['1']
+        with self.assertRaises(TypeError):
+            T[(1, 'x')]
+        T[:, 1] = 0
+        self.assertEqual(list(a[:, 1]), [0, 0, 0])
+        read_only = numpy.arange(4, dtype=numpy.float32)
+        read_only.flags.writeable = False
+        R = cl.Tensor(read_only)
+        self.assertEqual(R[3], 3.0)
+        with self.assertRaises(ValueError):
+            R[3] = 1.0
+
+    @unittest.skipIf(_handles.native is None, 'the ctypes floor reads every element itself')
+    def test_which_elements_the_extension_reads(self):
+        native = _handles.native
+        T = cl.Tensor(numpy.arange(4, dtype=numpy.float32))
+        self.assertEqual(native.tensor_load(T._as_parameter_, 2), 2.0)
+        self.assertIsNone(native.tensor_store(T._as_parameter_, 2, 5.0))
+        self.assertIs(native.tensor_load(T._as_parameter_, (slice(None),)), NotImplemented)
+        self.assertIs(native.tensor_store(T._as_parameter_, 2, 'x'), NotImplemented)
+        B = cl.Tensor.zeros('4:1', 'bfloat16')
+        self.assertIs(native.tensor_load(B._as_parameter_, 0), NotImplemented)
+        B[1] = 2.5
+        self.assertEqual(B[1], 2.5)
+        with self.assertRaises(TypeError):
+            native.tensor_load(T._as_parameter_)
+        with self.assertRaises(TypeError):
+            native.tensor_store(T._as_parameter_, 1)
 
 
 @unittest.skipIf(numpy is None, 'numpy is not installed')
