@@ -223,6 +223,20 @@ static void umma_errors(void **state) {
      "half_t, float or int32_t"},
     {"SM100_MMA_F16BF16_SS<half_t,halff_t,float,128,64,UMMA::Major::K,UMMA::Major::K>", CL_E_DOMAIN,
      "unknown element type 'halff_t'"},
+    {"SM100_MMA_TF32_SS<half_t,half_t,float,128,64,UMMA::Major::K,UMMA::Major::K>", CL_E_TYPE, "32-bit types"},
+    {"SM100_MMA_S8_TS<half_t,int8_t,int32_t,128,64,UMMA::Major::K,UMMA::Major::K>", CL_E_TYPE, "8-bit types"},
+    {"SM100_MMA_F8F6F4_SS<half_t,float_e4m3_t,float,128,64,UMMA::Major::K,UMMA::Major::K>", CL_E_TYPE,
+     "at most 8 bits"},
+    {"SM100_MMA_F16BF16_TS<half_t,half_t,float,64,260,UMMA::Major::K,UMMA::Major::K>", CL_E_TYPE,
+     "multiple of 8 from 8 to 256 when M is 64, not 260"},
+    {"SM100_MMA_F8F6F4_SS<float_e4m3_t,float_e4m3_t,float,128,12,UMMA::Major::K,UMMA::Major::K>", CL_E_TYPE,
+     "when B is K-major"},
+    {"SM100_MMA_S8_2x1SM_SS<int8_t,int8_t,int32_t,256,48,UMMA::Major::K,UMMA::Major::K>", CL_E_TYPE,
+     "multiple of 32 from 32 to 256, not 48"},
+    {"SM100_MMA_F16BF16_SS<half_t,half_t,float,128,64,UMMA::Major::K,UMMA::Major::K,1,2,3,4,5,6,7,8,9,10>", CL_E_TYPE,
+     "too many template arguments"},
+    {"SM100_MMA_F16BF16_SS<half_t,a_type_name_much_longer_than_any_type_of_cute_t,float,128,64,UMMA::Major::K,UMMA::Major::K>",
+     CL_E_DOMAIN, "unknown element type"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     cl_mma_atom_t *a = (cl_mma_atom_t *)1;
@@ -234,6 +248,8 @@ static void umma_errors(void **state) {
   /* a name of no UMMA family is unknown */
   cl_mma_atom_t *a = NULL;
   assert_int_equal(cl_mma_atom_new("SM100_MMA_F16BF16_XS<half_t,half_t,float,128,64,UMMA::Major::K,UMMA::Major::K>", &a),
+                   CL_E_DOMAIN);
+  assert_int_equal(cl_mma_atom_new("SM100_MMA_F16BF16_SS_AND_A_NAME_LONGER_THAN_ANY_FAMILY_OF_CUTE_HAS<half_t>", &a),
                    CL_E_DOMAIN);
 }
 
