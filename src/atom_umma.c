@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* atom_umma.c: SM100's tensor-core MMAs (UMMA, tcgen05.mma), dense kinds.
+/* atom_umma.c: SM100's tensor-core MMAs (UMMA, tcgen05.mma), the dense and
+ * block-scaled kinds.
  *
  * CuTe names them SM100_MMA_<kind>[_2x1SM]_{SS,TS}<A,B,C,M,N,a_major,b_major,
  * ...>: the element types, the tile's M and N and the major modes are
@@ -12,6 +13,9 @@
  *                    C (1,(M,N)):(0,(1,M))
  *   2x1SM ThrID 2:1  A (2,(M/2,K)):(M/2,(1,M))      B (2,(N/2,K)):(N/2,(1,N))
  *                    C (2,(M/2,N)):(M/2,(1,M))
+ *
+ * The block-scaled kinds (MXF8F6F4, MXF4) add a scale-factor type after C
+ * and, for MXF4, a scale-vector size after N; their layouts are the same.
  *
  * Every condition CuTe's structs, traits and instruction descriptor assert
  * is checked here, so that an instance CuTe rejects is an error naming it. */
@@ -27,7 +31,8 @@ typedef enum umma_bits {
   BITS_32,      /* both 32 bits (TF32) */
   BITS_16,      /* both 16 bits (F16BF16) */
   BITS_8,       /* both 8 bits (S8) */
-  BITS_AT_MOST8 /* each at most 8 bits (F8F6F4) */
+  BITS_AT_MOST8, /* each at most 8 bits (F8F6F4, MXF8F6F4) */
+  BITS_4         /* both 4 bits (MXF4) */
 } umma_bits;
 
 /* The rule for N: a multiple of `n_step` from n_step to 256, the step
@@ -42,6 +47,10 @@ typedef enum umma_tail {
   TAIL_SCALES_SATURATE /* ScaleIn, ScaleIn, Saturate */
 } umma_tail;
 
+/* The block-scaled kinds' extra arguments: a scale-factor type after C,
+ * and for MXF4 the scale-vector size VS after N. */
+typedef enum umma_scaled { SCALED_NOT, SCALED_SF, SCALED_SF_VS } umma_scaled;
+
 typedef struct umma_family {
   const char *name; /* after SM100_MMA_ */
   umma_bits bits;
@@ -50,25 +59,31 @@ typedef struct umma_family {
   umma_double doubled;
   bool n8;
   umma_tail tail;
+  umma_scaled scaled;
+  int m_only; /* the one M the kind takes (0: the usual two) */
 } umma_family;
 
 static const umma_family families[] = {
-  {"TF32_SS", BITS_32, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES},
-  {"TF32_TS", BITS_32, false, true, false, 8, DOUBLE_M128, false, TAIL_SCALES_SATURATE},
-  {"TF32_2x1SM_SS", BITS_32, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES},
-  {"TF32_2x1SM_TS", BITS_32, true, true, false, 32, DOUBLE_NEVER, false, TAIL_SCALES_SATURATE},
-  {"F16BF16_SS", BITS_16, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES},
-  {"F16BF16_TS", BITS_16, false, true, false, 8, DOUBLE_M128, false, TAIL_SCALES_SATURATE},
-  {"F16BF16_2x1SM_SS", BITS_16, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES},
-  {"F16BF16_2x1SM_TS", BITS_16, true, true, false, 32, DOUBLE_NEVER, false, TAIL_SCALES_SATURATE},
-  {"S8_SS", BITS_8, false, false, true, 16, DOUBLE_NEVER, true, TAIL_SATURATE},
-  {"S8_TS", BITS_8, false, true, false, 16, DOUBLE_NEVER, true, TAIL_SCALES_SATURATE},
-  {"S8_2x1SM_SS", BITS_8, true, false, false, 32, DOUBLE_NEVER, false, TAIL_SATURATE},
-  {"S8_2x1SM_TS", BITS_8, true, true, false, 32, DOUBLE_NEVER, false, TAIL_SCALES_SATURATE},
-  {"F8F6F4_SS", BITS_AT_MOST8, false, false, false, 8, DOUBLE_B_MN, false, TAIL_SCALES},
-  {"F8F6F4_TS", BITS_AT_MOST8, false, true, false, 8, DOUBLE_M128, false, TAIL_SCALES_SATURATE},
-  {"F8F6F4_2x1SM_SS", BITS_AT_MOST8, true, false, false, 16, DOUBLE_B_MN, false, TAIL_SCALES},
-  {"F8F6F4_2x1SM_TS", BITS_AT_MOST8, true, true, false, 32, DOUBLE_NEVER, false, TAIL_SCALES_SATURATE},
+  {"TF32_SS", BITS_32, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0},
+  {"TF32_TS", BITS_32, false, true, false, 8, DOUBLE_M128, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0},
+  {"TF32_2x1SM_SS", BITS_32, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0},
+  {"TF32_2x1SM_TS", BITS_32, true, true, false, 32, DOUBLE_NEVER, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0},
+  {"F16BF16_SS", BITS_16, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0},
+  {"F16BF16_TS", BITS_16, false, true, false, 8, DOUBLE_M128, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0},
+  {"F16BF16_2x1SM_SS", BITS_16, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0},
+  {"F16BF16_2x1SM_TS", BITS_16, true, true, false, 32, DOUBLE_NEVER, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0},
+  {"S8_SS", BITS_8, false, false, true, 16, DOUBLE_NEVER, true, TAIL_SATURATE, SCALED_NOT, 0},
+  {"S8_TS", BITS_8, false, true, false, 16, DOUBLE_NEVER, true, TAIL_SCALES_SATURATE, SCALED_NOT, 0},
+  {"S8_2x1SM_SS", BITS_8, true, false, false, 32, DOUBLE_NEVER, false, TAIL_SATURATE, SCALED_NOT, 0},
+  {"S8_2x1SM_TS", BITS_8, true, true, false, 32, DOUBLE_NEVER, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0},
+  {"F8F6F4_SS", BITS_AT_MOST8, false, false, false, 8, DOUBLE_B_MN, false, TAIL_SCALES, SCALED_NOT, 0},
+  {"F8F6F4_TS", BITS_AT_MOST8, false, true, false, 8, DOUBLE_M128, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0},
+  {"F8F6F4_2x1SM_SS", BITS_AT_MOST8, true, false, false, 16, DOUBLE_B_MN, false, TAIL_SCALES, SCALED_NOT, 0},
+  {"F8F6F4_2x1SM_TS", BITS_AT_MOST8, true, true, false, 32, DOUBLE_NEVER, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0},
+  {"MXF8F6F4_SS", BITS_AT_MOST8, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF, 128},
+  {"MXF8F6F4_2x1SM_SS", BITS_AT_MOST8, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF, 256},
+  {"MXF4_SS", BITS_4, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF_VS, 128},
+  {"MXF4_2x1SM_SS", BITS_4, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF_VS, 0},
 };
 #define NFAMILIES (sizeof families / sizeof families[0])
 
@@ -90,6 +105,10 @@ const char *cl_umma_example(int64_t i) {
     "SM100_MMA_F8F6F4_TS<float_e4m3_t,float_e4m3_t,float,128,256,UMMA::Major::K,UMMA::Major::K>",
     "SM100_MMA_F8F6F4_2x1SM_SS<float_e4m3_t,float_e4m3_t,float,256,256,UMMA::Major::K,UMMA::Major::K>",
     "SM100_MMA_F8F6F4_2x1SM_TS<float_e4m3_t,float_e4m3_t,float,256,256,UMMA::Major::K,UMMA::Major::K>",
+    "SM100_MMA_MXF8F6F4_SS<float_e4m3_t,float_e4m3_t,float,float_ue8m0_t,128,256,UMMA::Major::K,UMMA::Major::K>",
+    "SM100_MMA_MXF8F6F4_2x1SM_SS<float_e4m3_t,float_e4m3_t,float,float_ue8m0_t,256,256,UMMA::Major::K,UMMA::Major::K>",
+    "SM100_MMA_MXF4_SS<float_e2m1_t,float_e2m1_t,float,float_ue8m0_t,128,256,32,UMMA::Major::K,UMMA::Major::K>",
+    "SM100_MMA_MXF4_2x1SM_SS<float_e2m1_t,float_e2m1_t,float,float_ue8m0_t,256,256,32,UMMA::Major::K,UMMA::Major::K>",
     NULL,
   };
   return i < (int64_t)(sizeof examples / sizeof examples[0]) ? examples[i] : NULL;
@@ -120,6 +139,8 @@ static bool bits_allowed(umma_bits rule, int64_t a, int64_t b) {
     return a == 16 && b == 16;
   case BITS_8:
     return a == 8 && b == 8;
+  case BITS_4:
+    return a == 4 && b == 4;
   default:
     return a <= 8 && b <= 8;
   }
@@ -133,6 +154,8 @@ static const char *bits_rule_text(umma_bits rule) {
     return "A and B must both be 16-bit types";
   case BITS_8:
     return "A and B must both be 8-bit types";
+  case BITS_4:
+    return "A and B must both be 4-bit types";
   default:
     return "A and B must be types of at most 8 bits";
   }
@@ -179,19 +202,19 @@ static const enum_kind saturate = {"UMMA::Saturate::", saturates};
 /* The arguments after the seventh (the family's tail): into `extra`
  * (0 = CuTe's default), and their canonical text into `canon`, which
  * keeps arguments up to the last that differs from its default. */
-static cl_status tail_args(const char *base, const umma_family *f, char **arg, int n, int *extra, char *canon,
-                           size_t cap) {
+static cl_status tail_args(const char *base, const umma_family *f, int fixed, char **arg, int n, int *extra,
+                           char *canon, size_t cap) {
   const enum_kind *const scales_saturate[] = {&scale_in, &scale_in, &saturate};
   const enum_kind *const *kind = f->tail == TAIL_SATURATE ? scales_saturate + 2 : scales_saturate;
   int most = f->tail == TAIL_SCALES ? 2 : f->tail == TAIL_SATURATE ? 1 : 3;
   if (n > most)
-    return cl_fail(CL_E_TYPE, "%s takes at most %d template arguments, not %d", base, 7 + most, 7 + n);
+    return cl_fail(CL_E_TYPE, "%s takes at most %d template arguments, not %d", base, fixed + most, fixed + n);
   int last = -1;
   for (int i = 0; i < n; i++) {
     extra[i] = enum_arg(arg[i], kind[i]->prefix, kind[i]->values);
     if (extra[i] < 0)
-      return cl_fail(CL_E_TYPE, "%s: template argument %d must be %s%s or %s%s, not '%s'", base, 8 + i,
-                     kind[i]->prefix, kind[i]->values[0], kind[i]->prefix, kind[i]->values[1], arg[i]);
+      return cl_fail(CL_E_TYPE, "%s: template argument %d must be %s%s or %s%s, not '%s'", base,
+                     fixed + 1 + i, kind[i]->prefix, kind[i]->values[0], kind[i]->prefix, kind[i]->values[1], arg[i]);
     if (extra[i] != 0)
       last = i;
   }
@@ -205,14 +228,31 @@ static cl_status tail_args(const char *base, const umma_family *f, char **arg, i
 
 /* The static_asserts of CuTe's struct, traits and instruction descriptor
  * for M, N, the majors and the types, in the order CuTe checks them. */
+/* The scale-factor type and vector size of a block-scaled kind: CuTe's
+ * MXF4 traits and its block-scaled instruction descriptor. */
+static cl_status check_scales(const char *base, const umma_family *f, char type[3][40], const char *sf, long vs) {
+  bool ue8m0 = strcmp(sf, "float_ue8m0_t") == 0;
+  if (f->scaled == SCALED_SF_VS && vs == 32 &&
+      !(strcmp(type[0], "float_e2m1_t") == 0 && strcmp(type[1], "float_e2m1_t") == 0 && ue8m0))
+    return cl_fail(CL_E_TYPE, "%s: VS = 32 needs A and B float_e2m1_t and scale factors float_ue8m0_t", base);
+  for (int i = 0; i < 2; i++)
+    if (!ab_format(type[i]))
+      return cl_fail(CL_E_TYPE, "%s: UMMA has no format for %s as %c", base, type[i], "AB"[i]);
+  if (!ue8m0 && strcmp(sf, "float_ue4m3_t") != 0)
+    return cl_fail(CL_E_TYPE, "%s: the scale-factor type must be float_ue8m0_t or float_ue4m3_t, not %s", base, sf);
+  return CL_OK;
+}
+
 static cl_status check_instance(const char *base, const umma_family *f, char type[3][40], long m, long n,
-                                int a_major, int b_major) {
+                                int a_major, int b_major, const char *sf, long vs) {
   int64_t bits[3];
   for (int i = 0; i < 3; i++)
     CL_TRY(cl_atom_type_bits(type[i], &bits[i]));
   if (f->c_int32 && strcmp(type[2], "int32_t") != 0)
     return cl_fail(CL_E_TYPE, "%s: the accumulator type C must be int32_t, not %s", base, type[2]);
   long m_lo = f->two_sm ? 128 : 64;
+  if (f->m_only != 0 && m != f->m_only)
+    return cl_fail(CL_E_TYPE, "%s: M must be %d, not %ld", base, f->m_only, m);
   if (m != m_lo && m != 2 * m_lo)
     return cl_fail(CL_E_TYPE, "%s: M must be %ld or %ld (%s), not %ld", base, m_lo, 2 * m_lo,
                    f->two_sm ? "a pair of CTAs" : "one CTA", m);
@@ -224,11 +264,15 @@ static cl_status check_instance(const char *base, const umma_family *f, char typ
                    : f->doubled == DOUBLE_B_MN ? (b_major == 1 ? " when B is MN-major" : " when B is K-major")
                                                : "",
                    n);
+  if (f->scaled == SCALED_SF_VS && vs != 16 && vs != 32)
+    return cl_fail(CL_E_TYPE, "%s: the scale-vector size VS must be 16 or 32, not %ld", base, vs);
   if (f->ts && a_major != 0)
     return cl_fail(CL_E_TYPE, "%s: A comes from tensor memory and must be K-major (UMMA::Major::K)", base);
   if (!bits_allowed(f->bits, bits[0], bits[1]))
     return cl_fail(CL_E_TYPE, "%s: %s, not %s (%lld bits) and %s (%lld bits)", base, bits_rule_text(f->bits), type[0],
                    (long long)bits[0], type[1], (long long)bits[1]);
+  if (f->scaled != SCALED_NOT) /* no format for C: the block-scaled descriptor has none */
+    return check_scales(base, f, type, sf, vs);
   for (int i = 0; i < 2; i++)
     if (!ab_format(type[i]))
       return cl_fail(CL_E_TYPE, "%s: UMMA has no format for %s as %c", base, type[i], "AB"[i]);
@@ -249,7 +293,7 @@ static const umma_family *family_of(const char *base) {
 }
 
 static void fill_traits(const umma_family *f, long m, long n, const int64_t *bits, cl_mma_traits *t) {
-  long k = f->bits == BITS_AT_MOST8 ? 32 : 256 / bits[0];
+  long k = f->bits == BITS_AT_MOST8 ? 32 : f->bits == BITS_4 ? 64 : 256 / bits[0];
   snprintf(t->shape_mnk, sizeof t->shape_mnk, "(%ld,%ld,%ld)", m, n, k);
   if (f->two_sm) {
     snprintf(t->thr_id, sizeof t->thr_id, "2:1");
@@ -289,29 +333,39 @@ int cl_umma_lookup(const char *name, cl_mma_traits *t) {
       return cl_fail(CL_E_TYPE, "%s: too many template arguments", base);
     arg[n++] = tok;
   }
-  if (n < 7)
-    return cl_fail(CL_E_TYPE, "%s needs at least 7 template arguments (A,B,C,M,N,a_major,b_major), not %d", base, n);
+  /* A,B,C[,SF],M,N[,VS],a_major,b_major */
+  int sf_at = f->scaled != SCALED_NOT ? 3 : -1, m_at = 3 + (sf_at > 0), vs_at = f->scaled == SCALED_SF_VS ? m_at + 2 : -1;
+  int major_at = m_at + 2 + (vs_at > 0), fixed = major_at + 2;
+  if (n < fixed)
+    return cl_fail(CL_E_TYPE, "%s needs at least %d template arguments (A,B,C,%sM,N,%sa_major,b_major), not %d", base,
+                   fixed, sf_at > 0 ? "SF," : "", vs_at > 0 ? "VS," : "", n);
   char type[3][40];
   for (int i = 0; i < 3; i++)
     if (snprintf(type[i], sizeof type[i], "%s", arg[i]) >= (int)sizeof type[i])
       return cl_fail(CL_E_DOMAIN, "unknown element type '%s'", arg[i]);
-  long m = int_arg(arg[3]), nn = int_arg(arg[4]);
-  if (m < 0 || nn < 0)
-    return cl_fail(CL_E_TYPE, "%s: M and N (template arguments 4 and 5) must be integers, not '%s' and '%s'", base,
-                   arg[3], arg[4]);
+  long m = int_arg(arg[m_at]), nn = int_arg(arg[m_at + 1]), vs = vs_at > 0 ? int_arg(arg[vs_at]) : 0;
+  if (m < 0 || nn < 0 || vs < 0)
+    return cl_fail(CL_E_TYPE, "%s: M, N%s (template arguments %d, %d%s) must be integers", base, vs_at > 0 ? " and VS" : "",
+                   m_at + 1, m_at + 2, vs_at > 0 ? ", 7" : "");
   int major[2];
   for (int i = 0; i < 2; i++) {
-    major[i] = enum_arg(arg[5 + i], "UMMA::Major::", majors);
+    major[i] = enum_arg(arg[major_at + i], "UMMA::Major::", majors);
     if (major[i] < 0)
       return cl_fail(CL_E_TYPE, "%s: template argument %d must be UMMA::Major::K or UMMA::Major::MN, not '%s'", base,
-                     6 + i, arg[5 + i]);
+                     major_at + 1 + i, arg[major_at + i]);
   }
   int extra[3];
   char tail[96];
-  CL_TRY(tail_args(base, f, arg + 7, n - 7, extra, tail, sizeof tail));
-  CL_TRY(check_instance(base, f, type, m, nn, major[0], major[1]));
-  if (snprintf(t->name, sizeof t->name, "%s<%s,%s,%s,%ld,%ld,UMMA::Major::%s,UMMA::Major::%s%s>", base, type[0],
-               type[1], type[2], m, nn, majors[major[0]], majors[major[1]], tail) >= (int)sizeof t->name)
+  CL_TRY(tail_args(base, f, fixed, arg + fixed, n - fixed, extra, tail, sizeof tail));
+  const char *sf = sf_at > 0 ? arg[sf_at] : "";
+  CL_TRY(check_instance(base, f, type, m, nn, major[0], major[1], sf, vs));
+  char sf_arg[48] = "", vs_arg[16] = "";
+  if (sf_at > 0)
+    snprintf(sf_arg, sizeof sf_arg, "%.40s,", sf);
+  if (vs_at > 0)
+    snprintf(vs_arg, sizeof vs_arg, ",%ld", vs);
+  if (snprintf(t->name, sizeof t->name, "%s<%s,%s,%s,%s%ld,%ld%s,UMMA::Major::%s,UMMA::Major::%s%s>", base, type[0],
+               type[1], type[2], sf_arg, m, nn, vs_arg, majors[major[0]], majors[major[1]], tail) >= (int)sizeof t->name)
     return cl_fail(CL_E_LIMIT, "name too long: '%.40s...'", name);
   int64_t bits[3];
   for (int i = 0; i < 3; i++)

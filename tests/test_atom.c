@@ -115,15 +115,15 @@ static void catalog_mma_invariants(void **state) {
 
 /* SM100 UMMA: every M and N (in steps of 8) and majors of a family; the
  * instances CuTe accepts (counted from its asserts) keep the invariants. */
-static int umma_accepted(const char *kind, const char *types) {
+static int umma_accepted_vs(const char *kind, const char *types, const char *after_n) {
   static const char *const majors[] = {"K", "MN"};
   int accepted = 0;
   for (int m = 32; m <= 256; m *= 2)
     for (int n = 8; n <= 264; n += 8)
       for (int ab = 0; ab < 4; ab++) {
         char name[192];
-        snprintf(name, sizeof name, "SM100_MMA_%s<%s,%d,%d,UMMA::Major::%s,UMMA::Major::%s>", kind, types, m, n,
-                 majors[ab >> 1], majors[ab & 1]);
+        snprintf(name, sizeof name, "SM100_MMA_%s<%s,%d,%d%s,UMMA::Major::%s,UMMA::Major::%s>", kind, types, m, n,
+                 after_n, majors[ab >> 1], majors[ab & 1]);
         cl_mma_atom_t *a = NULL;
         cl_status s = cl_mma_atom_new(name, &a);
         if (s != CL_OK) {
@@ -138,8 +138,22 @@ static int umma_accepted(const char *kind, const char *types) {
   return accepted;
 }
 
+static int umma_accepted(const char *kind, const char *types) { return umma_accepted_vs(kind, types, ""); }
+
 static void umma_families(void **state) {
   (void)state;
+  /* block-scaled: M 128 (256 for MXF8F6F4's 2x1SM, 128|256 for MXF4's) */
+  assert_int_equal(umma_accepted("MXF8F6F4_SS", "float_e4m3_t,float_e2m1_t,float,float_ue8m0_t"), 32 * 4);
+  assert_int_equal(umma_accepted("MXF8F6F4_2x1SM_SS", "float_e5m2_t,float_e3m2_t,float,float_ue4m3_t"), 16 * 4);
+  assert_int_equal(umma_accepted_vs("MXF4_SS", "float_e2m1_t,float_e2m1_t,float,float_ue8m0_t", ",32"), 32 * 4);
+  assert_int_equal(umma_accepted_vs("MXF4_2x1SM_SS", "float_e2m1_t,float_e2m1_t,float,float_ue4m3_t", ",16"), 2 * 16 * 4);
+  cl_mma_atom_t *mx = mma("SM100_MMA_MXF4_SS<float_e2m1_t,float_e2m1_t,float,float_ue4m3_t,128,64,16,UMMA::Major::K,"
+                          "UMMA::Major::MN>");
+  cl_tuple_t *mx_mnk = NULL;
+  assert_int_equal(cl_mma_atom_shape_mnk(mx, &mx_mnk), CL_OK);
+  assert_int_equal(tuple_at(mx_mnk, 2), 64); /* K: 256 bits of 4-bit values */
+  cl_tuple_free(mx_mnk);
+  cl_mma_atom_free(mx);
   /* 1SM SS: M 64|128, N 8..256 by 8, any majors */
   assert_int_equal(umma_accepted("F16BF16_SS", "half_t,half_t,float"), 2 * 32 * 4);
   assert_int_equal(umma_accepted("TF32_SS", "tfloat32_t,tfloat32_t,float"), 2 * 32 * 4);
@@ -224,6 +238,22 @@ static void umma_errors(void **state) {
     {"SM100_MMA_F16BF16_SS<half_t,halff_t,float,128,64,UMMA::Major::K,UMMA::Major::K>", CL_E_DOMAIN,
      "unknown element type 'halff_t'"},
     {"SM100_MMA_TF32_SS<half_t,half_t,float,128,64,UMMA::Major::K,UMMA::Major::K>", CL_E_TYPE, "32-bit types"},
+    {"SM100_MMA_MXF8F6F4_SS<float_e4m3_t,float_e4m3_t,float,float_ue8m0_t,64,64,UMMA::Major::K,UMMA::Major::K>",
+     CL_E_TYPE, "M must be 128, not 64"},
+    {"SM100_MMA_MXF4_2x1SM_SS<float_e2m1_t,float_e2m1_t,float,float_ue4m3_t,128,64,8,UMMA::Major::K,UMMA::Major::K>",
+     CL_E_TYPE, "VS must be 16 or 32, not 8"},
+    {"SM100_MMA_MXF4_SS<float_e2m1_t,float_e2m1_t,float,float_ue4m3_t,128,64,32,UMMA::Major::K,UMMA::Major::K>",
+     CL_E_TYPE, "VS = 32 needs"},
+    {"SM100_MMA_MXF4_SS<int4_t,int4_t,float,float_ue4m3_t,128,64,16,UMMA::Major::K,UMMA::Major::K>", CL_E_TYPE,
+     "no format for int4_t"},
+    {"SM100_MMA_MXF4_SS<float_e4m3_t,float_e2m1_t,float,float_ue4m3_t,128,64,16,UMMA::Major::K,UMMA::Major::K>",
+     CL_E_TYPE, "4-bit types"},
+    {"SM100_MMA_MXF8F6F4_SS<float_e4m3_t,float_e4m3_t,float,float_e4m3_t,128,64,UMMA::Major::K,UMMA::Major::K>",
+     CL_E_TYPE, "scale-factor type must be"},
+    {"SM100_MMA_MXF4_SS<float_e2m1_t,float_e2m1_t,float,float_ue4m3_t,128,64,UMMA::Major::K,UMMA::Major::K>",
+     CL_E_TYPE, "at least 9 template arguments (A,B,C,SF,M,N,VS,a_major,b_major)"},
+    {"SM100_MMA_MXF4_SS<float_e2m1_t,float_e2m1_t,float,float_ue4m3_t,128,64,V,UMMA::Major::K,UMMA::Major::K>",
+     CL_E_TYPE, "M, N and VS"},
     {"SM100_MMA_S8_TS<half_t,int8_t,int32_t,128,64,UMMA::Major::K,UMMA::Major::K>", CL_E_TYPE, "8-bit types"},
     {"SM100_MMA_F8F6F4_SS<half_t,float_e4m3_t,float,128,64,UMMA::Major::K,UMMA::Major::K>", CL_E_TYPE,
      "at most 8 bits"},

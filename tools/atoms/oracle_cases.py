@@ -99,7 +99,16 @@ UMMA = [("SM100_MMA_TF32_SS", "tfloat32_t,tfloat32_t,float", [(64, 8, "K,K"), (1
         ("SM100_MMA_F8F6F4_SS", "float_e2m1_t,float_e5m2_t,half_t", [(128, 40, "K,K")]),
         ("SM100_MMA_F8F6F4_TS", "float_e5m2_t,float_e2m3_t,float", [(64, 56, "K,K"), (128, 128, "K,MN")]),
         ("SM100_MMA_F8F6F4_2x1SM_SS", "float_e4m3_t,float_e3m2_t,float", [(128, 16, "K,K"), (256, 96, "MN,MN")]),
-        ("SM100_MMA_F8F6F4_2x1SM_TS", "float_e4m3_t,float_e4m3_t,float", [(256, 128, "K,K")])]
+        ("SM100_MMA_F8F6F4_2x1SM_TS", "float_e4m3_t,float_e4m3_t,float", [(256, 128, "K,K")]),
+        # block-scaled: the scale-factor type after C (and MXF4's VS after N)
+        ("SM100_MMA_MXF8F6F4_SS", "float_e4m3_t,float_e4m3_t,float,float_ue8m0_t", [(128, 64, "K,K")]),
+        ("SM100_MMA_MXF8F6F4_SS", "float_e2m1_t,float_e5m2_t,half_t,float_ue8m0_t", [(128, 8, "MN,K")]),
+        ("SM100_MMA_MXF8F6F4_2x1SM_SS", "float_e4m3_t,float_e2m3_t,float,float_ue8m0_t", [(256, 16, "K,MN")]),
+        ("SM100_MMA_MXF8F6F4_2x1SM_SS", "float_e3m2_t,float_e4m3_t,float,float_ue8m0_t", [(256, 256, "K,K")]),
+        ("SM100_MMA_MXF4_SS", "float_e2m1_t,float_e2m1_t,float,float_ue8m0_t", [(128, 128, "32,K,K")]),
+        ("SM100_MMA_MXF4_SS", "float_e2m1_t,float_e2m1_t,float,float_ue4m3_t", [(128, 24, "16,K,K")]),
+        ("SM100_MMA_MXF4_2x1SM_SS", "float_e2m1_t,float_e2m1_t,float,float_ue8m0_t", [(128, 32, "32,K,K")]),
+        ("SM100_MMA_MXF4_2x1SM_SS", "float_e2m1_t,float_e2m1_t,float,float_ue4m3_t", [(256, 256, "16,K,K")])]
 UMMA_TILED = [("SM100_MMA_F16BF16_SS<half_t,half_t,float,128,64,UMMA::Major::K,UMMA::Major::K>", "(1,2,1)", None),
               ("SM100_MMA_F16BF16_2x1SM_SS<half_t,half_t,float,256,128,UMMA::Major::K,UMMA::Major::K>", "(2,1,1)", None)]
 
@@ -107,8 +116,9 @@ UMMA_TILED = [("SM100_MMA_F16BF16_SS<half_t,half_t,float,128,64,UMMA::Major::K,U
 def umma_names():
     for kind, types, insts in UMMA:
         for m, n, majors in insts:
-            a, b = majors.split(",")
-            yield "%s<%s,%d,%d,UMMA::Major::%s,UMMA::Major::%s>" % (kind, types, m, n, a, b)
+            vs = "".join("," + x for x in majors.split(",")[:-2])
+            a, b = majors.split(",")[-2:]
+            yield "%s<%s,%d,%d%s,UMMA::Major::%s,UMMA::Major::%s>" % (kind, types, m, n, vs, a, b)
 
 
 TILED = [("SM80_16x8x16_F32F16F16F32_TN", "(2,2,1)", None), ("SM80_16x8x16_F32F16F16F32_TN", "(2,2,1):(2,1,0)", None),
