@@ -309,6 +309,18 @@ static void fill_traits(const umma_family *f, long m, long n, const int64_t *bit
   memcpy(t->bits, bits, sizeof t->bits);
 }
 
+/* The comma-separated template arguments in `args` (split in place) into
+ * arg[0..*n). */
+static cl_status split_args(const char *base, char *args, char **arg, int cap, int *n) {
+  *n = 0;
+  for (char *tok = strtok(args, ","); tok != NULL; tok = strtok(NULL, ",")) {
+    if (*n == cap)
+      return cl_fail(CL_E_TYPE, "%s: too many template arguments", base);
+    arg[(*n)++] = tok;
+  }
+  return CL_OK;
+}
+
 int cl_umma_lookup(const char *name, cl_mma_traits *t) {
   char base[64], args[192];
   const char *lt = strchr(name, '<');
@@ -327,12 +339,8 @@ int cl_umma_lookup(const char *name, cl_mma_traits *t) {
   memcpy(args, lt + 1, alen - 2);
   args[alen - 2] = '\0';
   char *arg[16];
-  int n = 0;
-  for (char *tok = strtok(args, ","); tok != NULL; tok = strtok(NULL, ",")) {
-    if (n == 16)
-      return cl_fail(CL_E_TYPE, "%s: too many template arguments", base);
-    arg[n++] = tok;
-  }
+  int n;
+  CL_TRY(split_args(base, args, arg, 16, &n));
   /* A,B,C[,SF],M,N[,VS],a_major,b_major */
   int sf_at = f->scaled != SCALED_NOT ? 3 : -1, m_at = 3 + (sf_at > 0), vs_at = f->scaled == SCALED_SF_VS ? m_at + 2 : -1;
   int major_at = m_at + 2 + (vs_at > 0), fixed = major_at + 2;
@@ -359,7 +367,7 @@ int cl_umma_lookup(const char *name, cl_mma_traits *t) {
   CL_TRY(tail_args(base, f, fixed, arg + fixed, n - fixed, extra, tail, sizeof tail));
   const char *sf = sf_at > 0 ? arg[sf_at] : "";
   CL_TRY(check_instance(base, f, type, m, nn, major[0], major[1], sf, vs));
-  char sf_arg[48] = "", vs_arg[16] = "";
+  char sf_arg[48] = "", vs_arg[24] = "";
   if (sf_at > 0)
     snprintf(sf_arg, sizeof sf_arg, "%.40s,", sf);
   if (vs_at > 0)
