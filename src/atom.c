@@ -3,7 +3,7 @@
  *
  * The untemplated atoms are rows of atom_tables.c; the templated ones are
  * families whose layouts follow from a template argument: SM90 GMMA
- * (atom_gmma.c), UniversalFMA, and the copies of one value of a type
+ * (atom_gmma.c), SM100 UMMA (atom_umma.c), UniversalFMA, and the copies of one value of a type
  * (UniversalCopy<S>, cp.async<S>, AutoVectorizingCopy). */
 #include <ctype.h>
 #include <stdio.h>
@@ -114,7 +114,10 @@ static const char *mma_name_at(int64_t i) {
         return r->name;
   if (i-- == 0)
     return "UniversalFMA<float,float,float,float>";
-  return cl_gmma_example(i);
+  for (int64_t g = 0; cl_gmma_example(g) != NULL; g++)
+    if (i-- == 0)
+      return cl_gmma_example(g);
+  return cl_umma_example(i);
 }
 
 static const char *copy_name_at(int64_t i) {
@@ -206,7 +209,10 @@ static int mma_lookup(const char *name, cl_mma_traits *t) {
   int found = universal_fma(name, t);
   if (found != 0)
     return found;
-  return cl_gmma_lookup(name, t);
+  found = cl_gmma_lookup(name, t);
+  if (found != 0)
+    return found;
+  return cl_umma_lookup(name, t);
 }
 
 static cl_status parse_layout_field(const char *text, cl_layout_t **out) { return cl_layout_parse(text, out); }

@@ -41,6 +41,9 @@ typedef struct cl_mma_traits {
 int cl_gmma_lookup(const char *name, cl_mma_traits *traits);
 /* The i-th GMMA family as an example name, or NULL past the end. */
 const char *cl_gmma_example(int64_t i);
+/* SM100 UMMA (atom_umma.c): the same for SM100_MMA_<kind>_{SS,TS}<...>. */
+int cl_umma_lookup(const char *name, cl_mma_traits *traits);
+const char *cl_umma_example(int64_t i);
 
 struct cl_mma_atom {
   char name[192];

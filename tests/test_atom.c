@@ -113,6 +113,176 @@ static void catalog_mma_invariants(void **state) {
   assert_null(cl_atom_catalog_name((cl_atom_family)9, 0));
 }
 
+/* SM100 UMMA: every M and N (in steps of 8) and majors of a family; the
+ * instances CuTe accepts (counted from its asserts) keep the invariants. */
+static int umma_accepted_vs(const char *kind, const char *types, const char *after_n) {
+  static const char *const majors[] = {"K", "MN"};
+  int accepted = 0;
+  for (int m = 32; m <= 256; m *= 2)
+    for (int n = 8; n <= 264; n += 8)
+      for (int ab = 0; ab < 4; ab++) {
+        char name[192];
+        snprintf(name, sizeof name, "SM100_MMA_%s<%s,%d,%d%s,UMMA::Major::%s,UMMA::Major::%s>", kind, types, m, n,
+                 after_n, majors[ab >> 1], majors[ab & 1]);
+        cl_mma_atom_t *a = NULL;
+        cl_status s = cl_mma_atom_new(name, &a);
+        if (s != CL_OK) {
+          assert_int_equal(s, CL_E_TYPE);
+          assert_null(a);
+          continue;
+        }
+        cl_mma_atom_free(a);
+        check_mma_atom(name);
+        accepted++;
+      }
+  return accepted;
+}
+
+static int umma_accepted(const char *kind, const char *types) { return umma_accepted_vs(kind, types, ""); }
+
+static void umma_families(void **state) {
+  (void)state;
+  /* block-scaled: M 128 (256 for MXF8F6F4's 2x1SM, 128|256 for MXF4's) */
+  assert_int_equal(umma_accepted("MXF8F6F4_SS", "float_e4m3_t,float_e2m1_t,float,float_ue8m0_t"), 32 * 4);
+  assert_int_equal(umma_accepted("MXF8F6F4_2x1SM_SS", "float_e5m2_t,float_e3m2_t,float,float_ue4m3_t"), 16 * 4);
+  assert_int_equal(umma_accepted_vs("MXF4_SS", "float_e2m1_t,float_e2m1_t,float,float_ue8m0_t", ",32"), 32 * 4);
+  assert_int_equal(umma_accepted_vs("MXF4_2x1SM_SS", "float_e2m1_t,float_e2m1_t,float,float_ue4m3_t", ",16"), 2 * 16 * 4);
+  cl_mma_atom_t *mx = mma("SM100_MMA_MXF4_SS<float_e2m1_t,float_e2m1_t,float,float_ue4m3_t,128,64,16,UMMA::Major::K,"
+                          "UMMA::Major::MN>");
+  cl_tuple_t *mx_mnk = NULL;
+  assert_int_equal(cl_mma_atom_shape_mnk(mx, &mx_mnk), CL_OK);
+  assert_int_equal(tuple_at(mx_mnk, 2), 64); /* K: 256 bits of 4-bit values */
+  cl_tuple_free(mx_mnk);
+  cl_mma_atom_free(mx);
+  /* 1SM SS: M 64|128, N 8..256 by 8, any majors */
+  assert_int_equal(umma_accepted("F16BF16_SS", "half_t,half_t,float"), 2 * 32 * 4);
+  assert_int_equal(umma_accepted("TF32_SS", "tfloat32_t,tfloat32_t,float"), 2 * 32 * 4);
+  /* 1SM TS: A K-major; N by 8 for M 64, by 16 for M 128 */
+  assert_int_equal(umma_accepted("F16BF16_TS", "bfloat16_t,bfloat16_t,float"), (32 + 16) * 2);
+  assert_int_equal(umma_accepted("F8F6F4_TS", "float_e2m1_t,float_e4m3_t,float"), (32 + 16) * 2);
+  /* 2x1SM: M 128|256; N by 16 (SS) or by 32 (TS) */
+  assert_int_equal(umma_accepted("F16BF16_2x1SM_SS", "half_t,half_t,half_t"), 2 * 16 * 4);
+  assert_int_equal(umma_accepted("TF32_2x1SM_TS", "tfloat32_t,tfloat32_t,float"), 2 * 8 * 2);
+  /* S8: N 8 or by 16 (1SM), by 32 (2x1SM) */
+  assert_int_equal(umma_accepted("S8_SS", "int8_t,uint8_t,int32_t"), 2 * 17 * 4);
+  assert_int_equal(umma_accepted("S8_2x1SM_SS", "int8_t,int8_t,int32_t"), 2 * 8 * 4);
+  /* F8F6F4 SS: N by 8 (16 for 2x1SM) with B K-major, twice that MN-major */
+  assert_int_equal(umma_accepted("F8F6F4_SS", "float_e4m3_t,float_e5m2_t,float"), 2 * (32 + 16) * 2);
+  assert_int_equal(umma_accepted("F8F6F4_2x1SM_SS", "float_e3m2_t,float_e2m3_t,float"), 2 * (16 + 8) * 2);
+  /* K is 256 bits of A's type, 32 for F8F6F4 whatever the width; 2x1SM
+   * splits M between its two threads (CTAs) */
+  cl_mma_atom_t *a = mma("SM100_MMA_S8_2x1SM_TS<int8_t,int8_t,int32_t,256,64,UMMA::Major::K,UMMA::Major::K>");
+  cl_tuple_t *mnk = NULL;
+  assert_int_equal(cl_mma_atom_shape_mnk(a, &mnk), CL_OK);
+  assert_int_equal(tuple_at(mnk, 2), 32);
+  cl_tuple_free(mnk);
+  cl_layout_t *l = NULL;
+  assert_int_equal(cl_mma_atom_layout_tv(a, CL_OPERAND_A, &l), CL_OK);
+  int64_t first = -1;
+  assert_int_equal(cl_layout_eval(l, 1, &first), CL_OK);
+  assert_int_equal(first, 128);
+  cl_layout_free(l);
+  cl_mma_atom_free(a);
+  /* non-default trailing arguments are kept in the canonical name */
+  a = mma("SM100_MMA_F16BF16_TS<half_t,half_t,float,64,8,UMMA::Major::K,UMMA::Major::K,UMMA::ScaleIn::One,"
+          "UMMA::ScaleIn::One,UMMA::Saturate::True>");
+  char buf[256];
+  cl_mma_atom_format(a, buf, sizeof buf);
+  assert_string_equal(buf, "SM100_MMA_F16BF16_TS<half_t,half_t,float,64,8,UMMA::Major::K,UMMA::Major::K,"
+                           "UMMA::ScaleIn::One,UMMA::ScaleIn::One,UMMA::Saturate::True>");
+  cl_mma_atom_free(a);
+  a = mma("SM100_MMA_TF32_SS<tfloat32_t,tfloat32_t,float,64,8,UMMA::Major::K,UMMA::Major::K,UMMA::ScaleIn::One,"
+          "UMMA::ScaleIn::One>");
+  cl_mma_atom_format(a, buf, sizeof buf);
+  assert_string_equal(buf, "SM100_MMA_TF32_SS<tfloat32_t,tfloat32_t,float,64,8,UMMA::Major::K,UMMA::Major::K>");
+  cl_mma_atom_free(a);
+}
+
+/* What CuTe's asserts reject: each an error naming the condition. */
+static void umma_errors(void **state) {
+  (void)state;
+  static const struct {
+    const char *name;
+    cl_status status;
+    const char *says;
+  } cases[] = {
+    {"SM100_MMA_F16BF16_SS", CL_E_TYPE, "needs its template arguments"},
+    {"SM100_MMA_F16BF16_SS<half_t,half_t,float,128,64>", CL_E_TYPE, "at least 7"},
+    {"SM100_MMA_F16BF16_SS<half_t,half_t,float,M,64,UMMA::Major::K,UMMA::Major::K>", CL_E_TYPE, "must be integers"},
+    {"SM100_MMA_F16BF16_SS<half_t,half_t,float,128,64,UMMA::Major::T,UMMA::Major::K>", CL_E_TYPE, "argument 6"},
+    {"SM100_MMA_F16BF16_SS<half_t,half_t,float,128,64,UMMA::Major::K,UMMA::Major::K,UMMA::ScaleIn::Half>", CL_E_TYPE,
+     "argument 8 must be UMMA::ScaleIn::One or UMMA::ScaleIn::Neg"},
+    {"SM100_MMA_F16BF16_SS<half_t,half_t,float,128,64,UMMA::Major::K,UMMA::Major::K,UMMA::ScaleIn::One,"
+     "UMMA::ScaleIn::One,UMMA::Saturate::True>",
+     CL_E_TYPE, "at most 9"},
+    {"SM100_MMA_S8_SS<int8_t,int8_t,int32_t,128,64,UMMA::Major::K,UMMA::Major::K,UMMA::ScaleIn::One>", CL_E_TYPE,
+     "UMMA::Saturate::False or UMMA::Saturate::True"},
+    {"SM100_MMA_F16BF16_SS<half_t,half_t,float,96,64,UMMA::Major::K,UMMA::Major::K>", CL_E_TYPE,
+     "M must be 64 or 128"},
+    {"SM100_MMA_F16BF16_2x1SM_SS<half_t,half_t,float,64,64,UMMA::Major::K,UMMA::Major::K>", CL_E_TYPE,
+     "M must be 128 or 256"},
+    {"SM100_MMA_F16BF16_TS<half_t,half_t,float,128,24,UMMA::Major::K,UMMA::Major::K>", CL_E_TYPE,
+     "multiple of 16 from 16 to 256 when M is 128"},
+    {"SM100_MMA_F8F6F4_SS<float_e4m3_t,float_e4m3_t,float,128,8,UMMA::Major::K,UMMA::Major::MN>", CL_E_TYPE,
+     "when B is MN-major"},
+    {"SM100_MMA_F16BF16_TS<half_t,half_t,float,128,256,UMMA::Major::MN,UMMA::Major::K>", CL_E_TYPE,
+     "must be K-major"},
+    {"SM100_MMA_S8_SS<int8_t,int8_t,float,128,64,UMMA::Major::K,UMMA::Major::K>", CL_E_TYPE, "must be int32_t"},
+    {"SM100_MMA_F16BF16_SS<tfloat32_t,tfloat32_t,float,128,64,UMMA::Major::K,UMMA::Major::K>", CL_E_TYPE,
+     "16-bit types"},
+    {"SM100_MMA_TF32_SS<float,float,float,128,64,UMMA::Major::K,UMMA::Major::K>", CL_E_TYPE, "no format for float"},
+    {"SM100_MMA_F8F6F4_TS<int4_t,float_e4m3_t,float,128,64,UMMA::Major::K,UMMA::Major::K>", CL_E_TYPE,
+     "no format for int4_t"},
+    {"SM100_MMA_F16BF16_SS<half_t,half_t,double,128,64,UMMA::Major::K,UMMA::Major::K>", CL_E_TYPE,
+     "half_t, float or int32_t"},
+    {"SM100_MMA_F16BF16_SS<half_t,halff_t,float,128,64,UMMA::Major::K,UMMA::Major::K>", CL_E_DOMAIN,
+     "unknown element type 'halff_t'"},
+    {"SM100_MMA_TF32_SS<half_t,half_t,float,128,64,UMMA::Major::K,UMMA::Major::K>", CL_E_TYPE, "32-bit types"},
+    {"SM100_MMA_MXF8F6F4_SS<float_e4m3_t,float_e4m3_t,float,float_ue8m0_t,64,64,UMMA::Major::K,UMMA::Major::K>",
+     CL_E_TYPE, "M must be 128, not 64"},
+    {"SM100_MMA_MXF4_2x1SM_SS<float_e2m1_t,float_e2m1_t,float,float_ue4m3_t,128,64,8,UMMA::Major::K,UMMA::Major::K>",
+     CL_E_TYPE, "VS must be 16 or 32, not 8"},
+    {"SM100_MMA_MXF4_SS<float_e2m1_t,float_e2m1_t,float,float_ue4m3_t,128,64,32,UMMA::Major::K,UMMA::Major::K>",
+     CL_E_TYPE, "VS = 32 needs"},
+    {"SM100_MMA_MXF4_SS<int4_t,int4_t,float,float_ue4m3_t,128,64,16,UMMA::Major::K,UMMA::Major::K>", CL_E_TYPE,
+     "no format for int4_t"},
+    {"SM100_MMA_MXF4_SS<float_e4m3_t,float_e2m1_t,float,float_ue4m3_t,128,64,16,UMMA::Major::K,UMMA::Major::K>",
+     CL_E_TYPE, "4-bit types"},
+    {"SM100_MMA_MXF8F6F4_SS<float_e4m3_t,float_e4m3_t,float,float_e4m3_t,128,64,UMMA::Major::K,UMMA::Major::K>",
+     CL_E_TYPE, "scale-factor type must be"},
+    {"SM100_MMA_MXF4_SS<float_e2m1_t,float_e2m1_t,float,float_ue4m3_t,128,64,UMMA::Major::K,UMMA::Major::K>",
+     CL_E_TYPE, "at least 9 template arguments (A,B,C,SF,M,N,VS,a_major,b_major)"},
+    {"SM100_MMA_MXF4_SS<float_e2m1_t,float_e2m1_t,float,float_ue4m3_t,128,64,V,UMMA::Major::K,UMMA::Major::K>",
+     CL_E_TYPE, "M, N and VS"},
+    {"SM100_MMA_S8_TS<half_t,int8_t,int32_t,128,64,UMMA::Major::K,UMMA::Major::K>", CL_E_TYPE, "8-bit types"},
+    {"SM100_MMA_F8F6F4_SS<half_t,float_e4m3_t,float,128,64,UMMA::Major::K,UMMA::Major::K>", CL_E_TYPE,
+     "at most 8 bits"},
+    {"SM100_MMA_F16BF16_TS<half_t,half_t,float,64,260,UMMA::Major::K,UMMA::Major::K>", CL_E_TYPE,
+     "multiple of 8 from 8 to 256 when M is 64, not 260"},
+    {"SM100_MMA_F8F6F4_SS<float_e4m3_t,float_e4m3_t,float,128,12,UMMA::Major::K,UMMA::Major::K>", CL_E_TYPE,
+     "when B is K-major"},
+    {"SM100_MMA_S8_2x1SM_SS<int8_t,int8_t,int32_t,256,48,UMMA::Major::K,UMMA::Major::K>", CL_E_TYPE,
+     "multiple of 32 from 32 to 256, not 48"},
+    {"SM100_MMA_F16BF16_SS<half_t,half_t,float,128,64,UMMA::Major::K,UMMA::Major::K,1,2,3,4,5,6,7,8,9,10>", CL_E_TYPE,
+     "too many template arguments"},
+    {"SM100_MMA_F16BF16_SS<half_t,a_type_name_much_longer_than_any_type_of_cute_t,float,128,64,UMMA::Major::K,UMMA::Major::K>",
+     CL_E_DOMAIN, "unknown element type"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    cl_mma_atom_t *a = (cl_mma_atom_t *)1;
+    assert_int_equal(cl_mma_atom_new(cases[i].name, &a), cases[i].status);
+    assert_null(a);
+    if (strstr(cl_last_error(), cases[i].says) == NULL)
+      fail_msg("%s: '%s' does not say '%s'", cases[i].name, cl_last_error(), cases[i].says);
+  }
+  /* a name of no UMMA family is unknown */
+  cl_mma_atom_t *a = NULL;
+  assert_int_equal(cl_mma_atom_new("SM100_MMA_F16BF16_XS<half_t,half_t,float,128,64,UMMA::Major::K,UMMA::Major::K>", &a),
+                   CL_E_DOMAIN);
+  assert_int_equal(cl_mma_atom_new("SM100_MMA_F16BF16_SS_AND_A_NAME_LONGER_THAN_ANY_FAMILY_OF_CUTE_HAS<half_t>", &a),
+                   CL_E_DOMAIN);
+}
+
 static void catalog_copy_invariants(void **state) {
   (void)state;
   int64_t atoms = 0;
@@ -675,7 +845,7 @@ static void composed_partitions(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test(catalog_mma_invariants), cmocka_unit_test(catalog_copy_invariants),
+    cmocka_unit_test(catalog_mma_invariants), cmocka_unit_test(umma_families), cmocka_unit_test(umma_errors), cmocka_unit_test(catalog_copy_invariants),
     cmocka_unit_test(copy_atom_kinds_and_widths), cmocka_unit_test(atom_errors),
     cmocka_unit_test(smem_atoms), cmocka_unit_test(tiled_mma_properties),
     cmocka_unit_test(tiled_mma_partitions), cmocka_unit_test(tiled_mma_errors),

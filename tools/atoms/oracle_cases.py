@@ -79,6 +79,48 @@ GMMA = [("SM90_64x%dx16_F32F16F16_SS<GMMA::Major::K,GMMA::Major::K>", [8, 64, 12
         ("SM90_64x%dx8_F32TF32TF32_SS_TN", [24, 128]), ("SM90_64x%dx8_F32TF32TF32_RS_TN", [32]),
         ("SM90_64x%dx32_F32E4M3E4M3_SS_TN", [40, 256]), ("SM90_64x%dx32_S32S8S8_RS_TN", [48]),
         ("SM90_64x%dx16_F32BF16BF16_SS<GMMA::Major::MN,GMMA::Major::K>", [200])]
+# SM100 UMMA: kind, then (types, M, N, majors) instances; 2x1SM M = 128/256.
+UMMA = [("SM100_MMA_TF32_SS", "tfloat32_t,tfloat32_t,float", [(64, 8, "K,K"), (128, 256, "MN,K")]),
+        ("SM100_MMA_TF32_TS", "tfloat32_t,tfloat32_t,float", [(64, 24, "K,MN"), (128, 48, "K,K")]),
+        ("SM100_MMA_TF32_2x1SM_SS", "tfloat32_t,tfloat32_t,float", [(128, 16, "K,K"), (256, 256, "MN,MN")]),
+        ("SM100_MMA_TF32_2x1SM_TS", "tfloat32_t,tfloat32_t,float", [(256, 32, "K,MN")]),
+        ("SM100_MMA_F16BF16_SS", "half_t,half_t,float", [(64, 64, "K,K"), (128, 256, "K,MN")]),
+        ("SM100_MMA_F16BF16_SS", "bfloat16_t,bfloat16_t,float", [(128, 8, "MN,MN")]),
+        ("SM100_MMA_F16BF16_SS", "half_t,half_t,half_t", [(64, 200, "K,K")]),
+        ("SM100_MMA_F16BF16_TS", "half_t,half_t,float", [(64, 8, "K,K"), (128, 112, "K,MN")]),
+        ("SM100_MMA_F16BF16_2x1SM_SS", "half_t,half_t,float", [(128, 64, "K,K"), (256, 64, "K,MN"), (256, 240, "MN,K")]),
+        ("SM100_MMA_F16BF16_2x1SM_TS", "bfloat16_t,bfloat16_t,float", [(128, 96, "K,K"), (256, 256, "K,MN")]),
+        ("SM100_MMA_S8_SS", "int8_t,int8_t,int32_t", [(64, 8, "K,K"), (128, 144, "MN,K")]),
+        ("SM100_MMA_S8_SS", "uint8_t,int8_t,int32_t", [(128, 256, "K,MN")]),
+        ("SM100_MMA_S8_TS", "int8_t,uint8_t,int32_t", [(64, 16, "K,K"), (128, 8, "K,MN")]),
+        ("SM100_MMA_S8_2x1SM_SS", "int8_t,int8_t,int32_t", [(128, 32, "K,K"), (256, 160, "MN,MN")]),
+        ("SM100_MMA_S8_2x1SM_TS", "int8_t,int8_t,int32_t", [(256, 64, "K,K")]),
+        ("SM100_MMA_F8F6F4_SS", "float_e4m3_t,float_e4m3_t,float", [(64, 8, "K,K"), (128, 256, "MN,MN")]),
+        ("SM100_MMA_F8F6F4_SS", "float_e2m1_t,float_e5m2_t,half_t", [(128, 40, "K,K")]),
+        ("SM100_MMA_F8F6F4_TS", "float_e5m2_t,float_e2m3_t,float", [(64, 56, "K,K"), (128, 128, "K,MN")]),
+        ("SM100_MMA_F8F6F4_2x1SM_SS", "float_e4m3_t,float_e3m2_t,float", [(128, 16, "K,K"), (256, 96, "MN,MN")]),
+        ("SM100_MMA_F8F6F4_2x1SM_TS", "float_e4m3_t,float_e4m3_t,float", [(256, 128, "K,K")]),
+        # block-scaled: the scale-factor type after C (and MXF4's VS after N)
+        ("SM100_MMA_MXF8F6F4_SS", "float_e4m3_t,float_e4m3_t,float,float_ue8m0_t", [(128, 64, "K,K")]),
+        ("SM100_MMA_MXF8F6F4_SS", "float_e2m1_t,float_e5m2_t,half_t,float_ue8m0_t", [(128, 8, "MN,K")]),
+        ("SM100_MMA_MXF8F6F4_2x1SM_SS", "float_e4m3_t,float_e2m3_t,float,float_ue8m0_t", [(256, 16, "K,MN")]),
+        ("SM100_MMA_MXF8F6F4_2x1SM_SS", "float_e3m2_t,float_e4m3_t,float,float_ue8m0_t", [(256, 256, "K,K")]),
+        ("SM100_MMA_MXF4_SS", "float_e2m1_t,float_e2m1_t,float,float_ue8m0_t", [(128, 128, "32,K,K")]),
+        ("SM100_MMA_MXF4_SS", "float_e2m1_t,float_e2m1_t,float,float_ue4m3_t", [(128, 24, "16,K,K")]),
+        ("SM100_MMA_MXF4_2x1SM_SS", "float_e2m1_t,float_e2m1_t,float,float_ue8m0_t", [(128, 32, "32,K,K")]),
+        ("SM100_MMA_MXF4_2x1SM_SS", "float_e2m1_t,float_e2m1_t,float,float_ue4m3_t", [(256, 256, "16,K,K")])]
+UMMA_TILED = [("SM100_MMA_F16BF16_SS<half_t,half_t,float,128,64,UMMA::Major::K,UMMA::Major::K>", "(1,2,1)", None),
+              ("SM100_MMA_F16BF16_2x1SM_SS<half_t,half_t,float,256,128,UMMA::Major::K,UMMA::Major::K>", "(2,1,1)", None)]
+
+
+def umma_names():
+    for kind, types, insts in UMMA:
+        for m, n, majors in insts:
+            vs = "".join("," + x for x in majors.split(",")[:-2])
+            a, b = majors.split(",")[-2:]
+            yield "%s<%s,%d,%d%s,UMMA::Major::%s,UMMA::Major::%s>" % (kind, types, m, n, vs, a, b)
+
+
 TILED = [("SM80_16x8x16_F32F16F16F32_TN", "(2,2,1)", None), ("SM80_16x8x16_F32F16F16F32_TN", "(2,2,1):(2,1,0)", None),
          ("SM80_16x8x16_F32F16F16F32_TN", "(2,2,1)", "(32,32,16)"),
          ("SM80_16x8x16_F32F16F16F32_TN", "(2,2,1)", "(_,(8,2,2):(1,16,8),_)"),
@@ -167,7 +209,7 @@ def tiled_expr(atom, layout, perm):
 def main():
     cutlass = sys.argv[1]
     p = Prog()
-    for atom in MMA_ATOMS + [g % n for g, ns in GMMA for n in ns]:
+    for atom in MMA_ATOMS + [g % n for g, ns in GMMA for n in ns] + list(umma_names()):
         t = "MMA_Atom<%s>" % cpp_name(atom)
         p.case("thr_id(%s)" % atom, "typename %s::ThrID{}" % t)
         p.case("shape_mnk(%s)" % atom, "typename %s::Shape_MNK{}" % t)
@@ -186,6 +228,12 @@ def main():
                     p.part("partition_%s(%s,%d,%s)" % (x, e, thr, tensor),
                            "auto m = %s; if (%d >= size(m)) break; auto p = m.get_slice(%d).partition_%s(make_tensor(base, %s))"
                            % (c, thr, thr, x, cpp_layout(tensor)), tensor)
+    for atom, layout, perm in UMMA_TILED:
+        e, c = tiled_expr(atom, layout, perm), tiled_cpp(atom, layout, perm)
+        p.case("thr_layout_vmnk(%s)" % e, "%s.get_thr_layout_vmnk()" % c)
+        p.case("tile_shape(%s)" % e, "tile_shape(%s)" % c)
+        for x in "ABC":
+            p.case("layout%s_TV(%s)" % (x, e), "%s.get_layout%s_TV()" % (c, x))
     mma_e, mma_c = tiled_expr(*TILED[0]), tiled_cpp(*TILED[0])
     copies = []
     for op, ty, thr, val in COPIES:
