@@ -42,6 +42,24 @@ static cl_dist_t *parse(const char *text) {
   return d;
 }
 
+static std::vector<std::string> families(int p);
+
+// The GPU test's distributions parse and plan, for 2 and 4 ranks (so that the
+// GPU run fails only on what needs a GPU).
+static void test_families(void) {
+  for (int p = 2; p <= 4; p += 2) {
+    std::vector<std::string> fam = families(p);
+    CHECK(fam.size() == 26, "%zu families over %d ranks", fam.size(), p);
+    for (const std::string &text : fam) {
+      cl_dist_t *d = parse(text.c_str());
+      cl_dist_plan_t *plan = nullptr;
+      CHECK(cl_dist_plan_new(d, d, 16, p - 1, &plan) == CL_OK, "plan of %s", text.c_str());
+      cl_dist_plan_free(plan);
+      cl_dist_free(d);
+    }
+  }
+}
+
 static void test_args(void) {
   cl_dist_t *a = parse("dist((4,6), 2, Shard(0))"), *b = parse("dist((4,6), 2, Shard(1))");
   cl_dist_plan_t *plan = nullptr, *plan3 = nullptr;
@@ -256,8 +274,10 @@ static int test_gpu(void) {
 int main(int argc, char **argv) {
   const char *what = argc > 1 ? argv[1] : "args";
   int rc = 0;
-  if (std::strcmp(what, "args") == 0)
+  if (std::strcmp(what, "args") == 0) {
     test_args();
+    test_families();
+  }
   else if (std::strcmp(what, "gpu") == 0)
     rc = test_gpu();
   else {
