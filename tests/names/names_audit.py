@@ -198,8 +198,9 @@ def audit(headers_dir, opencl_dir=None, cute_dir=None):
         our_idents |= identifiers(text)
     # The C library's names our headers declare with (size_t, int64_t) are not ours,
     # nor the tag of CUDA's stream, which cuda.h names as CUDA does
-    # (cudaStream_t is struct CUstream_st *).
-    for n in [n for n in where if re.fullmatch(r'u?int\d+_t|size_t|ptrdiff_t|u?intptr_t|bool|CUstream_st', n)]:
+    # (cudaStream_t is struct CUstream_st *; NCCL's ncclComm_t, which
+    # nccl.h names, struct ncclComm *).
+    for n in [n for n in where if re.fullmatch(r'u?int\d+_t|size_t|ptrdiff_t|u?intptr_t|bool|CUstream_st|ncclComm', n)]:
         del where[n]
 
     problems = [f'{where[n]}: public name {n} does not start with cl_, CL_ or CUTELAYOUT_'
