@@ -113,6 +113,94 @@ static void catalog_mma_invariants(void **state) {
   assert_null(cl_atom_catalog_name((cl_atom_family)9, 0));
 }
 
+/* SM90 sparse GMMA: every N CuTe defines for a family keeps the invariants
+ * (A's tile M x K with K twice the dense family's); the N it lacks, a dense
+ * K, A of an RS in MN and a misplaced selector are errors. */
+static void sparse_gmma(void **state) {
+  (void)state;
+  int found_f16 = 0, found_s8 = 0;
+  for (int n = 8; n <= 264; n += 8) {
+    char f16[160], s8[160];
+    snprintf(f16, sizeof f16, "SM90::GMMA::SPARSE::GMMA_64x%dx32_F32BF16BF16_RS<GMMA::Major::K,GMMA::Major::MN>", n);
+    snprintf(s8, sizeof s8, "SM90::GMMA::SPARSE::GMMA_64x%dx64_S32U8U8_SS_TN_SATURATE", n);
+    cl_mma_atom_t *a = NULL;
+    if (cl_mma_atom_new(f16, &a) == CL_OK) {
+      found_f16++;
+      check_mma_atom(f16);
+      /* sparse_elem<2,bfloat16_t>: two values in 16 bits */
+      assert_int_equal(cl_mma_atom_value_bits(a, CL_OPERAND_A), 8);
+      assert_int_equal(cl_mma_atom_value_bits(a, CL_OPERAND_B), 16);
+    }
+    cl_mma_atom_free(a);
+    a = NULL;
+    cl_status s = cl_mma_atom_new(s8, &a);
+    if (s == CL_OK) {
+      found_s8++;
+      check_mma_atom(s8);
+      assert_int_equal(cl_mma_atom_value_bits(a, CL_OPERAND_A), 4);
+    } else {
+      assert_int_equal(s, CL_E_DOMAIN); /* no such N: an unknown name */
+    }
+    cl_mma_atom_free(a);
+  }
+  /* CuTe's headers: N = 8..256 by 8; the 8-bit ones 8, 16, 24, 32, then by 16 */
+  assert_int_equal(found_f16, 32);
+  assert_int_equal(found_s8, 18);
+  check_mma_atom("SM90::GMMA::SPARSE::GMMA_64x40x16_F32TF32TF32_RS_TN");
+  check_mma_atom("SM90::GMMA::SPARSE::GMMA_64x64x64_F32E4M3E4M3_SS_TN<GMMA::ScaleIn::Neg,GMMA::ScaleIn::Neg>");
+
+  /* the canonical name: defaults dropped, a selector keeps the scales before it */
+  static const struct {
+    const char *in, *canon;
+  } names[] = {
+    {"SM90::GMMA::SPARSE::GMMA_64x8x32_F16F16F16_SS<GMMA::Major::K,GMMA::Major::MN,GMMA::ScaleIn::One,GMMA::ScaleIn::One,"
+     "GMMA::SparseSel::Zero>",
+     "SM90::GMMA::SPARSE::GMMA_64x8x32_F16F16F16_SS<GMMA::Major::K,GMMA::Major::MN>"},
+    {"SM90::GMMA::SPARSE::GMMA_64x8x32_F16F16F16_SS<GMMA::Major::K,GMMA::Major::MN,GMMA::ScaleIn::One,GMMA::ScaleIn::One,"
+     "GMMA::SparseSel::One>",
+     "SM90::GMMA::SPARSE::GMMA_64x8x32_F16F16F16_SS<GMMA::Major::K,GMMA::Major::MN,GMMA::ScaleIn::One,GMMA::ScaleIn::One,"
+     "GMMA::SparseSel::One>"},
+    {"SM90::GMMA::SPARSE::GMMA_64x8x16_F32TF32TF32_SS_TN<GMMA::ScaleIn::One,GMMA::ScaleIn::Neg>",
+     "SM90::GMMA::SPARSE::GMMA_64x8x16_F32TF32TF32_SS_TN<GMMA::ScaleIn::One,GMMA::ScaleIn::Neg>"},
+    {"SM90::GMMA::SPARSE::GMMA_64x8x16_F32TF32TF32_SS_TN<GMMA::ScaleIn::One>", "SM90::GMMA::SPARSE::GMMA_64x8x16_F32TF32TF32_SS_TN"},
+    {"SM90::GMMA::SPARSE::GMMA_64x32x64_S32S8S8_RS_TN<GMMA::SparseSel::One>",
+     "SM90::GMMA::SPARSE::GMMA_64x32x64_S32S8S8_RS_TN<GMMA::SparseSel::One>"},
+    {"SM90::GMMA::SPARSE::GMMA_64x32x64_S32S8S8_RS_TN<GMMA::SparseSel::Zero>", "SM90::GMMA::SPARSE::GMMA_64x32x64_S32S8S8_RS_TN"},
+  };
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    cl_mma_atom_t *a = mma(names[i].in);
+    char buf[256];
+    assert_true(cl_mma_atom_format(a, buf, sizeof buf) > 0);
+    assert_string_equal(buf, names[i].canon);
+    cl_mma_atom_free(a);
+  }
+
+  cl_mma_atom_t *a = (cl_mma_atom_t *)1;
+  /* the dense K under the sparse name, and an N the 8-bit family lacks */
+  assert_int_equal(cl_mma_atom_new("SM90::GMMA::SPARSE::GMMA_64x64x16_F16F16F16_SS<GMMA::Major::K,GMMA::Major::K>", &a),
+                   CL_E_DOMAIN);
+  assert_null(a);
+  assert_int_equal(cl_mma_atom_new("SM90::GMMA::SPARSE::GMMA_64x40x64_S32S8S8_SS_TN", &a), CL_E_DOMAIN);
+  assert_int_equal(cl_mma_atom_new("SM90::GMMA::SPARSE::GMMA_64x64x32_F16F16F16_RS<GMMA::Major::MN,GMMA::Major::K>", &a),
+                   CL_E_TYPE);
+  assert_non_null(strstr(cl_last_error(), "K major"));
+  assert_int_equal(cl_mma_atom_new("SM90::GMMA::SPARSE::GMMA_64x64x32_F16F16F16_SS<GMMA::Major::K,GMMA::Major::K,"
+                                   "GMMA::SparseSel::One>",
+                                   &a),
+                   CL_E_TYPE);
+  assert_non_null(strstr(cl_last_error(), "GMMA::ScaleIn::One or GMMA::ScaleIn::Neg"));
+  assert_int_equal(cl_mma_atom_new("SM90::GMMA::SPARSE::GMMA_64x64x64_S32S8S8_SS_TN<GMMA::SparseSel::Two>", &a), CL_E_TYPE);
+  assert_non_null(strstr(cl_last_error(), "GMMA::SparseSel::Zero or GMMA::SparseSel::One"));
+  assert_int_equal(
+      cl_mma_atom_new("SM90::GMMA::SPARSE::GMMA_64x64x64_S32S8S8_SS_TN<GMMA::SparseSel::One,GMMA::SparseSel::One>", &a),
+      CL_E_TYPE);
+  assert_non_null(strstr(cl_last_error(), "at most 1 template arguments"));
+  assert_int_equal(cl_mma_atom_new("SM90::GMMA::SPARSE::GMMA_64x64x32_F16F16F16_SS", &a), CL_E_TYPE);
+  assert_int_equal(cl_mma_atom_new("SM90::GMMA::SPARSE::GMMA_64x64x32_F16F16F16_SS<GMMA::Major::K", &a), CL_E_DOMAIN);
+  assert_int_equal(cl_mma_atom_new("SM90::GMMA::SPARSE::GMMA_", &a), CL_E_DOMAIN);
+  assert_null(a);
+}
+
 /* SM100 UMMA: every M and N (in steps of 8) and majors of a family; the
  * instances CuTe accepts (counted from its asserts) keep the invariants. */
 static int umma_accepted_vs(const char *kind, const char *types, const char *after_n) {
@@ -845,7 +933,7 @@ static void composed_partitions(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test(catalog_mma_invariants), cmocka_unit_test(umma_families), cmocka_unit_test(umma_errors), cmocka_unit_test(catalog_copy_invariants),
+    cmocka_unit_test(catalog_mma_invariants), cmocka_unit_test(sparse_gmma), cmocka_unit_test(umma_families), cmocka_unit_test(umma_errors), cmocka_unit_test(catalog_copy_invariants),
     cmocka_unit_test(copy_atom_kinds_and_widths), cmocka_unit_test(atom_errors),
     cmocka_unit_test(smem_atoms), cmocka_unit_test(tiled_mma_properties),
     cmocka_unit_test(tiled_mma_partitions), cmocka_unit_test(tiled_mma_errors),
