@@ -201,6 +201,43 @@ static void sparse_gmma(void **state) {
   assert_null(a);
 }
 
+/* SM120's sparse warp MMAs: A of K 64 (128 block-scaled 4-bit) in sparse_elem
+ * values, B as CuTe's traits declare it (uint8_t, uint4_t), whatever the
+ * types; a type pair or VS the instruction lacks is an unknown name. */
+static void sparse_sm120(void **state) {
+  (void)state;
+  static const struct {
+    const char *name;
+    int64_t k, bits_a, bits_b, bits_c;
+  } atoms[] = {
+    {"SM120::SPARSE::SM120_SPARSE_16x8x64_TN<float_e2m1_t,float_e4m3_t,half_t>", 64, 2, 8, 16},
+    {"SM120::SPARSE::SM120_SPARSE_16x8x64_TN<float_e5m2_t,float_e2m3_t,float>", 64, 4, 8, 32},
+    {"SM120::BLOCKSCALED::SPARSE::SM120_SPARSE_16x8x64_TN_VS<float_e4m3_t,float_e4m3_t,float,float_ue8m0_t,64>", 64, 4, 8, 32},
+    {"SM120::BLOCKSCALED::SPARSE::SM120_SPARSE_16x8x128_TN_VS<float_e2m1_t,float_e2m1_t,float,float_ue4m3_t,32>", 128, 2, 4, 32},
+  };
+  for (size_t i = 0; i < sizeof atoms / sizeof atoms[0]; i++) {
+    check_mma_atom(atoms[i].name);
+    cl_mma_atom_t *a = mma(atoms[i].name);
+    cl_tuple_t *mnk = NULL;
+    assert_int_equal(cl_mma_atom_shape_mnk(a, &mnk), CL_OK);
+    assert_int_equal(tuple_at(mnk, 2), atoms[i].k);
+    assert_int_equal(cl_mma_atom_value_bits(a, CL_OPERAND_A), atoms[i].bits_a);
+    assert_int_equal(cl_mma_atom_value_bits(a, CL_OPERAND_B), atoms[i].bits_b);
+    assert_int_equal(cl_mma_atom_value_bits(a, CL_OPERAND_C), atoms[i].bits_c);
+    cl_tuple_free(mnk);
+    cl_mma_atom_free(a);
+  }
+  cl_mma_atom_t *a = NULL;
+  assert_int_equal(cl_mma_atom_new("SM120::SPARSE::SM120_SPARSE_16x8x64_TN<float_e4m3_t,float_e4m3_t,double>", &a),
+                   CL_E_DOMAIN);
+  assert_int_equal(cl_mma_atom_new("SM120::BLOCKSCALED::SPARSE::SM120_SPARSE_16x8x64_TN_VS<float_e4m3_t,float_e4m3_t,"
+                                   "float,float_ue8m0_t,32>",
+                                   &a),
+                   CL_E_DOMAIN);
+  assert_non_null(strstr(cl_last_error(), "unknown MMA atom"));
+  assert_null(a);
+}
+
 /* SM100 UMMA: every M and N (in steps of 8) and majors of a family; the
  * instances CuTe accepts (counted from its asserts) keep the invariants. */
 static int umma_accepted_vs(const char *kind, const char *types, const char *after_n) {
@@ -933,7 +970,7 @@ static void composed_partitions(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test(catalog_mma_invariants), cmocka_unit_test(sparse_gmma), cmocka_unit_test(umma_families), cmocka_unit_test(umma_errors), cmocka_unit_test(catalog_copy_invariants),
+    cmocka_unit_test(catalog_mma_invariants), cmocka_unit_test(sparse_gmma), cmocka_unit_test(sparse_sm120), cmocka_unit_test(umma_families), cmocka_unit_test(umma_errors), cmocka_unit_test(catalog_copy_invariants),
     cmocka_unit_test(copy_atom_kinds_and_widths), cmocka_unit_test(atom_errors),
     cmocka_unit_test(smem_atoms), cmocka_unit_test(tiled_mma_properties),
     cmocka_unit_test(tiled_mma_partitions), cmocka_unit_test(tiled_mma_errors),
