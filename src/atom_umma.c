@@ -16,6 +16,9 @@
  *
  * The block-scaled kinds (MXF8F6F4, MXF4) add a scale-factor type after C
  * and, for MXF4, a scale-vector size after N; their layouts are the same.
+ * The sparse kinds (<kind>_SS_SPARSE, one CTA) take A 2:4 structured-sparse:
+ * K is 512 bits of A's type (64 for F8F6F4) and A's element, CuTe's
+ * sparse_elem<2,A>, has half A's bits; the layouts are the 1SM ones.
  *
  * Every condition CuTe's structs, traits and instruction descriptor assert
  * is checked here, so that an instance CuTe rejects is an error naming it. */
@@ -61,29 +64,34 @@ typedef struct umma_family {
   umma_tail tail;
   umma_scaled scaled;
   int m_only; /* the one M the kind takes (0: the usual two) */
+  bool sparse; /* _SPARSE: A 2:4 structured-sparse, K doubled */
 } umma_family;
 
 static const umma_family families[] = {
-  {"TF32_SS", BITS_32, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0},
-  {"TF32_TS", BITS_32, false, true, false, 8, DOUBLE_M128, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0},
-  {"TF32_2x1SM_SS", BITS_32, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0},
-  {"TF32_2x1SM_TS", BITS_32, true, true, false, 32, DOUBLE_NEVER, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0},
-  {"F16BF16_SS", BITS_16, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0},
-  {"F16BF16_TS", BITS_16, false, true, false, 8, DOUBLE_M128, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0},
-  {"F16BF16_2x1SM_SS", BITS_16, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0},
-  {"F16BF16_2x1SM_TS", BITS_16, true, true, false, 32, DOUBLE_NEVER, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0},
-  {"S8_SS", BITS_8, false, false, true, 16, DOUBLE_NEVER, true, TAIL_SATURATE, SCALED_NOT, 0},
-  {"S8_TS", BITS_8, false, true, false, 16, DOUBLE_NEVER, true, TAIL_SCALES_SATURATE, SCALED_NOT, 0},
-  {"S8_2x1SM_SS", BITS_8, true, false, false, 32, DOUBLE_NEVER, false, TAIL_SATURATE, SCALED_NOT, 0},
-  {"S8_2x1SM_TS", BITS_8, true, true, false, 32, DOUBLE_NEVER, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0},
-  {"F8F6F4_SS", BITS_AT_MOST8, false, false, false, 8, DOUBLE_B_MN, false, TAIL_SCALES, SCALED_NOT, 0},
-  {"F8F6F4_TS", BITS_AT_MOST8, false, true, false, 8, DOUBLE_M128, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0},
-  {"F8F6F4_2x1SM_SS", BITS_AT_MOST8, true, false, false, 16, DOUBLE_B_MN, false, TAIL_SCALES, SCALED_NOT, 0},
-  {"F8F6F4_2x1SM_TS", BITS_AT_MOST8, true, true, false, 32, DOUBLE_NEVER, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0},
-  {"MXF8F6F4_SS", BITS_AT_MOST8, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF, 128},
-  {"MXF8F6F4_2x1SM_SS", BITS_AT_MOST8, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF, 256},
-  {"MXF4_SS", BITS_4, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF_VS, 128},
-  {"MXF4_2x1SM_SS", BITS_4, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF_VS, 0},
+  {"TF32_SS", BITS_32, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, false},
+  {"TF32_TS", BITS_32, false, true, false, 8, DOUBLE_M128, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false},
+  {"TF32_2x1SM_SS", BITS_32, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, false},
+  {"TF32_2x1SM_TS", BITS_32, true, true, false, 32, DOUBLE_NEVER, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false},
+  {"F16BF16_SS", BITS_16, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, false},
+  {"F16BF16_TS", BITS_16, false, true, false, 8, DOUBLE_M128, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false},
+  {"F16BF16_2x1SM_SS", BITS_16, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, false},
+  {"F16BF16_2x1SM_TS", BITS_16, true, true, false, 32, DOUBLE_NEVER, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false},
+  {"S8_SS", BITS_8, false, false, true, 16, DOUBLE_NEVER, true, TAIL_SATURATE, SCALED_NOT, 0, false},
+  {"S8_TS", BITS_8, false, true, false, 16, DOUBLE_NEVER, true, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false},
+  {"S8_2x1SM_SS", BITS_8, true, false, false, 32, DOUBLE_NEVER, false, TAIL_SATURATE, SCALED_NOT, 0, false},
+  {"S8_2x1SM_TS", BITS_8, true, true, false, 32, DOUBLE_NEVER, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false},
+  {"F8F6F4_SS", BITS_AT_MOST8, false, false, false, 8, DOUBLE_B_MN, false, TAIL_SCALES, SCALED_NOT, 0, false},
+  {"F8F6F4_TS", BITS_AT_MOST8, false, true, false, 8, DOUBLE_M128, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false},
+  {"F8F6F4_2x1SM_SS", BITS_AT_MOST8, true, false, false, 16, DOUBLE_B_MN, false, TAIL_SCALES, SCALED_NOT, 0, false},
+  {"F8F6F4_2x1SM_TS", BITS_AT_MOST8, true, true, false, 32, DOUBLE_NEVER, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false},
+  {"MXF8F6F4_SS", BITS_AT_MOST8, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF, 128, false},
+  {"MXF8F6F4_2x1SM_SS", BITS_AT_MOST8, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF, 256, false},
+  {"MXF4_SS", BITS_4, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF_VS, 128, false},
+  {"MXF4_2x1SM_SS", BITS_4, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF_VS, 0, false},
+  {"TF32_SS_SPARSE", BITS_32, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, true},
+  {"F16BF16_SS_SPARSE", BITS_16, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, true},
+  {"S8_SS_SPARSE", BITS_8, false, false, true, 16, DOUBLE_NEVER, true, TAIL_SATURATE, SCALED_NOT, 0, true},
+  {"F8F6F4_SS_SPARSE", BITS_AT_MOST8, false, false, false, 8, DOUBLE_M128, false, TAIL_SCALES, SCALED_NOT, 0, true},
 };
 #define NFAMILIES (sizeof families / sizeof families[0])
 
@@ -109,6 +117,10 @@ const char *cl_umma_example(int64_t i) {
     "SM100_MMA_MXF8F6F4_2x1SM_SS<float_e4m3_t,float_e4m3_t,float,float_ue8m0_t,256,256,UMMA::Major::K,UMMA::Major::K>",
     "SM100_MMA_MXF4_SS<float_e2m1_t,float_e2m1_t,float,float_ue8m0_t,128,256,32,UMMA::Major::K,UMMA::Major::K>",
     "SM100_MMA_MXF4_2x1SM_SS<float_e2m1_t,float_e2m1_t,float,float_ue8m0_t,256,256,32,UMMA::Major::K,UMMA::Major::K>",
+    "SM100_MMA_TF32_SS_SPARSE<tfloat32_t,tfloat32_t,float,128,256,UMMA::Major::K,UMMA::Major::K>",
+    "SM100_MMA_F16BF16_SS_SPARSE<half_t,half_t,float,128,256,UMMA::Major::K,UMMA::Major::K>",
+    "SM100_MMA_S8_SS_SPARSE<int8_t,int8_t,int32_t,128,256,UMMA::Major::K,UMMA::Major::K>",
+    "SM100_MMA_F8F6F4_SS_SPARSE<float_e4m3_t,float_e4m3_t,float,128,256,UMMA::Major::K,UMMA::Major::K>",
     NULL,
   };
   return i < (int64_t)(sizeof examples / sizeof examples[0]) ? examples[i] : NULL;
@@ -294,6 +306,8 @@ static const umma_family *family_of(const char *base) {
 
 static void fill_traits(const umma_family *f, long m, long n, const int64_t *bits, cl_mma_traits *t) {
   long k = f->bits == BITS_AT_MOST8 ? 32 : f->bits == BITS_4 ? 64 : 256 / bits[0];
+  if (f->sparse)
+    k *= 2; /* the instruction reads twice the K of A's stored values */
   snprintf(t->shape_mnk, sizeof t->shape_mnk, "(%ld,%ld,%ld)", m, n, k);
   if (f->two_sm) {
     snprintf(t->thr_id, sizeof t->thr_id, "2:1");
@@ -307,6 +321,8 @@ static void fill_traits(const umma_family *f, long m, long n, const int64_t *bit
     snprintf(t->layout[2], sizeof t->layout[2], "(1,(%ld,%ld)):(0,(1,%ld))", m, n, m);
   }
   memcpy(t->bits, bits, sizeof t->bits);
+  if (f->sparse)
+    t->bits[0] = bits[0] / 2; /* sparse_elem<2,A>: two values in one A's bits */
 }
 
 /* The comma-separated template arguments in `args` (split in place) into

@@ -294,6 +294,43 @@ static void umma_families(void **state) {
   /* F8F6F4 SS: N by 8 (16 for 2x1SM) with B K-major, twice that MN-major */
   assert_int_equal(umma_accepted("F8F6F4_SS", "float_e4m3_t,float_e5m2_t,float"), 2 * (32 + 16) * 2);
   assert_int_equal(umma_accepted("F8F6F4_2x1SM_SS", "float_e3m2_t,float_e2m3_t,float"), 2 * (16 + 8) * 2);
+  /* sparse (1SM SS): N as the dense SS kinds, but F8F6F4's by 16 when M is
+   * 128 whatever B's major */
+  assert_int_equal(umma_accepted("TF32_SS_SPARSE", "tfloat32_t,tfloat32_t,float"), 2 * 32 * 4);
+  assert_int_equal(umma_accepted("F16BF16_SS_SPARSE", "bfloat16_t,bfloat16_t,half_t"), 2 * 32 * 4);
+  assert_int_equal(umma_accepted("S8_SS_SPARSE", "uint8_t,int8_t,int32_t"), 2 * 17 * 4);
+  assert_int_equal(umma_accepted("F8F6F4_SS_SPARSE", "float_e2m1_t,float_e5m2_t,float"), (32 + 16) * 4);
+  /* their K is 512 bits of A's type (64 for F8F6F4), A's element half A's bits */
+  static const struct {
+    const char *name;
+    int64_t k, bits_a;
+  } sparse[] = {
+    {"SM100_MMA_TF32_SS_SPARSE<tfloat32_t,tfloat32_t,float,64,8,UMMA::Major::K,UMMA::Major::K>", 16, 16},
+    {"SM100_MMA_F16BF16_SS_SPARSE<half_t,half_t,float,128,16,UMMA::Major::MN,UMMA::Major::K>", 32, 8},
+    {"SM100_MMA_S8_SS_SPARSE<int8_t,int8_t,int32_t,64,8,UMMA::Major::K,UMMA::Major::K>", 64, 4},
+    {"SM100_MMA_F8F6F4_SS_SPARSE<float_e2m1_t,float_e4m3_t,float,128,32,UMMA::Major::K,UMMA::Major::K>", 64, 2},
+  };
+  for (size_t i = 0; i < sizeof sparse / sizeof sparse[0]; i++) {
+    cl_mma_atom_t *sp = mma(sparse[i].name);
+    cl_tuple_t *sp_mnk = NULL;
+    assert_int_equal(cl_mma_atom_shape_mnk(sp, &sp_mnk), CL_OK);
+    assert_int_equal(tuple_at(sp_mnk, 2), sparse[i].k);
+    assert_int_equal(cl_mma_atom_value_bits(sp, CL_OPERAND_A), sparse[i].bits_a);
+    cl_tuple_free(sp_mnk);
+    cl_mma_atom_free(sp);
+  }
+  cl_mma_atom_t *bad = NULL;
+  assert_int_equal(
+      cl_mma_atom_new("SM100_MMA_S8_SS_SPARSE<int8_t,int8_t,float,128,64,UMMA::Major::K,UMMA::Major::K>", &bad), CL_E_TYPE);
+  assert_int_equal(
+      cl_mma_atom_new("SM100_MMA_F16BF16_SS_SPARSE<half_t,half_t,float,256,64,UMMA::Major::K,UMMA::Major::K>", &bad),
+      CL_E_TYPE);
+  assert_int_equal(cl_mma_atom_new("SM100_MMA_F8F6F4_SS_SPARSE<float_e4m3_t,float_e4m3_t,float,128,24,UMMA::Major::K,"
+                                   "UMMA::Major::MN>",
+                                   &bad),
+                   CL_E_TYPE);
+  assert_non_null(strstr(cl_last_error(), "when M is 128"));
+  assert_null(bad);
   /* K is 256 bits of A's type, 32 for F8F6F4 whatever the width; 2x1SM
    * splits M between its two threads (CTAs) */
   cl_mma_atom_t *a = mma("SM100_MMA_S8_2x1SM_TS<int8_t,int8_t,int32_t,256,64,UMMA::Major::K,UMMA::Major::K>");
