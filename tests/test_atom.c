@@ -198,6 +198,13 @@ static void sparse_gmma(void **state) {
   assert_int_equal(cl_mma_atom_new("SM90::GMMA::SPARSE::GMMA_64x64x32_F16F16F16_SS", &a), CL_E_TYPE);
   assert_int_equal(cl_mma_atom_new("SM90::GMMA::SPARSE::GMMA_64x64x32_F16F16F16_SS<GMMA::Major::K", &a), CL_E_DOMAIN);
   assert_int_equal(cl_mma_atom_new("SM90::GMMA::SPARSE::GMMA_", &a), CL_E_DOMAIN);
+  /* longer than any GMMA name before its template arguments: unknown; longer
+   * than any atom's name: a limit */
+  char longer[400];
+  snprintf(longer, sizeof longer, "SM90::GMMA::SPARSE::GMMA_64x8x32_F16F16F16_SS%090d", 0);
+  assert_int_equal(cl_mma_atom_new(longer, &a), CL_E_DOMAIN);
+  snprintf(longer, sizeof longer, "SM90::GMMA::SPARSE::GMMA_64x8x32_F16F16F16_SS<GMMA::Major::K,%0250d>", 0);
+  assert_int_equal(cl_mma_atom_new(longer, &a), CL_E_LIMIT);
   assert_null(a);
 }
 
