@@ -92,6 +92,8 @@ static const umma_family families[] = {
   {"F16BF16_SS_SPARSE", BITS_16, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, true},
   {"S8_SS_SPARSE", BITS_8, false, false, true, 16, DOUBLE_NEVER, true, TAIL_SATURATE, SCALED_NOT, 0, true},
   {"F8F6F4_SS_SPARSE", BITS_AT_MOST8, false, false, false, 8, DOUBLE_M128, false, TAIL_SCALES, SCALED_NOT, 0, true},
+  {"MXF8F6F4_SS_SPARSE", BITS_AT_MOST8, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF, 128, true},
+  {"MXF4NVF4_SS_SPARSE", BITS_4, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF_VS, 128, true},
 };
 #define NFAMILIES (sizeof families / sizeof families[0])
 
@@ -121,6 +123,8 @@ const char *cl_umma_example(int64_t i) {
     "SM100_MMA_F16BF16_SS_SPARSE<half_t,half_t,float,128,256,UMMA::Major::K,UMMA::Major::K>",
     "SM100_MMA_S8_SS_SPARSE<int8_t,int8_t,int32_t,128,256,UMMA::Major::K,UMMA::Major::K>",
     "SM100_MMA_F8F6F4_SS_SPARSE<float_e4m3_t,float_e4m3_t,float,128,256,UMMA::Major::K,UMMA::Major::K>",
+    "SM100_MMA_MXF8F6F4_SS_SPARSE<float_e4m3_t,float_e4m3_t,float,float_ue8m0_t,128,256,UMMA::Major::K,UMMA::Major::K>",
+    "SM100_MMA_MXF4NVF4_SS_SPARSE<float_e2m1_t,float_e2m1_t,float,float_ue8m0_t,128,256,64,UMMA::Major::K,UMMA::Major::K>",
     NULL,
   };
   return i < (int64_t)(sizeof examples / sizeof examples[0]) ? examples[i] : NULL;
@@ -238,15 +242,20 @@ static cl_status tail_args(const char *base, const umma_family *f, int fixed, ch
   return CL_OK;
 }
 
+/* MXF4's scale-vector sizes: this one for any types and scale factors, twice
+ * it for float_e2m1_t with float_ue8m0_t (16 and 32; 32 and 64 sparse). */
+static long free_vs(const umma_family *f) { return f->sparse ? 32 : 16; }
+
 /* The static_asserts of CuTe's struct, traits and instruction descriptor
  * for M, N, the majors and the types, in the order CuTe checks them. */
 /* The scale-factor type and vector size of a block-scaled kind: CuTe's
  * MXF4 traits and its block-scaled instruction descriptor. */
 static cl_status check_scales(const char *base, const umma_family *f, char type[3][40], const char *sf, long vs) {
   bool ue8m0 = strcmp(sf, "float_ue8m0_t") == 0;
-  if (f->scaled == SCALED_SF_VS && vs == 32 &&
+  long strict = 2 * free_vs(f);
+  if (f->scaled == SCALED_SF_VS && vs == strict &&
       !(strcmp(type[0], "float_e2m1_t") == 0 && strcmp(type[1], "float_e2m1_t") == 0 && ue8m0))
-    return cl_fail(CL_E_TYPE, "%s: VS = 32 needs A and B float_e2m1_t and scale factors float_ue8m0_t", base);
+    return cl_fail(CL_E_TYPE, "%s: VS = %ld needs A and B float_e2m1_t and scale factors float_ue8m0_t", base, strict);
   for (int i = 0; i < 2; i++)
     if (!ab_format(type[i]))
       return cl_fail(CL_E_TYPE, "%s: UMMA has no format for %s as %c", base, type[i], "AB"[i]);
@@ -276,8 +285,9 @@ static cl_status check_instance(const char *base, const umma_family *f, char typ
                    : f->doubled == DOUBLE_B_MN ? (b_major == 1 ? " when B is MN-major" : " when B is K-major")
                                                : "",
                    n);
-  if (f->scaled == SCALED_SF_VS && vs != 16 && vs != 32)
-    return cl_fail(CL_E_TYPE, "%s: the scale-vector size VS must be 16 or 32, not %ld", base, vs);
+  if (f->scaled == SCALED_SF_VS && vs != free_vs(f) && vs != 2 * free_vs(f))
+    return cl_fail(CL_E_TYPE, "%s: the scale-vector size VS must be %ld or %ld, not %ld", base, free_vs(f),
+                   2 * free_vs(f), vs);
   if (f->ts && a_major != 0)
     return cl_fail(CL_E_TYPE, "%s: A comes from tensor memory and must be K-major (UMMA::Major::K)", base);
   if (!bits_allowed(f->bits, bits[0], bits[1]))

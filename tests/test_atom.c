@@ -307,6 +307,12 @@ static void umma_families(void **state) {
   assert_int_equal(umma_accepted("F16BF16_SS_SPARSE", "bfloat16_t,bfloat16_t,half_t"), 2 * 32 * 4);
   assert_int_equal(umma_accepted("S8_SS_SPARSE", "uint8_t,int8_t,int32_t"), 2 * 17 * 4);
   assert_int_equal(umma_accepted("F8F6F4_SS_SPARSE", "float_e2m1_t,float_e5m2_t,float"), (32 + 16) * 4);
+  /* block-scaled sparse: M 128 only; MXF4NVF4's VS 32, or 64 for float_e2m1_t with float_ue8m0_t */
+  assert_int_equal(umma_accepted("MXF8F6F4_SS_SPARSE", "float_e4m3_t,float_e2m1_t,float,float_ue8m0_t"), 32 * 4);
+  assert_int_equal(umma_accepted_vs("MXF4NVF4_SS_SPARSE", "float_e2m1_t,float_e2m1_t,float,float_ue4m3_t", ",32"), 32 * 4);
+  assert_int_equal(umma_accepted_vs("MXF4NVF4_SS_SPARSE", "float_e2m1_t,float_e2m1_t,float,float_ue8m0_t", ",64"), 32 * 4);
+  assert_int_equal(umma_accepted_vs("MXF4NVF4_SS_SPARSE", "float_e2m1_t,float_e2m1_t,float,float_ue4m3_t", ",64"), 0);
+  assert_int_equal(umma_accepted_vs("MXF4NVF4_SS_SPARSE", "float_e2m1_t,float_e2m1_t,float,float_ue8m0_t", ",16"), 0);
   /* their K is 512 bits of A's type (64 for F8F6F4), A's element half A's bits */
   static const struct {
     const char *name;
@@ -316,6 +322,11 @@ static void umma_families(void **state) {
     {"SM100_MMA_F16BF16_SS_SPARSE<half_t,half_t,float,128,16,UMMA::Major::MN,UMMA::Major::K>", 32, 8},
     {"SM100_MMA_S8_SS_SPARSE<int8_t,int8_t,int32_t,64,8,UMMA::Major::K,UMMA::Major::K>", 64, 4},
     {"SM100_MMA_F8F6F4_SS_SPARSE<float_e2m1_t,float_e4m3_t,float,128,32,UMMA::Major::K,UMMA::Major::K>", 64, 2},
+    {"SM100_MMA_MXF8F6F4_SS_SPARSE<float_e5m2_t,float_e4m3_t,float,float_ue4m3_t,128,8,UMMA::Major::MN,UMMA::Major::K>", 64,
+     4},
+    /* CuTe's ValTypeA sparse_elem<4,uint8_t>: 2 bits */
+    {"SM100_MMA_MXF4NVF4_SS_SPARSE<float_e2m1_t,float_e2m1_t,float,float_ue8m0_t,128,64,64,UMMA::Major::K,UMMA::Major::K>", 128,
+     2},
   };
   for (size_t i = 0; i < sizeof sparse / sizeof sparse[0]; i++) {
     cl_mma_atom_t *sp = mma(sparse[i].name);

@@ -131,7 +131,10 @@ UMMA = [("SM100_MMA_TF32_SS", "tfloat32_t,tfloat32_t,float", [(64, 8, "K,K"), (1
         ("SM100_MMA_F16BF16_SS_SPARSE", "bfloat16_t,bfloat16_t,float", [(64, 40, "K,K")]),
         ("SM100_MMA_S8_SS_SPARSE", "int8_t,uint8_t,int32_t", [(64, 8, "K,K"), (128, 144, "K,MN")]),
         ("SM100_MMA_F8F6F4_SS_SPARSE", "float_e4m3_t,float_e4m3_t,float", [(64, 24, "K,K"), (128, 32, "MN,K")]),
-        ("SM100_MMA_F8F6F4_SS_SPARSE", "float_e2m1_t,float_e3m2_t,half_t", [(128, 256, "K,K")])]
+        ("SM100_MMA_F8F6F4_SS_SPARSE", "float_e2m1_t,float_e3m2_t,half_t", [(128, 256, "K,K")]),
+        ("SM100_MMA_MXF8F6F4_SS_SPARSE", "float_e4m3_t,float_e2m1_t,float,float_ue8m0_t", [(128, 8, "K,MN"), (128, 256, "K,K")]),
+        ("SM100_MMA_MXF4NVF4_SS_SPARSE", "float_e2m1_t,float_e2m1_t,float,float_ue8m0_t", [(128, 64, "64,K,K")]),
+        ("SM100_MMA_MXF4NVF4_SS_SPARSE", "float_e2m1_t,float_e2m1_t,float,float_ue4m3_t", [(128, 136, "32,K,K")])]
 UMMA_TILED = [("SM100_MMA_F16BF16_SS<half_t,half_t,float,128,64,UMMA::Major::K,UMMA::Major::K>", "(1,2,1)", None),
               ("SM100_MMA_F16BF16_2x1SM_SS<half_t,half_t,float,256,128,UMMA::Major::K,UMMA::Major::K>", "(2,1,1)", None),
               ("SM100_MMA_F16BF16_SS_SPARSE<half_t,half_t,float,128,64,UMMA::Major::K,UMMA::Major::K>", "(1,2,1)", None)]
