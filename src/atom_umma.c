@@ -19,6 +19,9 @@
  * The sparse kinds (<kind>_SS_SPARSE, one CTA) take A 2:4 structured-sparse:
  * K is 512 bits of A's type (64 for F8F6F4) and A's element, CuTe's
  * sparse_elem<2,A>, has half A's bits; the layouts are the 1SM ones.
+ * The _SCALED kinds (those CuTe gives traits: TF32 TS, F16BF16) take a
+ * uint32_t ScaleC after the majors, the rest as their dense kinds. (CuTe's
+ * SM100_MMA_TF32_SS_SCALED has no traits, so no atom.)
  *
  * Every condition CuTe's structs, traits and instruction descriptor assert
  * is checked here, so that an instance CuTe rejects is an error naming it. */
@@ -65,35 +68,44 @@ typedef struct umma_family {
   umma_scaled scaled;
   int m_only; /* the one M the kind takes (0: the usual two) */
   bool sparse; /* _SPARSE: A 2:4 structured-sparse, K doubled */
+  bool scale_c; /* _SCALED: a uint32_t ScaleC after the majors */
 } umma_family;
 
 static const umma_family families[] = {
-  {"TF32_SS", BITS_32, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, false},
-  {"TF32_TS", BITS_32, false, true, false, 8, DOUBLE_M128, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false},
-  {"TF32_2x1SM_SS", BITS_32, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, false},
-  {"TF32_2x1SM_TS", BITS_32, true, true, false, 32, DOUBLE_NEVER, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false},
-  {"F16BF16_SS", BITS_16, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, false},
-  {"F16BF16_TS", BITS_16, false, true, false, 8, DOUBLE_M128, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false},
-  {"F16BF16_2x1SM_SS", BITS_16, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, false},
-  {"F16BF16_2x1SM_TS", BITS_16, true, true, false, 32, DOUBLE_NEVER, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false},
-  {"S8_SS", BITS_8, false, false, true, 16, DOUBLE_NEVER, true, TAIL_SATURATE, SCALED_NOT, 0, false},
-  {"S8_TS", BITS_8, false, true, false, 16, DOUBLE_NEVER, true, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false},
-  {"S8_2x1SM_SS", BITS_8, true, false, false, 32, DOUBLE_NEVER, false, TAIL_SATURATE, SCALED_NOT, 0, false},
-  {"S8_2x1SM_TS", BITS_8, true, true, false, 32, DOUBLE_NEVER, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false},
-  {"F8F6F4_SS", BITS_AT_MOST8, false, false, false, 8, DOUBLE_B_MN, false, TAIL_SCALES, SCALED_NOT, 0, false},
-  {"F8F6F4_TS", BITS_AT_MOST8, false, true, false, 8, DOUBLE_M128, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false},
-  {"F8F6F4_2x1SM_SS", BITS_AT_MOST8, true, false, false, 16, DOUBLE_B_MN, false, TAIL_SCALES, SCALED_NOT, 0, false},
-  {"F8F6F4_2x1SM_TS", BITS_AT_MOST8, true, true, false, 32, DOUBLE_NEVER, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false},
-  {"MXF8F6F4_SS", BITS_AT_MOST8, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF, 128, false},
-  {"MXF8F6F4_2x1SM_SS", BITS_AT_MOST8, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF, 256, false},
-  {"MXF4_SS", BITS_4, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF_VS, 128, false},
-  {"MXF4_2x1SM_SS", BITS_4, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF_VS, 0, false},
-  {"TF32_SS_SPARSE", BITS_32, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, true},
-  {"F16BF16_SS_SPARSE", BITS_16, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, true},
-  {"S8_SS_SPARSE", BITS_8, false, false, true, 16, DOUBLE_NEVER, true, TAIL_SATURATE, SCALED_NOT, 0, true},
-  {"F8F6F4_SS_SPARSE", BITS_AT_MOST8, false, false, false, 8, DOUBLE_M128, false, TAIL_SCALES, SCALED_NOT, 0, true},
-  {"MXF8F6F4_SS_SPARSE", BITS_AT_MOST8, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF, 128, true},
-  {"MXF4NVF4_SS_SPARSE", BITS_4, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF_VS, 128, true},
+  {"TF32_SS", BITS_32, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, false, false},
+  {"TF32_TS", BITS_32, false, true, false, 8, DOUBLE_M128, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false, false},
+  {"TF32_2x1SM_SS", BITS_32, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, false, false},
+  {"TF32_2x1SM_TS", BITS_32, true, true, false, 32, DOUBLE_NEVER, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false, false},
+  {"F16BF16_SS", BITS_16, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, false, false},
+  {"F16BF16_TS", BITS_16, false, true, false, 8, DOUBLE_M128, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false, false},
+  {"F16BF16_2x1SM_SS", BITS_16, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, false, false},
+  {"F16BF16_2x1SM_TS", BITS_16, true, true, false, 32, DOUBLE_NEVER, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false, false},
+  {"S8_SS", BITS_8, false, false, true, 16, DOUBLE_NEVER, true, TAIL_SATURATE, SCALED_NOT, 0, false, false},
+  {"S8_TS", BITS_8, false, true, false, 16, DOUBLE_NEVER, true, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false, false},
+  {"S8_2x1SM_SS", BITS_8, true, false, false, 32, DOUBLE_NEVER, false, TAIL_SATURATE, SCALED_NOT, 0, false, false},
+  {"S8_2x1SM_TS", BITS_8, true, true, false, 32, DOUBLE_NEVER, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false, false},
+  {"F8F6F4_SS", BITS_AT_MOST8, false, false, false, 8, DOUBLE_B_MN, false, TAIL_SCALES, SCALED_NOT, 0, false, false},
+  {"F8F6F4_TS", BITS_AT_MOST8, false, true, false, 8, DOUBLE_M128, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false, false},
+  {"F8F6F4_2x1SM_SS", BITS_AT_MOST8, true, false, false, 16, DOUBLE_B_MN, false, TAIL_SCALES, SCALED_NOT, 0, false, false},
+  {"F8F6F4_2x1SM_TS", BITS_AT_MOST8, true, true, false, 32, DOUBLE_NEVER, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false, false},
+  {"MXF8F6F4_SS", BITS_AT_MOST8, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF, 128, false, false},
+  {"MXF8F6F4_2x1SM_SS", BITS_AT_MOST8, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF, 256, false, false},
+  {"MXF4_SS", BITS_4, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF_VS, 128, false, false},
+  {"MXF4_2x1SM_SS", BITS_4, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF_VS, 0, false, false},
+  {"TF32_SS_SPARSE", BITS_32, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, true, false},
+  {"F16BF16_SS_SPARSE", BITS_16, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, true, false},
+  {"S8_SS_SPARSE", BITS_8, false, false, true, 16, DOUBLE_NEVER, true, TAIL_SATURATE, SCALED_NOT, 0, true, false},
+  {"F8F6F4_SS_SPARSE", BITS_AT_MOST8, false, false, false, 8, DOUBLE_M128, false, TAIL_SCALES, SCALED_NOT, 0, true, false},
+  {"MXF8F6F4_SS_SPARSE", BITS_AT_MOST8, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF, 128, true, false},
+  {"MXF4NVF4_SS_SPARSE", BITS_4, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF_VS, 128, true, false},
+  {"TF32_TS_SCALED", BITS_32, false, true, false, 8, DOUBLE_M128, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false, true},
+  {"TF32_2x1SM_TS_SCALED", BITS_32, true, true, false, 32, DOUBLE_NEVER, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false,
+   true},
+  {"F16BF16_SS_SCALED", BITS_16, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, false, true},
+  {"F16BF16_TS_SCALED", BITS_16, false, true, false, 8, DOUBLE_M128, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false, true},
+  {"F16BF16_2x1SM_SS_SCALED", BITS_16, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, false, true},
+  {"F16BF16_2x1SM_TS_SCALED", BITS_16, true, true, false, 32, DOUBLE_NEVER, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0,
+   false, true},
 };
 #define NFAMILIES (sizeof families / sizeof families[0])
 
@@ -125,6 +137,9 @@ const char *cl_umma_example(int64_t i) {
     "SM100_MMA_F8F6F4_SS_SPARSE<float_e4m3_t,float_e4m3_t,float,128,256,UMMA::Major::K,UMMA::Major::K>",
     "SM100_MMA_MXF8F6F4_SS_SPARSE<float_e4m3_t,float_e4m3_t,float,float_ue8m0_t,128,256,UMMA::Major::K,UMMA::Major::K>",
     "SM100_MMA_MXF4NVF4_SS_SPARSE<float_e2m1_t,float_e2m1_t,float,float_ue8m0_t,128,256,64,UMMA::Major::K,UMMA::Major::K>",
+    "SM100_MMA_F16BF16_SS_SCALED<half_t,half_t,float,128,256,UMMA::Major::K,UMMA::Major::K,1>",
+    "SM100_MMA_F16BF16_TS_SCALED<half_t,half_t,float,128,256,UMMA::Major::K,UMMA::Major::K,1>",
+    "SM100_MMA_TF32_TS_SCALED<tfloat32_t,tfloat32_t,float,128,256,UMMA::Major::K,UMMA::Major::K,1>",
     NULL,
   };
   return i < (int64_t)(sizeof examples / sizeof examples[0]) ? examples[i] : NULL;
@@ -188,6 +203,13 @@ static long int_arg(const char *arg) {
   char *end;
   long v = strtol(arg, &end, 10);
   return end != arg && *end == '\0' && v >= 0 && v <= 1L << 20 ? v : -1;
+}
+
+/* A uint32_t template argument (ScaleC), or -1 if it is none. */
+static long long uint32_arg(const char *arg) {
+  char *end;
+  long long v = strtoll(arg, &end, 10);
+  return end != arg && *end == '\0' && v >= 0 && v <= 0xFFFFFFFFLL ? v : -1;
 }
 
 /* An enumerator argument `prefix` + one of `values`: its index, or -1. */
@@ -369,10 +391,10 @@ int cl_umma_lookup(const char *name, cl_mma_traits *t) {
   CL_TRY(split_args(base, args, arg, 16, &n));
   /* A,B,C[,SF],M,N[,VS],a_major,b_major */
   int sf_at = f->scaled != SCALED_NOT ? 3 : -1, m_at = 3 + (sf_at > 0), vs_at = f->scaled == SCALED_SF_VS ? m_at + 2 : -1;
-  int major_at = m_at + 2 + (vs_at > 0), fixed = major_at + 2;
+  int major_at = m_at + 2 + (vs_at > 0), fixed = major_at + 2 + f->scale_c;
   if (n < fixed)
-    return cl_fail(CL_E_TYPE, "%s needs at least %d template arguments (A,B,C,%sM,N,%sa_major,b_major), not %d", base,
-                   fixed, sf_at > 0 ? "SF," : "", vs_at > 0 ? "VS," : "", n);
+    return cl_fail(CL_E_TYPE, "%s needs at least %d template arguments (A,B,C,%sM,N,%sa_major,b_major%s), not %d", base,
+                   fixed, sf_at > 0 ? "SF," : "", vs_at > 0 ? "VS," : "", f->scale_c ? ",ScaleC" : "", n);
   char type[3][40];
   for (int i = 0; i < 3; i++)
     if (snprintf(type[i], sizeof type[i], "%s", arg[i]) >= (int)sizeof type[i])
@@ -388,6 +410,14 @@ int cl_umma_lookup(const char *name, cl_mma_traits *t) {
       return cl_fail(CL_E_TYPE, "%s: template argument %d must be UMMA::Major::K or UMMA::Major::MN, not '%s'", base,
                      major_at + 1 + i, arg[major_at + i]);
   }
+  char scale_c[16] = "";
+  if (f->scale_c) {
+    long long c = uint32_arg(arg[major_at + 2]);
+    if (c < 0)
+      return cl_fail(CL_E_TYPE, "%s: template argument %d (ScaleC) must be a uint32_t, not '%s'", base, major_at + 3,
+                     arg[major_at + 2]);
+    snprintf(scale_c, sizeof scale_c, ",%lld", c);
+  }
   int extra[3];
   char tail[96];
   CL_TRY(tail_args(base, f, fixed, arg + fixed, n - fixed, extra, tail, sizeof tail));
@@ -398,8 +428,9 @@ int cl_umma_lookup(const char *name, cl_mma_traits *t) {
     snprintf(sf_arg, sizeof sf_arg, "%.40s,", sf);
   if (vs_at > 0)
     snprintf(vs_arg, sizeof vs_arg, ",%ld", vs);
-  if (snprintf(t->name, sizeof t->name, "%s<%s,%s,%s,%s%ld,%ld%s,UMMA::Major::%s,UMMA::Major::%s%s>", base, type[0],
-               type[1], type[2], sf_arg, m, nn, vs_arg, majors[major[0]], majors[major[1]], tail) >= (int)sizeof t->name)
+  if (snprintf(t->name, sizeof t->name, "%s<%s,%s,%s,%s%ld,%ld%s,UMMA::Major::%s,UMMA::Major::%s%s%s>", base, type[0],
+               type[1], type[2], sf_arg, m, nn, vs_arg, majors[major[0]], majors[major[1]], scale_c,
+               tail) >= (int)sizeof t->name)
     return cl_fail(CL_E_LIMIT, "name too long: '%.40s...'", name);
   int64_t bits[3];
   for (int i = 0; i < 3; i++)

@@ -272,6 +272,69 @@ static int umma_accepted_vs(const char *kind, const char *types, const char *aft
 
 static int umma_accepted(const char *kind, const char *types) { return umma_accepted_vs(kind, types, ""); }
 
+/* SM100's _SCALED kinds: the instances (M, N by 8, majors, ScaleC 5) CuTe
+ * accepts keep the invariants and are as many as the dense kind's; ScaleC
+ * is part of the canonical name. */
+static int umma_scaled_accepted(const char *kind, const char *types) {
+  static const char *const majors[] = {"K", "MN"};
+  int accepted = 0;
+  for (int m = 32; m <= 256; m *= 2)
+    for (int n = 8; n <= 264; n += 8)
+      for (int ab = 0; ab < 4; ab++) {
+        char name[192];
+        snprintf(name, sizeof name, "SM100_MMA_%s<%s,%d,%d,UMMA::Major::%s,UMMA::Major::%s,5>", kind, types, m, n,
+                 majors[ab >> 1], majors[ab & 1]);
+        cl_mma_atom_t *a = NULL;
+        cl_status s = cl_mma_atom_new(name, &a);
+        if (s != CL_OK) {
+          assert_int_equal(s, CL_E_TYPE);
+          continue;
+        }
+        accepted++;
+        char buf[256];
+        assert_true(cl_mma_atom_format(a, buf, sizeof buf) > 0);
+        assert_string_equal(buf, name);
+        cl_mma_atom_free(a);
+        if (n % 64 == 0)
+          check_mma_atom(name);
+      }
+  return accepted;
+}
+
+static void umma_scaled(void **state) {
+  (void)state;
+  assert_int_equal(umma_scaled_accepted("F16BF16_SS_SCALED", "half_t,half_t,float"), 2 * 32 * 4);
+  assert_int_equal(umma_scaled_accepted("F16BF16_TS_SCALED", "bfloat16_t,bfloat16_t,float"), (32 + 16) * 2);
+  assert_int_equal(umma_scaled_accepted("TF32_TS_SCALED", "tfloat32_t,tfloat32_t,float"), (32 + 16) * 2);
+  assert_int_equal(umma_scaled_accepted("F16BF16_2x1SM_SS_SCALED", "half_t,half_t,half_t"), 2 * 16 * 4);
+  assert_int_equal(umma_scaled_accepted("F16BF16_2x1SM_TS_SCALED", "half_t,half_t,float"), 2 * 8 * 2);
+  assert_int_equal(umma_scaled_accepted("TF32_2x1SM_TS_SCALED", "tfloat32_t,tfloat32_t,float"), 2 * 8 * 2);
+  /* CuTe gives SM100_MMA_TF32_SS_SCALED no traits: no atom */
+  cl_mma_atom_t *a = NULL;
+  assert_int_equal(
+      cl_mma_atom_new("SM100_MMA_TF32_SS_SCALED<tfloat32_t,tfloat32_t,float,128,64,UMMA::Major::K,UMMA::Major::K,1>", &a),
+      CL_E_DOMAIN);
+  /* ScaleC missing, or not a uint32_t; the trailing arguments after it */
+  assert_int_equal(cl_mma_atom_new("SM100_MMA_F16BF16_SS_SCALED<half_t,half_t,float,128,64,UMMA::Major::K,UMMA::Major::K>", &a),
+                   CL_E_TYPE);
+  assert_non_null(strstr(cl_last_error(), "ScaleC"));
+  assert_int_equal(
+      cl_mma_atom_new("SM100_MMA_F16BF16_SS_SCALED<half_t,half_t,float,128,64,UMMA::Major::K,UMMA::Major::K,4294967296>", &a),
+      CL_E_TYPE);
+  assert_non_null(strstr(cl_last_error(), "must be a uint32_t"));
+  assert_int_equal(cl_mma_atom_new("SM100_MMA_F16BF16_SS_SCALED<half_t,half_t,float,128,64,UMMA::Major::K,UMMA::Major::K,1,"
+                                   "UMMA::Saturate::True>",
+                                   &a),
+                   CL_E_TYPE);
+  assert_null(a);
+  a = mma("SM100_MMA_F16BF16_TS_SCALED<half_t,half_t,float,64,8,UMMA::Major::K,UMMA::Major::K,4294967295,UMMA::ScaleIn::One,"
+          "UMMA::ScaleIn::One,UMMA::Saturate::False>");
+  char buf[256];
+  cl_mma_atom_format(a, buf, sizeof buf);
+  assert_string_equal(buf, "SM100_MMA_F16BF16_TS_SCALED<half_t,half_t,float,64,8,UMMA::Major::K,UMMA::Major::K,4294967295>");
+  cl_mma_atom_free(a);
+}
+
 static void umma_families(void **state) {
   (void)state;
   /* block-scaled: M 128 (256 for MXF8F6F4's 2x1SM, 128|256 for MXF4's) */
@@ -1025,7 +1088,7 @@ static void composed_partitions(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test(catalog_mma_invariants), cmocka_unit_test(sparse_gmma), cmocka_unit_test(sparse_sm120), cmocka_unit_test(umma_families), cmocka_unit_test(umma_errors), cmocka_unit_test(catalog_copy_invariants),
+    cmocka_unit_test(catalog_mma_invariants), cmocka_unit_test(sparse_gmma), cmocka_unit_test(sparse_sm120), cmocka_unit_test(umma_families), cmocka_unit_test(umma_scaled), cmocka_unit_test(umma_errors), cmocka_unit_test(catalog_copy_invariants),
     cmocka_unit_test(copy_atom_kinds_and_widths), cmocka_unit_test(atom_errors),
     cmocka_unit_test(smem_atoms), cmocka_unit_test(tiled_mma_properties),
     cmocka_unit_test(tiled_mma_partitions), cmocka_unit_test(tiled_mma_errors),

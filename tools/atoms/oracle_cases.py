@@ -135,6 +135,13 @@ UMMA = [("SM100_MMA_TF32_SS", "tfloat32_t,tfloat32_t,float", [(64, 8, "K,K"), (1
         ("SM100_MMA_MXF8F6F4_SS_SPARSE", "float_e4m3_t,float_e2m1_t,float,float_ue8m0_t", [(128, 8, "K,MN"), (128, 256, "K,K")]),
         ("SM100_MMA_MXF4NVF4_SS_SPARSE", "float_e2m1_t,float_e2m1_t,float,float_ue8m0_t", [(128, 64, "64,K,K")]),
         ("SM100_MMA_MXF4NVF4_SS_SPARSE", "float_e2m1_t,float_e2m1_t,float,float_ue4m3_t", [(128, 136, "32,K,K")])]
+# _SCALED: a uint32_t ScaleC after the majors
+UMMA_SCALED = ["SM100_MMA_F16BF16_SS_SCALED<half_t,half_t,float,128,64,UMMA::Major::K,UMMA::Major::MN,1>",
+               "SM100_MMA_F16BF16_TS_SCALED<bfloat16_t,bfloat16_t,float,64,8,UMMA::Major::K,UMMA::Major::K,2,UMMA::ScaleIn::Neg>",
+               "SM100_MMA_TF32_TS_SCALED<tfloat32_t,tfloat32_t,float,128,48,UMMA::Major::K,UMMA::Major::MN,0>",
+               "SM100_MMA_TF32_2x1SM_TS_SCALED<tfloat32_t,tfloat32_t,float,256,64,UMMA::Major::K,UMMA::Major::K,1>",
+               "SM100_MMA_F16BF16_2x1SM_SS_SCALED<half_t,half_t,half_t,128,32,UMMA::Major::MN,UMMA::Major::K,7>",
+               "SM100_MMA_F16BF16_2x1SM_TS_SCALED<half_t,half_t,float,256,256,UMMA::Major::K,UMMA::Major::MN,1>"]
 UMMA_TILED = [("SM100_MMA_F16BF16_SS<half_t,half_t,float,128,64,UMMA::Major::K,UMMA::Major::K>", "(1,2,1)", None),
               ("SM100_MMA_F16BF16_2x1SM_SS<half_t,half_t,float,256,128,UMMA::Major::K,UMMA::Major::K>", "(2,1,1)", None),
               ("SM100_MMA_F16BF16_SS_SPARSE<half_t,half_t,float,128,64,UMMA::Major::K,UMMA::Major::K>", "(1,2,1)", None)]
@@ -238,7 +245,7 @@ def tiled_expr(atom, layout, perm):
 def main():
     cutlass = sys.argv[1]
     p = Prog()
-    for atom in MMA_ATOMS + [g % n for g, ns in GMMA + SPARSE_GMMA for n in ns] + list(umma_names()):
+    for atom in MMA_ATOMS + [g % n for g, ns in GMMA + SPARSE_GMMA for n in ns] + list(umma_names()) + UMMA_SCALED:
         t = "MMA_Atom<%s>" % cpp_name(atom)
         p.case("thr_id(%s)" % atom, "typename %s::ThrID{}" % t)
         p.case("shape_mnk(%s)" % atom, "typename %s::Shape_MNK{}" % t)
