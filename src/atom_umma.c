@@ -16,9 +16,9 @@
  *
  * The block-scaled kinds (MXF8F6F4, MXF4) add a scale-factor type after C
  * and, for MXF4, a scale-vector size after N; their layouts are the same.
- * The sparse kinds (<kind>_SS_SPARSE, one CTA) take A 2:4 structured-sparse:
+ * The sparse kinds (<kind>[_2x1SM]_SS_SPARSE) take A 2:4 structured-sparse:
  * K is 512 bits of A's type (64 for F8F6F4) and A's element, CuTe's
- * sparse_elem<2,A>, has half A's bits; the layouts are the 1SM ones.
+ * sparse_elem<2,A>, has half A's bits; the layouts are the dense ones.
  * The _SCALED kinds (those CuTe gives traits: TF32 TS, F16BF16) take a
  * uint32_t ScaleC after the majors, the rest as their dense kinds. (CuTe's
  * SM100_MMA_TF32_SS_SCALED has no traits, so no atom.)
@@ -98,6 +98,15 @@ static const umma_family families[] = {
   {"F8F6F4_SS_SPARSE", BITS_AT_MOST8, false, false, false, 8, DOUBLE_M128, false, TAIL_SCALES, SCALED_NOT, 0, true, false},
   {"MXF8F6F4_SS_SPARSE", BITS_AT_MOST8, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF, 128, true, false},
   {"MXF4NVF4_SS_SPARSE", BITS_4, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF_VS, 128, true, false},
+  {"TF32_2x1SM_SS_SPARSE", BITS_32, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, true, false},
+  {"F16BF16_2x1SM_SS_SPARSE", BITS_16, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, true, false},
+  {"S8_2x1SM_SS_SPARSE", BITS_8, true, false, false, 32, DOUBLE_NEVER, false, TAIL_SATURATE, SCALED_NOT, 0, true, false},
+  {"F8F6F4_2x1SM_SS_SPARSE", BITS_AT_MOST8, true, false, false, 32, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, true,
+   false},
+  {"MXF8F6F4_2x1SM_SS_SPARSE", BITS_AT_MOST8, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF, 256, true,
+   false},
+  {"MXF4NVF4_2x1SM_SS_SPARSE", BITS_4, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF_VS, 0, true,
+   false},
   {"TF32_TS_SCALED", BITS_32, false, true, false, 8, DOUBLE_M128, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false, true},
   {"TF32_2x1SM_TS_SCALED", BITS_32, true, true, false, 32, DOUBLE_NEVER, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false,
    true},

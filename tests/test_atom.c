@@ -376,6 +376,14 @@ static void umma_families(void **state) {
   assert_int_equal(umma_accepted_vs("MXF4NVF4_SS_SPARSE", "float_e2m1_t,float_e2m1_t,float,float_ue8m0_t", ",64"), 32 * 4);
   assert_int_equal(umma_accepted_vs("MXF4NVF4_SS_SPARSE", "float_e2m1_t,float_e2m1_t,float,float_ue4m3_t", ",64"), 0);
   assert_int_equal(umma_accepted_vs("MXF4NVF4_SS_SPARSE", "float_e2m1_t,float_e2m1_t,float,float_ue8m0_t", ",16"), 0);
+  /* 2x1SM sparse: N by 16 (by 32 for S8 and F8F6F4, whatever B's major) */
+  assert_int_equal(umma_accepted("TF32_2x1SM_SS_SPARSE", "tfloat32_t,tfloat32_t,float"), 2 * 16 * 4);
+  assert_int_equal(umma_accepted("F16BF16_2x1SM_SS_SPARSE", "half_t,half_t,float"), 2 * 16 * 4);
+  assert_int_equal(umma_accepted("S8_2x1SM_SS_SPARSE", "int8_t,int8_t,int32_t"), 2 * 8 * 4);
+  assert_int_equal(umma_accepted("F8F6F4_2x1SM_SS_SPARSE", "float_e2m3_t,float_e2m1_t,float"), 2 * 8 * 4);
+  assert_int_equal(umma_accepted("MXF8F6F4_2x1SM_SS_SPARSE", "float_e4m3_t,float_e4m3_t,float,float_ue8m0_t"), 16 * 4);
+  assert_int_equal(umma_accepted_vs("MXF4NVF4_2x1SM_SS_SPARSE", "float_e2m1_t,float_e2m1_t,float,float_ue4m3_t", ",32"),
+                   2 * 16 * 4);
   /* their K is 512 bits of A's type (64 for F8F6F4), A's element half A's bits */
   static const struct {
     const char *name;

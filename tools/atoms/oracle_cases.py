@@ -134,7 +134,13 @@ UMMA = [("SM100_MMA_TF32_SS", "tfloat32_t,tfloat32_t,float", [(64, 8, "K,K"), (1
         ("SM100_MMA_F8F6F4_SS_SPARSE", "float_e2m1_t,float_e3m2_t,half_t", [(128, 256, "K,K")]),
         ("SM100_MMA_MXF8F6F4_SS_SPARSE", "float_e4m3_t,float_e2m1_t,float,float_ue8m0_t", [(128, 8, "K,MN"), (128, 256, "K,K")]),
         ("SM100_MMA_MXF4NVF4_SS_SPARSE", "float_e2m1_t,float_e2m1_t,float,float_ue8m0_t", [(128, 64, "64,K,K")]),
-        ("SM100_MMA_MXF4NVF4_SS_SPARSE", "float_e2m1_t,float_e2m1_t,float,float_ue4m3_t", [(128, 136, "32,K,K")])]
+        ("SM100_MMA_MXF4NVF4_SS_SPARSE", "float_e2m1_t,float_e2m1_t,float,float_ue4m3_t", [(128, 136, "32,K,K")]),
+        ("SM100_MMA_TF32_2x1SM_SS_SPARSE", "tfloat32_t,tfloat32_t,float", [(128, 16, "K,MN"), (256, 256, "K,K")]),
+        ("SM100_MMA_F16BF16_2x1SM_SS_SPARSE", "bfloat16_t,bfloat16_t,float", [(256, 48, "MN,K")]),
+        ("SM100_MMA_S8_2x1SM_SS_SPARSE", "uint8_t,uint8_t,int32_t", [(128, 96, "K,K")]),
+        ("SM100_MMA_F8F6F4_2x1SM_SS_SPARSE", "float_e4m3_t,float_e2m3_t,float", [(256, 32, "K,MN")]),
+        ("SM100_MMA_MXF8F6F4_2x1SM_SS_SPARSE", "float_e5m2_t,float_e4m3_t,float,float_ue8m0_t", [(256, 16, "K,K")]),
+        ("SM100_MMA_MXF4NVF4_2x1SM_SS_SPARSE", "float_e2m1_t,float_e2m1_t,float,float_ue8m0_t", [(128, 64, "64,K,K"), (256, 256, "32,MN,K")])]
 # _SCALED: a uint32_t ScaleC after the majors
 UMMA_SCALED = ["SM100_MMA_F16BF16_SS_SCALED<half_t,half_t,float,128,64,UMMA::Major::K,UMMA::Major::MN,1>",
                "SM100_MMA_F16BF16_TS_SCALED<bfloat16_t,bfloat16_t,float,64,8,UMMA::Major::K,UMMA::Major::K,2,UMMA::ScaleIn::Neg>",
