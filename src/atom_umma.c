@@ -16,6 +16,12 @@
  *
  * The block-scaled kinds (MXF8F6F4, MXF4) add a scale-factor type after C
  * and, for MXF4, a scale-vector size after N; their layouts are the same.
+ * The sparse kinds (<kind>[_2x1SM]_SS_SPARSE) take A 2:4 structured-sparse:
+ * K is 512 bits of A's type (64 for F8F6F4) and A's element, CuTe's
+ * sparse_elem<2,A>, has half A's bits; the layouts are the dense ones.
+ * The _SCALED kinds (those CuTe gives traits: TF32 TS, F16BF16) take a
+ * uint32_t ScaleC after the majors, the rest as their dense kinds. (CuTe's
+ * SM100_MMA_TF32_SS_SCALED has no traits, so no atom.)
  *
  * Every condition CuTe's structs, traits and instruction descriptor assert
  * is checked here, so that an instance CuTe rejects is an error naming it. */
@@ -61,29 +67,54 @@ typedef struct umma_family {
   umma_tail tail;
   umma_scaled scaled;
   int m_only; /* the one M the kind takes (0: the usual two) */
+  bool sparse; /* _SPARSE: A 2:4 structured-sparse, K doubled */
+  bool scale_c; /* _SCALED: a uint32_t ScaleC after the majors */
 } umma_family;
 
 static const umma_family families[] = {
-  {"TF32_SS", BITS_32, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0},
-  {"TF32_TS", BITS_32, false, true, false, 8, DOUBLE_M128, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0},
-  {"TF32_2x1SM_SS", BITS_32, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0},
-  {"TF32_2x1SM_TS", BITS_32, true, true, false, 32, DOUBLE_NEVER, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0},
-  {"F16BF16_SS", BITS_16, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0},
-  {"F16BF16_TS", BITS_16, false, true, false, 8, DOUBLE_M128, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0},
-  {"F16BF16_2x1SM_SS", BITS_16, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0},
-  {"F16BF16_2x1SM_TS", BITS_16, true, true, false, 32, DOUBLE_NEVER, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0},
-  {"S8_SS", BITS_8, false, false, true, 16, DOUBLE_NEVER, true, TAIL_SATURATE, SCALED_NOT, 0},
-  {"S8_TS", BITS_8, false, true, false, 16, DOUBLE_NEVER, true, TAIL_SCALES_SATURATE, SCALED_NOT, 0},
-  {"S8_2x1SM_SS", BITS_8, true, false, false, 32, DOUBLE_NEVER, false, TAIL_SATURATE, SCALED_NOT, 0},
-  {"S8_2x1SM_TS", BITS_8, true, true, false, 32, DOUBLE_NEVER, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0},
-  {"F8F6F4_SS", BITS_AT_MOST8, false, false, false, 8, DOUBLE_B_MN, false, TAIL_SCALES, SCALED_NOT, 0},
-  {"F8F6F4_TS", BITS_AT_MOST8, false, true, false, 8, DOUBLE_M128, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0},
-  {"F8F6F4_2x1SM_SS", BITS_AT_MOST8, true, false, false, 16, DOUBLE_B_MN, false, TAIL_SCALES, SCALED_NOT, 0},
-  {"F8F6F4_2x1SM_TS", BITS_AT_MOST8, true, true, false, 32, DOUBLE_NEVER, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0},
-  {"MXF8F6F4_SS", BITS_AT_MOST8, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF, 128},
-  {"MXF8F6F4_2x1SM_SS", BITS_AT_MOST8, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF, 256},
-  {"MXF4_SS", BITS_4, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF_VS, 128},
-  {"MXF4_2x1SM_SS", BITS_4, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF_VS, 0},
+  {"TF32_SS", BITS_32, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, false, false},
+  {"TF32_TS", BITS_32, false, true, false, 8, DOUBLE_M128, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false, false},
+  {"TF32_2x1SM_SS", BITS_32, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, false, false},
+  {"TF32_2x1SM_TS", BITS_32, true, true, false, 32, DOUBLE_NEVER, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false, false},
+  {"F16BF16_SS", BITS_16, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, false, false},
+  {"F16BF16_TS", BITS_16, false, true, false, 8, DOUBLE_M128, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false, false},
+  {"F16BF16_2x1SM_SS", BITS_16, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, false, false},
+  {"F16BF16_2x1SM_TS", BITS_16, true, true, false, 32, DOUBLE_NEVER, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false, false},
+  {"S8_SS", BITS_8, false, false, true, 16, DOUBLE_NEVER, true, TAIL_SATURATE, SCALED_NOT, 0, false, false},
+  {"S8_TS", BITS_8, false, true, false, 16, DOUBLE_NEVER, true, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false, false},
+  {"S8_2x1SM_SS", BITS_8, true, false, false, 32, DOUBLE_NEVER, false, TAIL_SATURATE, SCALED_NOT, 0, false, false},
+  {"S8_2x1SM_TS", BITS_8, true, true, false, 32, DOUBLE_NEVER, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false, false},
+  {"F8F6F4_SS", BITS_AT_MOST8, false, false, false, 8, DOUBLE_B_MN, false, TAIL_SCALES, SCALED_NOT, 0, false, false},
+  {"F8F6F4_TS", BITS_AT_MOST8, false, true, false, 8, DOUBLE_M128, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false, false},
+  {"F8F6F4_2x1SM_SS", BITS_AT_MOST8, true, false, false, 16, DOUBLE_B_MN, false, TAIL_SCALES, SCALED_NOT, 0, false, false},
+  {"F8F6F4_2x1SM_TS", BITS_AT_MOST8, true, true, false, 32, DOUBLE_NEVER, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false, false},
+  {"MXF8F6F4_SS", BITS_AT_MOST8, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF, 128, false, false},
+  {"MXF8F6F4_2x1SM_SS", BITS_AT_MOST8, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF, 256, false, false},
+  {"MXF4_SS", BITS_4, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF_VS, 128, false, false},
+  {"MXF4_2x1SM_SS", BITS_4, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF_VS, 0, false, false},
+  {"TF32_SS_SPARSE", BITS_32, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, true, false},
+  {"F16BF16_SS_SPARSE", BITS_16, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, true, false},
+  {"S8_SS_SPARSE", BITS_8, false, false, true, 16, DOUBLE_NEVER, true, TAIL_SATURATE, SCALED_NOT, 0, true, false},
+  {"F8F6F4_SS_SPARSE", BITS_AT_MOST8, false, false, false, 8, DOUBLE_M128, false, TAIL_SCALES, SCALED_NOT, 0, true, false},
+  {"MXF8F6F4_SS_SPARSE", BITS_AT_MOST8, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF, 128, true, false},
+  {"MXF4NVF4_SS_SPARSE", BITS_4, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF_VS, 128, true, false},
+  {"TF32_2x1SM_SS_SPARSE", BITS_32, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, true, false},
+  {"F16BF16_2x1SM_SS_SPARSE", BITS_16, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, true, false},
+  {"S8_2x1SM_SS_SPARSE", BITS_8, true, false, false, 32, DOUBLE_NEVER, false, TAIL_SATURATE, SCALED_NOT, 0, true, false},
+  {"F8F6F4_2x1SM_SS_SPARSE", BITS_AT_MOST8, true, false, false, 32, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, true,
+   false},
+  {"MXF8F6F4_2x1SM_SS_SPARSE", BITS_AT_MOST8, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF, 256, true,
+   false},
+  {"MXF4NVF4_2x1SM_SS_SPARSE", BITS_4, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF_VS, 0, true,
+   false},
+  {"TF32_TS_SCALED", BITS_32, false, true, false, 8, DOUBLE_M128, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false, true},
+  {"TF32_2x1SM_TS_SCALED", BITS_32, true, true, false, 32, DOUBLE_NEVER, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false,
+   true},
+  {"F16BF16_SS_SCALED", BITS_16, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, false, true},
+  {"F16BF16_TS_SCALED", BITS_16, false, true, false, 8, DOUBLE_M128, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false, true},
+  {"F16BF16_2x1SM_SS_SCALED", BITS_16, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, false, true},
+  {"F16BF16_2x1SM_TS_SCALED", BITS_16, true, true, false, 32, DOUBLE_NEVER, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0,
+   false, true},
 };
 #define NFAMILIES (sizeof families / sizeof families[0])
 
@@ -109,6 +140,15 @@ const char *cl_umma_example(int64_t i) {
     "SM100_MMA_MXF8F6F4_2x1SM_SS<float_e4m3_t,float_e4m3_t,float,float_ue8m0_t,256,256,UMMA::Major::K,UMMA::Major::K>",
     "SM100_MMA_MXF4_SS<float_e2m1_t,float_e2m1_t,float,float_ue8m0_t,128,256,32,UMMA::Major::K,UMMA::Major::K>",
     "SM100_MMA_MXF4_2x1SM_SS<float_e2m1_t,float_e2m1_t,float,float_ue8m0_t,256,256,32,UMMA::Major::K,UMMA::Major::K>",
+    "SM100_MMA_TF32_SS_SPARSE<tfloat32_t,tfloat32_t,float,128,256,UMMA::Major::K,UMMA::Major::K>",
+    "SM100_MMA_F16BF16_SS_SPARSE<half_t,half_t,float,128,256,UMMA::Major::K,UMMA::Major::K>",
+    "SM100_MMA_S8_SS_SPARSE<int8_t,int8_t,int32_t,128,256,UMMA::Major::K,UMMA::Major::K>",
+    "SM100_MMA_F8F6F4_SS_SPARSE<float_e4m3_t,float_e4m3_t,float,128,256,UMMA::Major::K,UMMA::Major::K>",
+    "SM100_MMA_MXF8F6F4_SS_SPARSE<float_e4m3_t,float_e4m3_t,float,float_ue8m0_t,128,256,UMMA::Major::K,UMMA::Major::K>",
+    "SM100_MMA_MXF4NVF4_SS_SPARSE<float_e2m1_t,float_e2m1_t,float,float_ue8m0_t,128,256,64,UMMA::Major::K,UMMA::Major::K>",
+    "SM100_MMA_F16BF16_SS_SCALED<half_t,half_t,float,128,256,UMMA::Major::K,UMMA::Major::K,1>",
+    "SM100_MMA_F16BF16_TS_SCALED<half_t,half_t,float,128,256,UMMA::Major::K,UMMA::Major::K,1>",
+    "SM100_MMA_TF32_TS_SCALED<tfloat32_t,tfloat32_t,float,128,256,UMMA::Major::K,UMMA::Major::K,1>",
     NULL,
   };
   return i < (int64_t)(sizeof examples / sizeof examples[0]) ? examples[i] : NULL;
@@ -174,6 +214,13 @@ static long int_arg(const char *arg) {
   return end != arg && *end == '\0' && v >= 0 && v <= 1L << 20 ? v : -1;
 }
 
+/* A uint32_t template argument (ScaleC), or -1 if it is none. */
+static long long uint32_arg(const char *arg) {
+  char *end;
+  long long v = strtoll(arg, &end, 10);
+  return end != arg && *end == '\0' && v >= 0 && v <= 0xFFFFFFFFLL ? v : -1;
+}
+
 /* An enumerator argument `prefix` + one of `values`: its index, or -1. */
 static int enum_arg(const char *arg, const char *prefix, const char *const *values) {
   size_t n = strlen(prefix);
@@ -226,15 +273,20 @@ static cl_status tail_args(const char *base, const umma_family *f, int fixed, ch
   return CL_OK;
 }
 
+/* MXF4's scale-vector sizes: this one for any types and scale factors, twice
+ * it for float_e2m1_t with float_ue8m0_t (16 and 32; 32 and 64 sparse). */
+static long free_vs(const umma_family *f) { return f->sparse ? 32 : 16; }
+
 /* The static_asserts of CuTe's struct, traits and instruction descriptor
  * for M, N, the majors and the types, in the order CuTe checks them. */
 /* The scale-factor type and vector size of a block-scaled kind: CuTe's
  * MXF4 traits and its block-scaled instruction descriptor. */
 static cl_status check_scales(const char *base, const umma_family *f, char type[3][40], const char *sf, long vs) {
   bool ue8m0 = strcmp(sf, "float_ue8m0_t") == 0;
-  if (f->scaled == SCALED_SF_VS && vs == 32 &&
+  long strict = 2 * free_vs(f);
+  if (f->scaled == SCALED_SF_VS && vs == strict &&
       !(strcmp(type[0], "float_e2m1_t") == 0 && strcmp(type[1], "float_e2m1_t") == 0 && ue8m0))
-    return cl_fail(CL_E_TYPE, "%s: VS = 32 needs A and B float_e2m1_t and scale factors float_ue8m0_t", base);
+    return cl_fail(CL_E_TYPE, "%s: VS = %ld needs A and B float_e2m1_t and scale factors float_ue8m0_t", base, strict);
   for (int i = 0; i < 2; i++)
     if (!ab_format(type[i]))
       return cl_fail(CL_E_TYPE, "%s: UMMA has no format for %s as %c", base, type[i], "AB"[i]);
@@ -264,8 +316,9 @@ static cl_status check_instance(const char *base, const umma_family *f, char typ
                    : f->doubled == DOUBLE_B_MN ? (b_major == 1 ? " when B is MN-major" : " when B is K-major")
                                                : "",
                    n);
-  if (f->scaled == SCALED_SF_VS && vs != 16 && vs != 32)
-    return cl_fail(CL_E_TYPE, "%s: the scale-vector size VS must be 16 or 32, not %ld", base, vs);
+  if (f->scaled == SCALED_SF_VS && vs != free_vs(f) && vs != 2 * free_vs(f))
+    return cl_fail(CL_E_TYPE, "%s: the scale-vector size VS must be %ld or %ld, not %ld", base, free_vs(f),
+                   2 * free_vs(f), vs);
   if (f->ts && a_major != 0)
     return cl_fail(CL_E_TYPE, "%s: A comes from tensor memory and must be K-major (UMMA::Major::K)", base);
   if (!bits_allowed(f->bits, bits[0], bits[1]))
@@ -294,6 +347,8 @@ static const umma_family *family_of(const char *base) {
 
 static void fill_traits(const umma_family *f, long m, long n, const int64_t *bits, cl_mma_traits *t) {
   long k = f->bits == BITS_AT_MOST8 ? 32 : f->bits == BITS_4 ? 64 : 256 / bits[0];
+  if (f->sparse)
+    k *= 2; /* the instruction reads twice the K of A's stored values */
   snprintf(t->shape_mnk, sizeof t->shape_mnk, "(%ld,%ld,%ld)", m, n, k);
   if (f->two_sm) {
     snprintf(t->thr_id, sizeof t->thr_id, "2:1");
@@ -307,6 +362,8 @@ static void fill_traits(const umma_family *f, long m, long n, const int64_t *bit
     snprintf(t->layout[2], sizeof t->layout[2], "(1,(%ld,%ld)):(0,(1,%ld))", m, n, m);
   }
   memcpy(t->bits, bits, sizeof t->bits);
+  if (f->sparse)
+    t->bits[0] = bits[0] / 2; /* sparse_elem<2,A>: two values in one A's bits */
 }
 
 /* The comma-separated template arguments in `args` (split in place) into
@@ -343,10 +400,10 @@ int cl_umma_lookup(const char *name, cl_mma_traits *t) {
   CL_TRY(split_args(base, args, arg, 16, &n));
   /* A,B,C[,SF],M,N[,VS],a_major,b_major */
   int sf_at = f->scaled != SCALED_NOT ? 3 : -1, m_at = 3 + (sf_at > 0), vs_at = f->scaled == SCALED_SF_VS ? m_at + 2 : -1;
-  int major_at = m_at + 2 + (vs_at > 0), fixed = major_at + 2;
+  int major_at = m_at + 2 + (vs_at > 0), fixed = major_at + 2 + f->scale_c;
   if (n < fixed)
-    return cl_fail(CL_E_TYPE, "%s needs at least %d template arguments (A,B,C,%sM,N,%sa_major,b_major), not %d", base,
-                   fixed, sf_at > 0 ? "SF," : "", vs_at > 0 ? "VS," : "", n);
+    return cl_fail(CL_E_TYPE, "%s needs at least %d template arguments (A,B,C,%sM,N,%sa_major,b_major%s), not %d", base,
+                   fixed, sf_at > 0 ? "SF," : "", vs_at > 0 ? "VS," : "", f->scale_c ? ",ScaleC" : "", n);
   char type[3][40];
   for (int i = 0; i < 3; i++)
     if (snprintf(type[i], sizeof type[i], "%s", arg[i]) >= (int)sizeof type[i])
@@ -362,6 +419,14 @@ int cl_umma_lookup(const char *name, cl_mma_traits *t) {
       return cl_fail(CL_E_TYPE, "%s: template argument %d must be UMMA::Major::K or UMMA::Major::MN, not '%s'", base,
                      major_at + 1 + i, arg[major_at + i]);
   }
+  char scale_c[16] = "";
+  if (f->scale_c) {
+    long long c = uint32_arg(arg[major_at + 2]);
+    if (c < 0)
+      return cl_fail(CL_E_TYPE, "%s: template argument %d (ScaleC) must be a uint32_t, not '%s'", base, major_at + 3,
+                     arg[major_at + 2]);
+    snprintf(scale_c, sizeof scale_c, ",%lld", c);
+  }
   int extra[3];
   char tail[96];
   CL_TRY(tail_args(base, f, fixed, arg + fixed, n - fixed, extra, tail, sizeof tail));
@@ -372,8 +437,9 @@ int cl_umma_lookup(const char *name, cl_mma_traits *t) {
     snprintf(sf_arg, sizeof sf_arg, "%.40s,", sf);
   if (vs_at > 0)
     snprintf(vs_arg, sizeof vs_arg, ",%ld", vs);
-  if (snprintf(t->name, sizeof t->name, "%s<%s,%s,%s,%s%ld,%ld%s,UMMA::Major::%s,UMMA::Major::%s%s>", base, type[0],
-               type[1], type[2], sf_arg, m, nn, vs_arg, majors[major[0]], majors[major[1]], tail) >= (int)sizeof t->name)
+  if (snprintf(t->name, sizeof t->name, "%s<%s,%s,%s,%s%ld,%ld%s,UMMA::Major::%s,UMMA::Major::%s%s%s>", base, type[0],
+               type[1], type[2], sf_arg, m, nn, vs_arg, majors[major[0]], majors[major[1]], scale_c,
+               tail) >= (int)sizeof t->name)
     return cl_fail(CL_E_LIMIT, "name too long: '%.40s...'", name);
   int64_t bits[3];
   for (int i = 0; i < 3; i++)

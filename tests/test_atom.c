@@ -113,6 +113,138 @@ static void catalog_mma_invariants(void **state) {
   assert_null(cl_atom_catalog_name((cl_atom_family)9, 0));
 }
 
+/* SM90 sparse GMMA: every N CuTe defines for a family keeps the invariants
+ * (A's tile M x K with K twice the dense family's); the N it lacks, a dense
+ * K, A of an RS in MN and a misplaced selector are errors. */
+static void sparse_gmma(void **state) {
+  (void)state;
+  int found_f16 = 0, found_s8 = 0;
+  for (int n = 8; n <= 264; n += 8) {
+    char f16[160], s8[160];
+    snprintf(f16, sizeof f16, "SM90::GMMA::SPARSE::GMMA_64x%dx32_F32BF16BF16_RS<GMMA::Major::K,GMMA::Major::MN>", n);
+    snprintf(s8, sizeof s8, "SM90::GMMA::SPARSE::GMMA_64x%dx64_S32U8U8_SS_TN_SATURATE", n);
+    cl_mma_atom_t *a = NULL;
+    if (cl_mma_atom_new(f16, &a) == CL_OK) {
+      found_f16++;
+      check_mma_atom(f16);
+      /* sparse_elem<2,bfloat16_t>: two values in 16 bits */
+      assert_int_equal(cl_mma_atom_value_bits(a, CL_OPERAND_A), 8);
+      assert_int_equal(cl_mma_atom_value_bits(a, CL_OPERAND_B), 16);
+    }
+    cl_mma_atom_free(a);
+    a = NULL;
+    cl_status s = cl_mma_atom_new(s8, &a);
+    if (s == CL_OK) {
+      found_s8++;
+      check_mma_atom(s8);
+      assert_int_equal(cl_mma_atom_value_bits(a, CL_OPERAND_A), 4);
+    } else {
+      assert_int_equal(s, CL_E_DOMAIN); /* no such N: an unknown name */
+    }
+    cl_mma_atom_free(a);
+  }
+  /* CuTe's headers: N = 8..256 by 8; the 8-bit ones 8, 16, 24, 32, then by 16 */
+  assert_int_equal(found_f16, 32);
+  assert_int_equal(found_s8, 18);
+  check_mma_atom("SM90::GMMA::SPARSE::GMMA_64x40x16_F32TF32TF32_RS_TN");
+  check_mma_atom("SM90::GMMA::SPARSE::GMMA_64x64x64_F32E4M3E4M3_SS_TN<GMMA::ScaleIn::Neg,GMMA::ScaleIn::Neg>");
+
+  /* the canonical name: defaults dropped, a selector keeps the scales before it */
+  static const struct {
+    const char *in, *canon;
+  } names[] = {
+    {"SM90::GMMA::SPARSE::GMMA_64x8x32_F16F16F16_SS<GMMA::Major::K,GMMA::Major::MN,GMMA::ScaleIn::One,GMMA::ScaleIn::One,"
+     "GMMA::SparseSel::Zero>",
+     "SM90::GMMA::SPARSE::GMMA_64x8x32_F16F16F16_SS<GMMA::Major::K,GMMA::Major::MN>"},
+    {"SM90::GMMA::SPARSE::GMMA_64x8x32_F16F16F16_SS<GMMA::Major::K,GMMA::Major::MN,GMMA::ScaleIn::One,GMMA::ScaleIn::One,"
+     "GMMA::SparseSel::One>",
+     "SM90::GMMA::SPARSE::GMMA_64x8x32_F16F16F16_SS<GMMA::Major::K,GMMA::Major::MN,GMMA::ScaleIn::One,GMMA::ScaleIn::One,"
+     "GMMA::SparseSel::One>"},
+    {"SM90::GMMA::SPARSE::GMMA_64x8x16_F32TF32TF32_SS_TN<GMMA::ScaleIn::One,GMMA::ScaleIn::Neg>",
+     "SM90::GMMA::SPARSE::GMMA_64x8x16_F32TF32TF32_SS_TN<GMMA::ScaleIn::One,GMMA::ScaleIn::Neg>"},
+    {"SM90::GMMA::SPARSE::GMMA_64x8x16_F32TF32TF32_SS_TN<GMMA::ScaleIn::One>", "SM90::GMMA::SPARSE::GMMA_64x8x16_F32TF32TF32_SS_TN"},
+    {"SM90::GMMA::SPARSE::GMMA_64x32x64_S32S8S8_RS_TN<GMMA::SparseSel::One>",
+     "SM90::GMMA::SPARSE::GMMA_64x32x64_S32S8S8_RS_TN<GMMA::SparseSel::One>"},
+    {"SM90::GMMA::SPARSE::GMMA_64x32x64_S32S8S8_RS_TN<GMMA::SparseSel::Zero>", "SM90::GMMA::SPARSE::GMMA_64x32x64_S32S8S8_RS_TN"},
+  };
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    cl_mma_atom_t *a = mma(names[i].in);
+    char buf[256];
+    assert_true(cl_mma_atom_format(a, buf, sizeof buf) > 0);
+    assert_string_equal(buf, names[i].canon);
+    cl_mma_atom_free(a);
+  }
+
+  cl_mma_atom_t *a = (cl_mma_atom_t *)1;
+  /* the dense K under the sparse name, and an N the 8-bit family lacks */
+  assert_int_equal(cl_mma_atom_new("SM90::GMMA::SPARSE::GMMA_64x64x16_F16F16F16_SS<GMMA::Major::K,GMMA::Major::K>", &a),
+                   CL_E_DOMAIN);
+  assert_null(a);
+  assert_int_equal(cl_mma_atom_new("SM90::GMMA::SPARSE::GMMA_64x40x64_S32S8S8_SS_TN", &a), CL_E_DOMAIN);
+  assert_int_equal(cl_mma_atom_new("SM90::GMMA::SPARSE::GMMA_64x64x32_F16F16F16_RS<GMMA::Major::MN,GMMA::Major::K>", &a),
+                   CL_E_TYPE);
+  assert_non_null(strstr(cl_last_error(), "K major"));
+  assert_int_equal(cl_mma_atom_new("SM90::GMMA::SPARSE::GMMA_64x64x32_F16F16F16_SS<GMMA::Major::K,GMMA::Major::K,"
+                                   "GMMA::SparseSel::One>",
+                                   &a),
+                   CL_E_TYPE);
+  assert_non_null(strstr(cl_last_error(), "GMMA::ScaleIn::One or GMMA::ScaleIn::Neg"));
+  assert_int_equal(cl_mma_atom_new("SM90::GMMA::SPARSE::GMMA_64x64x64_S32S8S8_SS_TN<GMMA::SparseSel::Two>", &a), CL_E_TYPE);
+  assert_non_null(strstr(cl_last_error(), "GMMA::SparseSel::Zero or GMMA::SparseSel::One"));
+  assert_int_equal(
+      cl_mma_atom_new("SM90::GMMA::SPARSE::GMMA_64x64x64_S32S8S8_SS_TN<GMMA::SparseSel::One,GMMA::SparseSel::One>", &a),
+      CL_E_TYPE);
+  assert_non_null(strstr(cl_last_error(), "at most 1 template arguments"));
+  assert_int_equal(cl_mma_atom_new("SM90::GMMA::SPARSE::GMMA_64x64x32_F16F16F16_SS", &a), CL_E_TYPE);
+  assert_int_equal(cl_mma_atom_new("SM90::GMMA::SPARSE::GMMA_64x64x32_F16F16F16_SS<GMMA::Major::K", &a), CL_E_DOMAIN);
+  assert_int_equal(cl_mma_atom_new("SM90::GMMA::SPARSE::GMMA_", &a), CL_E_DOMAIN);
+  /* longer than any GMMA name before its template arguments: unknown; longer
+   * than any atom's name: a limit */
+  char longer[400];
+  snprintf(longer, sizeof longer, "SM90::GMMA::SPARSE::GMMA_64x8x32_F16F16F16_SS%090d", 0);
+  assert_int_equal(cl_mma_atom_new(longer, &a), CL_E_DOMAIN);
+  snprintf(longer, sizeof longer, "SM90::GMMA::SPARSE::GMMA_64x8x32_F16F16F16_SS<GMMA::Major::K,%0250d>", 0);
+  assert_int_equal(cl_mma_atom_new(longer, &a), CL_E_LIMIT);
+  assert_null(a);
+}
+
+/* SM120's sparse warp MMAs: A of K 64 (128 block-scaled 4-bit) in sparse_elem
+ * values, B as CuTe's traits declare it (uint8_t, uint4_t), whatever the
+ * types; a type pair or VS the instruction lacks is an unknown name. */
+static void sparse_sm120(void **state) {
+  (void)state;
+  static const struct {
+    const char *name;
+    int64_t k, bits_a, bits_b, bits_c;
+  } atoms[] = {
+    {"SM120::SPARSE::SM120_SPARSE_16x8x64_TN<float_e2m1_t,float_e4m3_t,half_t>", 64, 2, 8, 16},
+    {"SM120::SPARSE::SM120_SPARSE_16x8x64_TN<float_e5m2_t,float_e2m3_t,float>", 64, 4, 8, 32},
+    {"SM120::BLOCKSCALED::SPARSE::SM120_SPARSE_16x8x64_TN_VS<float_e4m3_t,float_e4m3_t,float,float_ue8m0_t,64>", 64, 4, 8, 32},
+    {"SM120::BLOCKSCALED::SPARSE::SM120_SPARSE_16x8x128_TN_VS<float_e2m1_t,float_e2m1_t,float,float_ue4m3_t,32>", 128, 2, 4, 32},
+  };
+  for (size_t i = 0; i < sizeof atoms / sizeof atoms[0]; i++) {
+    check_mma_atom(atoms[i].name);
+    cl_mma_atom_t *a = mma(atoms[i].name);
+    cl_tuple_t *mnk = NULL;
+    assert_int_equal(cl_mma_atom_shape_mnk(a, &mnk), CL_OK);
+    assert_int_equal(tuple_at(mnk, 2), atoms[i].k);
+    assert_int_equal(cl_mma_atom_value_bits(a, CL_OPERAND_A), atoms[i].bits_a);
+    assert_int_equal(cl_mma_atom_value_bits(a, CL_OPERAND_B), atoms[i].bits_b);
+    assert_int_equal(cl_mma_atom_value_bits(a, CL_OPERAND_C), atoms[i].bits_c);
+    cl_tuple_free(mnk);
+    cl_mma_atom_free(a);
+  }
+  cl_mma_atom_t *a = NULL;
+  assert_int_equal(cl_mma_atom_new("SM120::SPARSE::SM120_SPARSE_16x8x64_TN<float_e4m3_t,float_e4m3_t,double>", &a),
+                   CL_E_DOMAIN);
+  assert_int_equal(cl_mma_atom_new("SM120::BLOCKSCALED::SPARSE::SM120_SPARSE_16x8x64_TN_VS<float_e4m3_t,float_e4m3_t,"
+                                   "float,float_ue8m0_t,32>",
+                                   &a),
+                   CL_E_DOMAIN);
+  assert_non_null(strstr(cl_last_error(), "unknown MMA atom"));
+  assert_null(a);
+}
+
 /* SM100 UMMA: every M and N (in steps of 8) and majors of a family; the
  * instances CuTe accepts (counted from its asserts) keep the invariants. */
 static int umma_accepted_vs(const char *kind, const char *types, const char *after_n) {
@@ -139,6 +271,69 @@ static int umma_accepted_vs(const char *kind, const char *types, const char *aft
 }
 
 static int umma_accepted(const char *kind, const char *types) { return umma_accepted_vs(kind, types, ""); }
+
+/* SM100's _SCALED kinds: the instances (M, N by 8, majors, ScaleC 5) CuTe
+ * accepts keep the invariants and are as many as the dense kind's; ScaleC
+ * is part of the canonical name. */
+static int umma_scaled_accepted(const char *kind, const char *types) {
+  static const char *const majors[] = {"K", "MN"};
+  int accepted = 0;
+  for (int m = 32; m <= 256; m *= 2)
+    for (int n = 8; n <= 264; n += 8)
+      for (int ab = 0; ab < 4; ab++) {
+        char name[192];
+        snprintf(name, sizeof name, "SM100_MMA_%s<%s,%d,%d,UMMA::Major::%s,UMMA::Major::%s,5>", kind, types, m, n,
+                 majors[ab >> 1], majors[ab & 1]);
+        cl_mma_atom_t *a = NULL;
+        cl_status s = cl_mma_atom_new(name, &a);
+        if (s != CL_OK) {
+          assert_int_equal(s, CL_E_TYPE);
+          continue;
+        }
+        accepted++;
+        char buf[256];
+        assert_true(cl_mma_atom_format(a, buf, sizeof buf) > 0);
+        assert_string_equal(buf, name);
+        cl_mma_atom_free(a);
+        if (n % 64 == 0)
+          check_mma_atom(name);
+      }
+  return accepted;
+}
+
+static void umma_scaled(void **state) {
+  (void)state;
+  assert_int_equal(umma_scaled_accepted("F16BF16_SS_SCALED", "half_t,half_t,float"), 2 * 32 * 4);
+  assert_int_equal(umma_scaled_accepted("F16BF16_TS_SCALED", "bfloat16_t,bfloat16_t,float"), (32 + 16) * 2);
+  assert_int_equal(umma_scaled_accepted("TF32_TS_SCALED", "tfloat32_t,tfloat32_t,float"), (32 + 16) * 2);
+  assert_int_equal(umma_scaled_accepted("F16BF16_2x1SM_SS_SCALED", "half_t,half_t,half_t"), 2 * 16 * 4);
+  assert_int_equal(umma_scaled_accepted("F16BF16_2x1SM_TS_SCALED", "half_t,half_t,float"), 2 * 8 * 2);
+  assert_int_equal(umma_scaled_accepted("TF32_2x1SM_TS_SCALED", "tfloat32_t,tfloat32_t,float"), 2 * 8 * 2);
+  /* CuTe gives SM100_MMA_TF32_SS_SCALED no traits: no atom */
+  cl_mma_atom_t *a = NULL;
+  assert_int_equal(
+      cl_mma_atom_new("SM100_MMA_TF32_SS_SCALED<tfloat32_t,tfloat32_t,float,128,64,UMMA::Major::K,UMMA::Major::K,1>", &a),
+      CL_E_DOMAIN);
+  /* ScaleC missing, or not a uint32_t; the trailing arguments after it */
+  assert_int_equal(cl_mma_atom_new("SM100_MMA_F16BF16_SS_SCALED<half_t,half_t,float,128,64,UMMA::Major::K,UMMA::Major::K>", &a),
+                   CL_E_TYPE);
+  assert_non_null(strstr(cl_last_error(), "ScaleC"));
+  assert_int_equal(
+      cl_mma_atom_new("SM100_MMA_F16BF16_SS_SCALED<half_t,half_t,float,128,64,UMMA::Major::K,UMMA::Major::K,4294967296>", &a),
+      CL_E_TYPE);
+  assert_non_null(strstr(cl_last_error(), "must be a uint32_t"));
+  assert_int_equal(cl_mma_atom_new("SM100_MMA_F16BF16_SS_SCALED<half_t,half_t,float,128,64,UMMA::Major::K,UMMA::Major::K,1,"
+                                   "UMMA::Saturate::True>",
+                                   &a),
+                   CL_E_TYPE);
+  assert_null(a);
+  a = mma("SM100_MMA_F16BF16_TS_SCALED<half_t,half_t,float,64,8,UMMA::Major::K,UMMA::Major::K,4294967295,UMMA::ScaleIn::One,"
+          "UMMA::ScaleIn::One,UMMA::Saturate::False>");
+  char buf[256];
+  cl_mma_atom_format(a, buf, sizeof buf);
+  assert_string_equal(buf, "SM100_MMA_F16BF16_TS_SCALED<half_t,half_t,float,64,8,UMMA::Major::K,UMMA::Major::K,4294967295>");
+  cl_mma_atom_free(a);
+}
 
 static void umma_families(void **state) {
   (void)state;
@@ -169,6 +364,62 @@ static void umma_families(void **state) {
   /* F8F6F4 SS: N by 8 (16 for 2x1SM) with B K-major, twice that MN-major */
   assert_int_equal(umma_accepted("F8F6F4_SS", "float_e4m3_t,float_e5m2_t,float"), 2 * (32 + 16) * 2);
   assert_int_equal(umma_accepted("F8F6F4_2x1SM_SS", "float_e3m2_t,float_e2m3_t,float"), 2 * (16 + 8) * 2);
+  /* sparse (1SM SS): N as the dense SS kinds, but F8F6F4's by 16 when M is
+   * 128 whatever B's major */
+  assert_int_equal(umma_accepted("TF32_SS_SPARSE", "tfloat32_t,tfloat32_t,float"), 2 * 32 * 4);
+  assert_int_equal(umma_accepted("F16BF16_SS_SPARSE", "bfloat16_t,bfloat16_t,half_t"), 2 * 32 * 4);
+  assert_int_equal(umma_accepted("S8_SS_SPARSE", "uint8_t,int8_t,int32_t"), 2 * 17 * 4);
+  assert_int_equal(umma_accepted("F8F6F4_SS_SPARSE", "float_e2m1_t,float_e5m2_t,float"), (32 + 16) * 4);
+  /* block-scaled sparse: M 128 only; MXF4NVF4's VS 32, or 64 for float_e2m1_t with float_ue8m0_t */
+  assert_int_equal(umma_accepted("MXF8F6F4_SS_SPARSE", "float_e4m3_t,float_e2m1_t,float,float_ue8m0_t"), 32 * 4);
+  assert_int_equal(umma_accepted_vs("MXF4NVF4_SS_SPARSE", "float_e2m1_t,float_e2m1_t,float,float_ue4m3_t", ",32"), 32 * 4);
+  assert_int_equal(umma_accepted_vs("MXF4NVF4_SS_SPARSE", "float_e2m1_t,float_e2m1_t,float,float_ue8m0_t", ",64"), 32 * 4);
+  assert_int_equal(umma_accepted_vs("MXF4NVF4_SS_SPARSE", "float_e2m1_t,float_e2m1_t,float,float_ue4m3_t", ",64"), 0);
+  assert_int_equal(umma_accepted_vs("MXF4NVF4_SS_SPARSE", "float_e2m1_t,float_e2m1_t,float,float_ue8m0_t", ",16"), 0);
+  /* 2x1SM sparse: N by 16 (by 32 for S8 and F8F6F4, whatever B's major) */
+  assert_int_equal(umma_accepted("TF32_2x1SM_SS_SPARSE", "tfloat32_t,tfloat32_t,float"), 2 * 16 * 4);
+  assert_int_equal(umma_accepted("F16BF16_2x1SM_SS_SPARSE", "half_t,half_t,float"), 2 * 16 * 4);
+  assert_int_equal(umma_accepted("S8_2x1SM_SS_SPARSE", "int8_t,int8_t,int32_t"), 2 * 8 * 4);
+  assert_int_equal(umma_accepted("F8F6F4_2x1SM_SS_SPARSE", "float_e2m3_t,float_e2m1_t,float"), 2 * 8 * 4);
+  assert_int_equal(umma_accepted("MXF8F6F4_2x1SM_SS_SPARSE", "float_e4m3_t,float_e4m3_t,float,float_ue8m0_t"), 16 * 4);
+  assert_int_equal(umma_accepted_vs("MXF4NVF4_2x1SM_SS_SPARSE", "float_e2m1_t,float_e2m1_t,float,float_ue4m3_t", ",32"),
+                   2 * 16 * 4);
+  /* their K is 512 bits of A's type (64 for F8F6F4), A's element half A's bits */
+  static const struct {
+    const char *name;
+    int64_t k, bits_a;
+  } sparse[] = {
+    {"SM100_MMA_TF32_SS_SPARSE<tfloat32_t,tfloat32_t,float,64,8,UMMA::Major::K,UMMA::Major::K>", 16, 16},
+    {"SM100_MMA_F16BF16_SS_SPARSE<half_t,half_t,float,128,16,UMMA::Major::MN,UMMA::Major::K>", 32, 8},
+    {"SM100_MMA_S8_SS_SPARSE<int8_t,int8_t,int32_t,64,8,UMMA::Major::K,UMMA::Major::K>", 64, 4},
+    {"SM100_MMA_F8F6F4_SS_SPARSE<float_e2m1_t,float_e4m3_t,float,128,32,UMMA::Major::K,UMMA::Major::K>", 64, 2},
+    {"SM100_MMA_MXF8F6F4_SS_SPARSE<float_e5m2_t,float_e4m3_t,float,float_ue4m3_t,128,8,UMMA::Major::MN,UMMA::Major::K>", 64,
+     4},
+    /* CuTe's ValTypeA sparse_elem<4,uint8_t>: 2 bits */
+    {"SM100_MMA_MXF4NVF4_SS_SPARSE<float_e2m1_t,float_e2m1_t,float,float_ue8m0_t,128,64,64,UMMA::Major::K,UMMA::Major::K>", 128,
+     2},
+  };
+  for (size_t i = 0; i < sizeof sparse / sizeof sparse[0]; i++) {
+    cl_mma_atom_t *sp = mma(sparse[i].name);
+    cl_tuple_t *sp_mnk = NULL;
+    assert_int_equal(cl_mma_atom_shape_mnk(sp, &sp_mnk), CL_OK);
+    assert_int_equal(tuple_at(sp_mnk, 2), sparse[i].k);
+    assert_int_equal(cl_mma_atom_value_bits(sp, CL_OPERAND_A), sparse[i].bits_a);
+    cl_tuple_free(sp_mnk);
+    cl_mma_atom_free(sp);
+  }
+  cl_mma_atom_t *bad = NULL;
+  assert_int_equal(
+      cl_mma_atom_new("SM100_MMA_S8_SS_SPARSE<int8_t,int8_t,float,128,64,UMMA::Major::K,UMMA::Major::K>", &bad), CL_E_TYPE);
+  assert_int_equal(
+      cl_mma_atom_new("SM100_MMA_F16BF16_SS_SPARSE<half_t,half_t,float,256,64,UMMA::Major::K,UMMA::Major::K>", &bad),
+      CL_E_TYPE);
+  assert_int_equal(cl_mma_atom_new("SM100_MMA_F8F6F4_SS_SPARSE<float_e4m3_t,float_e4m3_t,float,128,24,UMMA::Major::K,"
+                                   "UMMA::Major::MN>",
+                                   &bad),
+                   CL_E_TYPE);
+  assert_non_null(strstr(cl_last_error(), "when M is 128"));
+  assert_null(bad);
   /* K is 256 bits of A's type, 32 for F8F6F4 whatever the width; 2x1SM
    * splits M between its two threads (CTAs) */
   cl_mma_atom_t *a = mma("SM100_MMA_S8_2x1SM_TS<int8_t,int8_t,int32_t,256,64,UMMA::Major::K,UMMA::Major::K>");
@@ -845,7 +1096,7 @@ static void composed_partitions(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test(catalog_mma_invariants), cmocka_unit_test(umma_families), cmocka_unit_test(umma_errors), cmocka_unit_test(catalog_copy_invariants),
+    cmocka_unit_test(catalog_mma_invariants), cmocka_unit_test(sparse_gmma), cmocka_unit_test(sparse_sm120), cmocka_unit_test(umma_families), cmocka_unit_test(umma_scaled), cmocka_unit_test(umma_errors), cmocka_unit_test(catalog_copy_invariants),
     cmocka_unit_test(copy_atom_kinds_and_widths), cmocka_unit_test(atom_errors),
     cmocka_unit_test(smem_atoms), cmocka_unit_test(tiled_mma_properties),
     cmocka_unit_test(tiled_mma_partitions), cmocka_unit_test(tiled_mma_errors),

@@ -70,7 +70,11 @@ MMA_ATOMS = ["SM61_DP4A", "SM70_8x8x4_F32F16F16F32_NT", "SM70_8x8x4_F16F16F16F16
              "SM100_2x1x1_F32F32F32F32", "SM100_1x2x1_F32F32F32F32",
              "SM120_16x8x32_TN<float_e2m1_t,float_e4m3_t,float>", "SM120_16x8x32_TN<float_e5m2_t,float_e3m2_t,half_t>",
              "SM120::BLOCKSCALED::SM120_16x8x32_TN_VS<float_e4m3_t,float_e2m3_t,float,float_ue8m0_t,32>",
-             "SM120::BLOCKSCALED::SM120_16x8x64_TN_VS<float_e2m1_t,float_e2m1_t,float,float_ue4m3_t,16>"]
+             "SM120::BLOCKSCALED::SM120_16x8x64_TN_VS<float_e2m1_t,float_e2m1_t,float,float_ue4m3_t,16>",
+             "SM120::SPARSE::SM120_SPARSE_16x8x64_TN<float_e4m3_t,float_e2m1_t,half_t>",
+             "SM120::SPARSE::SM120_SPARSE_16x8x64_TN<float_e2m1_t,float_e5m2_t,float>",
+             "SM120::BLOCKSCALED::SPARSE::SM120_SPARSE_16x8x64_TN_VS<float_e3m2_t,float_e4m3_t,float,float_ue8m0_t,64>",
+             "SM120::BLOCKSCALED::SPARSE::SM120_SPARSE_16x8x128_TN_VS<float_e2m1_t,float_e2m1_t,float,float_ue4m3_t,32>"]
 # CuTe's traits give these an A that is no layout (a stride not congruent
 # with its shape): CuTe compiles no use of A, so only B and C are cases.
 NO_A = ["SM80_16x8x128_S32U1U1S32_TN_ANDPOPC"]
@@ -79,6 +83,18 @@ GMMA = [("SM90_64x%dx16_F32F16F16_SS<GMMA::Major::K,GMMA::Major::K>", [8, 64, 12
         ("SM90_64x%dx8_F32TF32TF32_SS_TN", [24, 128]), ("SM90_64x%dx8_F32TF32TF32_RS_TN", [32]),
         ("SM90_64x%dx32_F32E4M3E4M3_SS_TN", [40, 256]), ("SM90_64x%dx32_S32S8S8_RS_TN", [48]),
         ("SM90_64x%dx16_F32BF16BF16_SS<GMMA::Major::MN,GMMA::Major::K>", [200])]
+# SM90 sparse GMMA: A's K is twice the dense family's (A's values 2:4 sparse).
+SPARSE_GMMA = [("SM90::GMMA::SPARSE::GMMA_64x%dx32_F16F16F16_SS<GMMA::Major::K,GMMA::Major::K>", [8, 64]),
+               ("SM90::GMMA::SPARSE::GMMA_64x%dx32_F32F16F16_SS<GMMA::Major::MN,GMMA::Major::MN>", [16, 256]),
+               ("SM90::GMMA::SPARSE::GMMA_64x%dx32_F32BF16BF16_RS<GMMA::Major::K,GMMA::Major::MN>", [24, 200]),
+               ("SM90::GMMA::SPARSE::GMMA_64x%dx32_F16F16F16_RS<GMMA::Major::K,GMMA::Major::K,GMMA::ScaleIn::One,GMMA::ScaleIn::One,GMMA::SparseSel::One>", [128]),
+               ("SM90::GMMA::SPARSE::GMMA_64x%dx16_F32TF32TF32_SS_TN", [8, 128]),
+               ("SM90::GMMA::SPARSE::GMMA_64x%dx16_F32TF32TF32_RS_TN", [40]),
+               ("SM90::GMMA::SPARSE::GMMA_64x%dx64_F16E4M3E5M2_SS_TN", [56]),
+               ("SM90::GMMA::SPARSE::GMMA_64x%dx64_F32E5M2E4M3_RS_TN<GMMA::ScaleIn::Neg,GMMA::ScaleIn::One>", [248]),
+               ("SM90::GMMA::SPARSE::GMMA_64x%dx64_S32S8S8_SS_TN", [32, 256]),
+               ("SM90::GMMA::SPARSE::GMMA_64x%dx64_S32U8S8_RS_TN_SATURATE", [48]),
+               ("SM90::GMMA::SPARSE::GMMA_64x%dx64_S32S8U8_RS_TN<GMMA::SparseSel::One>", [24])]
 # SM100 UMMA: kind, then (types, M, N, majors) instances; 2x1SM M = 128/256.
 UMMA = [("SM100_MMA_TF32_SS", "tfloat32_t,tfloat32_t,float", [(64, 8, "K,K"), (128, 256, "MN,K")]),
         ("SM100_MMA_TF32_TS", "tfloat32_t,tfloat32_t,float", [(64, 24, "K,MN"), (128, 48, "K,K")]),
@@ -108,9 +124,33 @@ UMMA = [("SM100_MMA_TF32_SS", "tfloat32_t,tfloat32_t,float", [(64, 8, "K,K"), (1
         ("SM100_MMA_MXF4_SS", "float_e2m1_t,float_e2m1_t,float,float_ue8m0_t", [(128, 128, "32,K,K")]),
         ("SM100_MMA_MXF4_SS", "float_e2m1_t,float_e2m1_t,float,float_ue4m3_t", [(128, 24, "16,K,K")]),
         ("SM100_MMA_MXF4_2x1SM_SS", "float_e2m1_t,float_e2m1_t,float,float_ue8m0_t", [(128, 32, "32,K,K")]),
-        ("SM100_MMA_MXF4_2x1SM_SS", "float_e2m1_t,float_e2m1_t,float,float_ue4m3_t", [(256, 256, "16,K,K")])]
+        ("SM100_MMA_MXF4_2x1SM_SS", "float_e2m1_t,float_e2m1_t,float,float_ue4m3_t", [(256, 256, "16,K,K")]),
+        # sparse (A 2:4 structured-sparse, K doubled), one CTA
+        ("SM100_MMA_TF32_SS_SPARSE", "tfloat32_t,tfloat32_t,float", [(64, 8, "K,K"), (128, 248, "MN,K")]),
+        ("SM100_MMA_F16BF16_SS_SPARSE", "half_t,half_t,float", [(128, 64, "K,MN"), (64, 256, "MN,MN")]),
+        ("SM100_MMA_F16BF16_SS_SPARSE", "bfloat16_t,bfloat16_t,float", [(64, 40, "K,K")]),
+        ("SM100_MMA_S8_SS_SPARSE", "int8_t,uint8_t,int32_t", [(64, 8, "K,K"), (128, 144, "K,MN")]),
+        ("SM100_MMA_F8F6F4_SS_SPARSE", "float_e4m3_t,float_e4m3_t,float", [(64, 24, "K,K"), (128, 32, "MN,K")]),
+        ("SM100_MMA_F8F6F4_SS_SPARSE", "float_e2m1_t,float_e3m2_t,half_t", [(128, 256, "K,K")]),
+        ("SM100_MMA_MXF8F6F4_SS_SPARSE", "float_e4m3_t,float_e2m1_t,float,float_ue8m0_t", [(128, 8, "K,MN"), (128, 256, "K,K")]),
+        ("SM100_MMA_MXF4NVF4_SS_SPARSE", "float_e2m1_t,float_e2m1_t,float,float_ue8m0_t", [(128, 64, "64,K,K")]),
+        ("SM100_MMA_MXF4NVF4_SS_SPARSE", "float_e2m1_t,float_e2m1_t,float,float_ue4m3_t", [(128, 136, "32,K,K")]),
+        ("SM100_MMA_TF32_2x1SM_SS_SPARSE", "tfloat32_t,tfloat32_t,float", [(128, 16, "K,MN"), (256, 256, "K,K")]),
+        ("SM100_MMA_F16BF16_2x1SM_SS_SPARSE", "bfloat16_t,bfloat16_t,float", [(256, 48, "MN,K")]),
+        ("SM100_MMA_S8_2x1SM_SS_SPARSE", "uint8_t,uint8_t,int32_t", [(128, 96, "K,K")]),
+        ("SM100_MMA_F8F6F4_2x1SM_SS_SPARSE", "float_e4m3_t,float_e2m3_t,float", [(256, 32, "K,MN")]),
+        ("SM100_MMA_MXF8F6F4_2x1SM_SS_SPARSE", "float_e5m2_t,float_e4m3_t,float,float_ue8m0_t", [(256, 16, "K,K")]),
+        ("SM100_MMA_MXF4NVF4_2x1SM_SS_SPARSE", "float_e2m1_t,float_e2m1_t,float,float_ue8m0_t", [(128, 64, "64,K,K"), (256, 256, "32,MN,K")])]
+# _SCALED: a uint32_t ScaleC after the majors
+UMMA_SCALED = ["SM100_MMA_F16BF16_SS_SCALED<half_t,half_t,float,128,64,UMMA::Major::K,UMMA::Major::MN,1>",
+               "SM100_MMA_F16BF16_TS_SCALED<bfloat16_t,bfloat16_t,float,64,8,UMMA::Major::K,UMMA::Major::K,2,UMMA::ScaleIn::Neg>",
+               "SM100_MMA_TF32_TS_SCALED<tfloat32_t,tfloat32_t,float,128,48,UMMA::Major::K,UMMA::Major::MN,0>",
+               "SM100_MMA_TF32_2x1SM_TS_SCALED<tfloat32_t,tfloat32_t,float,256,64,UMMA::Major::K,UMMA::Major::K,1>",
+               "SM100_MMA_F16BF16_2x1SM_SS_SCALED<half_t,half_t,half_t,128,32,UMMA::Major::MN,UMMA::Major::K,7>",
+               "SM100_MMA_F16BF16_2x1SM_TS_SCALED<half_t,half_t,float,256,256,UMMA::Major::K,UMMA::Major::MN,1>"]
 UMMA_TILED = [("SM100_MMA_F16BF16_SS<half_t,half_t,float,128,64,UMMA::Major::K,UMMA::Major::K>", "(1,2,1)", None),
-              ("SM100_MMA_F16BF16_2x1SM_SS<half_t,half_t,float,256,128,UMMA::Major::K,UMMA::Major::K>", "(2,1,1)", None)]
+              ("SM100_MMA_F16BF16_2x1SM_SS<half_t,half_t,float,256,128,UMMA::Major::K,UMMA::Major::K>", "(2,1,1)", None),
+              ("SM100_MMA_F16BF16_SS_SPARSE<half_t,half_t,float,128,64,UMMA::Major::K,UMMA::Major::K>", "(1,2,1)", None)]
 
 
 def umma_names():
@@ -132,7 +172,9 @@ TILED = [("SM80_16x8x16_F32F16F16F32_TN", "(2,2,1)", None), ("SM80_16x8x16_F32F1
          ("SM80_16x8x8_F32TF32TF32F32_TN", "(2,4,1):(4,1,0)", None), ("SM80_16x8x16_F32F16F16F32_TN", None, None),
          ("SM80_16x8x128_S32U1U1S32_TN_ANDPOPC", "(2,2,1)", None), ("SM100_2x1x1_F32F32F32F32", "(2,4,1)", None),
          ("SM120_16x8x32_TN<float_e2m1_t,float_e4m3_t,float>", "(2,2,1)", None),
-         ("SM120::BLOCKSCALED::SM120_16x8x64_TN_VS<float_e2m1_t,float_e2m1_t,float,float_ue4m3_t,16>", "(2,1,1)", "(_,16,_)")]
+         ("SM120::BLOCKSCALED::SM120_16x8x64_TN_VS<float_e2m1_t,float_e2m1_t,float,float_ue4m3_t,16>", "(2,1,1)", "(_,16,_)"),
+         ("SM120::SPARSE::SM120_SPARSE_16x8x64_TN<float_e4m3_t,float_e4m3_t,float>", "(2,2,1)", None),
+         ("SM90::GMMA::SPARSE::GMMA_64x64x32_F16F16F16_SS<GMMA::Major::K,GMMA::Major::MN>", "(2,1,1)", None)]
 TENSORS = ["(64,32)", "(128,64):(64,1)", "(32,64,2)", "(48,40)"]
 COPIES = [("UniversalCopy<uint128_t>", "half_t", "(32,8):(8,1)", "(1,8)"),
           ("UniversalCopy<uint32_t>", "float", "(16,8)", None),
@@ -187,7 +229,7 @@ class Prog:
 
 def cpp_name(atom):
     """C++ needs <> after an alias template whose arguments all default."""
-    if atom.startswith("SM90") and "<" not in atom and re.search("TF32|E4M3|E5M2", atom):
+    if atom.startswith("SM90") and "<" not in atom and re.search("TF32|E4M3|E5M2|SPARSE", atom):
         return atom + "<>"
     return atom
 
@@ -209,7 +251,7 @@ def tiled_expr(atom, layout, perm):
 def main():
     cutlass = sys.argv[1]
     p = Prog()
-    for atom in MMA_ATOMS + [g % n for g, ns in GMMA for n in ns] + list(umma_names()):
+    for atom in MMA_ATOMS + [g % n for g, ns in GMMA + SPARSE_GMMA for n in ns] + list(umma_names()) + UMMA_SCALED:
         t = "MMA_Atom<%s>" % cpp_name(atom)
         p.case("thr_id(%s)" % atom, "typename %s::ThrID{}" % t)
         p.case("shape_mnk(%s)" % atom, "typename %s::Shape_MNK{}" % t)
@@ -274,7 +316,10 @@ def main():
                            % (c, thr, thr, x, cpp_layout(tensor)), tensor)
     prog = ["#include <cute/tensor.hpp>", "#include <cute/atom/mma_atom.hpp>", "#include <cute/atom/copy_atom.hpp>",
             "#include <cute/atom/mma_traits_sm90_gmma.hpp>", "#include <cute/arch/mma_sm90_gmma_ext.hpp>", "#include <cute/atom/mma_traits_sm90_gmma_ext.hpp>",
+            "#include <cute/atom/mma_traits_sm90_gmma_sparse.hpp>", "#include <cute/arch/mma_sm90_gmma_sparse_ext.hpp>",
+            "#include <cute/atom/mma_traits_sm90_gmma_sparse_ext.hpp>",
             "#include <cute/atom/copy_traits_sm100.hpp>", "#include <cute/atom/mma_traits_sm120.hpp>",
+            "#include <cute/atom/mma_traits_sm120_sparse.hpp>",
             "#include <cute/atom/mma_traits_sm100.hpp>", "using namespace cute;",
             "int main() { half_t *base = reinterpret_cast<half_t *>(uintptr_t(1) << 32);"]
     prog += p.lines + ["}"]

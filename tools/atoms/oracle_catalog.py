@@ -27,8 +27,12 @@ COPY_FILES = ["copy_sm50.hpp", "copy_sm75.hpp", "copy_sm90.hpp"]
 # are the untemplated ones, every one with plain thread-value layouts.
 COPY_TRAITS_SM100 = "copy_traits_sm100.hpp"
 # SM120's warp MMAs are templates over their element types; each full or
-# partial specialization in arch/mma_sm120.hpp is one instruction.
-SM120_NAMESPACE = {"SM120_16x8x32_TN_VS": "SM120::BLOCKSCALED::", "SM120_16x8x64_TN_VS": "SM120::BLOCKSCALED::"}
+# partial specialization in arch/mma_sm120.hpp (and, sparse, in
+# arch/mma_sm120_sparse.hpp) is one instruction.
+SM120_NAMESPACE = {"SM120_16x8x32_TN": "", "SM120_16x8x32_TN_VS": "SM120::BLOCKSCALED::",
+                   "SM120_16x8x64_TN_VS": "SM120::BLOCKSCALED::", "SM120_SPARSE_16x8x64_TN": "SM120::SPARSE::",
+                   "SM120_SPARSE_16x8x64_TN_VS": "SM120::BLOCKSCALED::SPARSE::",
+                   "SM120_SPARSE_16x8x128_TN_VS": "SM120::BLOCKSCALED::SPARSE::"}
 
 
 def struct_names(path):
@@ -51,18 +55,19 @@ def full_specializations(path, traits="Copy_Traits"):
 
 
 def sm120_instructions(path):
-    """Every SM120 warp MMA of arch/mma_sm120.hpp by its template arguments.
+    """Every SM120 warp MMA of arch/mma_sm120.hpp (or _sparse.hpp) by its
+    template arguments, with its namespace.
 
     A block-scaled one is a partial specialization over its scale-vector
     size VS; the values its instruction takes are those its body asserts."""
     with open(path) as f:
         text = f.read()
     names = []
-    pattern = r"^template\s*<(int VS|)>\s*struct (SM120_16x8x\d+_TN(?:_VS)?)<([^>]*)>\s*\{(.*?)^\};"
+    pattern = r"^template\s*<(int VS|)>\s*struct (SM120_(?:SPARSE_)?16x8x\d+_TN(?:_VS)?)<([^>]*)>\s*\{(.*?)^\};"
     for m in re.finditer(pattern, text, re.M | re.S):
         base, args = m.group(2), ",".join(a.strip() for a in m.group(3).split(","))
         if not m.group(1):
-            names.append("%s<%s>" % (base, args))
+            names.append("%s%s<%s>" % (SM120_NAMESPACE[base], base, args))
             continue
         sizes = re.search(r"CUTE_STATIC_ASSERT\((VS == \d+(?: \|\| VS == \d+)*)", m.group(4)).group(1)
         for vs in re.findall(r"\d+", sizes):
@@ -77,11 +82,12 @@ def main():
     mma = [n for f in MMA_FILES for n in struct_names(os.path.join(arch, f))]
     mma += full_specializations(os.path.join(cutlass, "include", "cute", "atom", "mma_traits_sm100.hpp"), "MMA_Traits")
     mma += sm120_instructions(os.path.join(arch, "mma_sm120.hpp"))
+    mma += sm120_instructions(os.path.join(arch, "mma_sm120_sparse.hpp"))
     copy = [n for f in COPY_FILES for n in struct_names(os.path.join(arch, f))]
     copy += full_specializations(os.path.join(cutlass, "include", "cute", "atom", COPY_TRAITS_SM100))
     prog = ["#include <cute/tensor.hpp>", "#include <cute/atom/mma_atom.hpp>", "#include <cute/atom/copy_atom.hpp>",
             "#include <cute/atom/copy_traits_sm100.hpp>", "#include <cute/atom/mma_traits_sm120.hpp>",
-            "#include <cute/atom/mma_traits_sm100.hpp>",
+            "#include <cute/atom/mma_traits_sm120_sparse.hpp>", "#include <cute/atom/mma_traits_sm100.hpp>",
             "using namespace cute;", "template <class X> void p(X const& x) { printf(\"\\t\"); print(x); }",
             "template <class T> void mma(const char *n) { using M = MMA_Traits<T>; printf(\"mma\\t%s\", n);",
             "  p(typename M::ThrID{}); p(typename M::Shape_MNK{}); p(typename M::ALayout{}); p(typename M::BLayout{});",
