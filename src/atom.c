@@ -278,7 +278,7 @@ static cl_status mma_atom_of_traits(const cl_mma_traits *t, cl_mma_atom_t **out)
 cl_status cl_mma_atom_new(const char *name, cl_mma_atom_t **out) {
   CHECK_OUT(out);
   CHECK_NULL(name);
-  char key[192];
+  char key[256];
   CL_TRY(squeeze(name, key, sizeof key));
   cl_mma_traits t;
   int found = mma_lookup(key, &t);

@@ -30,7 +30,7 @@ extern const cl_copy_row cl_copy_table_sm50[], cl_copy_table_sm75[], cl_copy_tab
 
 /* The traits of an MMA atom as text, whichever family it comes from. */
 typedef struct cl_mma_traits {
-  char name[192]; /* canonical */
+  char name[256]; /* canonical (a complex _SCALED UMMA with every argument is ~200) */
   char thr_id[64], shape_mnk[64], layout[3][128];
   int64_t bits[3];
 } cl_mma_traits;
@@ -46,7 +46,7 @@ int cl_umma_lookup(const char *name, cl_mma_traits *traits);
 const char *cl_umma_example(int64_t i);
 
 struct cl_mma_atom {
-  char name[192];
+  char name[256];
   cl_layout_t *thr_id, *layout[3];
   /* An operand whose traits' layout is no layout (its stride not congruent
    * with its shape, as CuTe declares SM80's 16x8x128 POPC A): that text,

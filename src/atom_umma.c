@@ -69,52 +69,57 @@ typedef struct umma_family {
   int m_only; /* the one M the kind takes (0: the usual two) */
   bool sparse; /* _SPARSE: A 2:4 structured-sparse, K doubled */
   bool scale_c; /* _SCALED: a uint32_t ScaleC after the majors */
+  bool interleaved; /* _INTERLEAVED_..._TN: no type arguments, A and B complex<tfloat32_t>, C float */
 } umma_family;
 
 static const umma_family families[] = {
-  {"TF32_SS", BITS_32, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, false, false},
-  {"TF32_TS", BITS_32, false, true, false, 8, DOUBLE_M128, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false, false},
-  {"TF32_2x1SM_SS", BITS_32, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, false, false},
-  {"TF32_2x1SM_TS", BITS_32, true, true, false, 32, DOUBLE_NEVER, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false, false},
-  {"F16BF16_SS", BITS_16, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, false, false},
-  {"F16BF16_TS", BITS_16, false, true, false, 8, DOUBLE_M128, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false, false},
-  {"F16BF16_2x1SM_SS", BITS_16, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, false, false},
-  {"F16BF16_2x1SM_TS", BITS_16, true, true, false, 32, DOUBLE_NEVER, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false, false},
-  {"S8_SS", BITS_8, false, false, true, 16, DOUBLE_NEVER, true, TAIL_SATURATE, SCALED_NOT, 0, false, false},
-  {"S8_TS", BITS_8, false, true, false, 16, DOUBLE_NEVER, true, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false, false},
-  {"S8_2x1SM_SS", BITS_8, true, false, false, 32, DOUBLE_NEVER, false, TAIL_SATURATE, SCALED_NOT, 0, false, false},
-  {"S8_2x1SM_TS", BITS_8, true, true, false, 32, DOUBLE_NEVER, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false, false},
-  {"F8F6F4_SS", BITS_AT_MOST8, false, false, false, 8, DOUBLE_B_MN, false, TAIL_SCALES, SCALED_NOT, 0, false, false},
-  {"F8F6F4_TS", BITS_AT_MOST8, false, true, false, 8, DOUBLE_M128, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false, false},
-  {"F8F6F4_2x1SM_SS", BITS_AT_MOST8, true, false, false, 16, DOUBLE_B_MN, false, TAIL_SCALES, SCALED_NOT, 0, false, false},
-  {"F8F6F4_2x1SM_TS", BITS_AT_MOST8, true, true, false, 32, DOUBLE_NEVER, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false, false},
-  {"MXF8F6F4_SS", BITS_AT_MOST8, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF, 128, false, false},
-  {"MXF8F6F4_2x1SM_SS", BITS_AT_MOST8, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF, 256, false, false},
-  {"MXF4_SS", BITS_4, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF_VS, 128, false, false},
-  {"MXF4_2x1SM_SS", BITS_4, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF_VS, 0, false, false},
-  {"TF32_SS_SPARSE", BITS_32, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, true, false},
-  {"F16BF16_SS_SPARSE", BITS_16, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, true, false},
-  {"S8_SS_SPARSE", BITS_8, false, false, true, 16, DOUBLE_NEVER, true, TAIL_SATURATE, SCALED_NOT, 0, true, false},
-  {"F8F6F4_SS_SPARSE", BITS_AT_MOST8, false, false, false, 8, DOUBLE_M128, false, TAIL_SCALES, SCALED_NOT, 0, true, false},
-  {"MXF8F6F4_SS_SPARSE", BITS_AT_MOST8, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF, 128, true, false},
-  {"MXF4NVF4_SS_SPARSE", BITS_4, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF_VS, 128, true, false},
-  {"TF32_2x1SM_SS_SPARSE", BITS_32, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, true, false},
-  {"F16BF16_2x1SM_SS_SPARSE", BITS_16, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, true, false},
-  {"S8_2x1SM_SS_SPARSE", BITS_8, true, false, false, 32, DOUBLE_NEVER, false, TAIL_SATURATE, SCALED_NOT, 0, true, false},
+  {"TF32_SS", BITS_32, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, false, false, false},
+  {"TF32_TS", BITS_32, false, true, false, 8, DOUBLE_M128, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false, false, false},
+  {"TF32_2x1SM_SS", BITS_32, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, false, false, false},
+  {"TF32_2x1SM_TS", BITS_32, true, true, false, 32, DOUBLE_NEVER, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false, false, false},
+  {"F16BF16_SS", BITS_16, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, false, false, false},
+  {"F16BF16_TS", BITS_16, false, true, false, 8, DOUBLE_M128, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false, false, false},
+  {"F16BF16_2x1SM_SS", BITS_16, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, false, false, false},
+  {"F16BF16_2x1SM_TS", BITS_16, true, true, false, 32, DOUBLE_NEVER, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false, false, false},
+  {"S8_SS", BITS_8, false, false, true, 16, DOUBLE_NEVER, true, TAIL_SATURATE, SCALED_NOT, 0, false, false, false},
+  {"S8_TS", BITS_8, false, true, false, 16, DOUBLE_NEVER, true, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false, false, false},
+  {"S8_2x1SM_SS", BITS_8, true, false, false, 32, DOUBLE_NEVER, false, TAIL_SATURATE, SCALED_NOT, 0, false, false, false},
+  {"S8_2x1SM_TS", BITS_8, true, true, false, 32, DOUBLE_NEVER, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false, false, false},
+  {"F8F6F4_SS", BITS_AT_MOST8, false, false, false, 8, DOUBLE_B_MN, false, TAIL_SCALES, SCALED_NOT, 0, false, false, false},
+  {"F8F6F4_TS", BITS_AT_MOST8, false, true, false, 8, DOUBLE_M128, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false, false, false},
+  {"F8F6F4_2x1SM_SS", BITS_AT_MOST8, true, false, false, 16, DOUBLE_B_MN, false, TAIL_SCALES, SCALED_NOT, 0, false, false, false},
+  {"F8F6F4_2x1SM_TS", BITS_AT_MOST8, true, true, false, 32, DOUBLE_NEVER, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false, false, false},
+  {"MXF8F6F4_SS", BITS_AT_MOST8, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF, 128, false, false, false},
+  {"MXF8F6F4_2x1SM_SS", BITS_AT_MOST8, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF, 256, false, false, false},
+  {"MXF4_SS", BITS_4, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF_VS, 128, false, false, false},
+  {"MXF4_2x1SM_SS", BITS_4, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF_VS, 0, false, false, false},
+  {"TF32_SS_SPARSE", BITS_32, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, true, false, false},
+  {"F16BF16_SS_SPARSE", BITS_16, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, true, false, false},
+  {"S8_SS_SPARSE", BITS_8, false, false, true, 16, DOUBLE_NEVER, true, TAIL_SATURATE, SCALED_NOT, 0, true, false, false},
+  {"F8F6F4_SS_SPARSE", BITS_AT_MOST8, false, false, false, 8, DOUBLE_M128, false, TAIL_SCALES, SCALED_NOT, 0, true, false, false},
+  {"MXF8F6F4_SS_SPARSE", BITS_AT_MOST8, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF, 128, true, false, false},
+  {"MXF4NVF4_SS_SPARSE", BITS_4, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF_VS, 128, true, false, false},
+  {"TF32_2x1SM_SS_SPARSE", BITS_32, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, true, false, false},
+  {"F16BF16_2x1SM_SS_SPARSE", BITS_16, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, true, false, false},
+  {"S8_2x1SM_SS_SPARSE", BITS_8, true, false, false, 32, DOUBLE_NEVER, false, TAIL_SATURATE, SCALED_NOT, 0, true, false, false},
   {"F8F6F4_2x1SM_SS_SPARSE", BITS_AT_MOST8, true, false, false, 32, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, true,
-   false},
+   false, false},
   {"MXF8F6F4_2x1SM_SS_SPARSE", BITS_AT_MOST8, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF, 256, true,
-   false},
+   false, false},
   {"MXF4NVF4_2x1SM_SS_SPARSE", BITS_4, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_SF_VS, 0, true,
-   false},
-  {"TF32_TS_SCALED", BITS_32, false, true, false, 8, DOUBLE_M128, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false, true},
+   false, false},
+  {"TF32_TS_SCALED", BITS_32, false, true, false, 8, DOUBLE_M128, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false, true, false},
   {"TF32_2x1SM_TS_SCALED", BITS_32, true, true, false, 32, DOUBLE_NEVER, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false,
-   true},
-  {"F16BF16_SS_SCALED", BITS_16, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, false, true},
-  {"F16BF16_TS_SCALED", BITS_16, false, true, false, 8, DOUBLE_M128, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false, true},
-  {"F16BF16_2x1SM_SS_SCALED", BITS_16, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, false, true},
+   true, false},
+  {"F16BF16_SS_SCALED", BITS_16, false, false, false, 8, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, false, true, false},
+  {"F16BF16_TS_SCALED", BITS_16, false, true, false, 8, DOUBLE_M128, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0, false, true, false},
+  {"F16BF16_2x1SM_SS_SCALED", BITS_16, true, false, false, 16, DOUBLE_NEVER, false, TAIL_SCALES, SCALED_NOT, 0, false, true, false},
   {"F16BF16_2x1SM_TS_SCALED", BITS_16, true, true, false, 32, DOUBLE_NEVER, false, TAIL_SCALES_SATURATE, SCALED_NOT, 0,
-   false, true},
+   false, true, false},
+  {"TF32_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN", BITS_32, false, true, false, 8, DOUBLE_M128, false, TAIL_SCALES_SATURATE,
+   SCALED_NOT, 0, false, false, true},
+  {"TF32_2x1SM_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN", BITS_32, true, true, false, 32, DOUBLE_NEVER, false,
+   TAIL_SCALES_SATURATE, SCALED_NOT, 0, false, false, true},
 };
 #define NFAMILIES (sizeof families / sizeof families[0])
 
@@ -149,6 +154,10 @@ const char *cl_umma_example(int64_t i) {
     "SM100_MMA_F16BF16_SS_SCALED<half_t,half_t,float,128,256,UMMA::Major::K,UMMA::Major::K,1>",
     "SM100_MMA_F16BF16_TS_SCALED<half_t,half_t,float,128,256,UMMA::Major::K,UMMA::Major::K,1>",
     "SM100_MMA_TF32_TS_SCALED<tfloat32_t,tfloat32_t,float,128,256,UMMA::Major::K,UMMA::Major::K,1>",
+    "SM100_MMA_F16BF16_SS_SCALED<cutlass::complex<half_t>,cutlass::complex<half_t>,float,128,256,UMMA::Major::K,"
+    "UMMA::Major::K,1>",
+    "SM100_MMA_TF32_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN<128,256,UMMA::Major::K,UMMA::Major::K>",
+    "SM100_MMA_TF32_2x1SM_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN<256,256,UMMA::Major::K,UMMA::Major::K>",
     NULL,
   };
   return i < (int64_t)(sizeof examples / sizeof examples[0]) ? examples[i] : NULL;
@@ -168,6 +177,47 @@ static bool ab_format(const char *type) {
 
 static bool c_format(const char *type) {
   return strcmp(type, "half_t") == 0 || strcmp(type, "float") == 0 || strcmp(type, "int32_t") == 0;
+}
+
+/* CuTe's cutlass::complex<X>: X into `inner` (NULL if `type` is none). */
+static const char *complex_inner(const char *type, char *inner, size_t cap) {
+  static const char prefix[] = "cutlass::complex<";
+  size_t n = strlen(type), p = sizeof prefix - 1;
+  if (n <= p + 1 || strncmp(type, prefix, p) != 0 || type[n - 1] != '>' || n - p - 1 >= cap)
+    return NULL;
+  memcpy(inner, type + p, n - p - 1);
+  inner[n - p - 1] = '\0';
+  return inner;
+}
+
+/* The bits of an element type, a complex one twice its part's. */
+static cl_status umma_type_bits(const char *type, int64_t *bits) {
+  char inner[40];
+  if (complex_inner(type, inner, sizeof inner) == NULL)
+    return cl_atom_type_bits(type, bits);
+  CL_TRY(cl_atom_type_bits(inner, bits));
+  *bits *= 2;
+  return CL_OK;
+}
+
+/* CuTe's interleaved-complex specialization of the F16BF16 _SCALED traits
+ * (A and B cutlass::complex<X> of one 16-bit X, C float; the instruction
+ * reads X): does it apply, and does X pass its asserts? 0 not this case,
+ * 1 it applies and holds, or a failure status. */
+static int complex_scaled(const char *base, const umma_family *f, char type[3][40]) {
+  char inner[2][40];
+  if (!(f->scale_c && f->bits == BITS_16) || complex_inner(type[0], inner[0], sizeof inner[0]) == NULL ||
+      complex_inner(type[1], inner[1], sizeof inner[1]) == NULL || strcmp(inner[0], inner[1]) != 0 ||
+      strcmp(type[2], "float") != 0)
+    return 0;
+  int64_t bits;
+  CL_TRY(cl_atom_type_bits(inner[0], &bits));
+  if (bits != 16)
+    return cl_fail(CL_E_TYPE, "%s: complex A and B need a 16-bit part, not %s (%lld bits)", base, inner[0],
+                   (long long)bits);
+  if (!ab_format(inner[0]))
+    return cl_fail(CL_E_TYPE, "%s: UMMA has no format for %s, the part of A and B", base, inner[0]);
+  return 1;
 }
 
 /* Does the family's width rule hold for A and B of `a` and `b` bits? */
@@ -299,7 +349,7 @@ static cl_status check_instance(const char *base, const umma_family *f, char typ
                                 int a_major, int b_major, const char *sf, long vs) {
   int64_t bits[3];
   for (int i = 0; i < 3; i++)
-    CL_TRY(cl_atom_type_bits(type[i], &bits[i]));
+    CL_TRY(umma_type_bits(type[i], &bits[i]));
   if (f->c_int32 && strcmp(type[2], "int32_t") != 0)
     return cl_fail(CL_E_TYPE, "%s: the accumulator type C must be int32_t, not %s", base, type[2]);
   long m_lo = f->two_sm ? 128 : 64;
@@ -321,6 +371,12 @@ static cl_status check_instance(const char *base, const umma_family *f, char typ
                    2 * free_vs(f), vs);
   if (f->ts && a_major != 0)
     return cl_fail(CL_E_TYPE, "%s: A comes from tensor memory and must be K-major (UMMA::Major::K)", base);
+  if (f->interleaved) /* its types are fixed; B too must be K-major */
+    return b_major == 0 ? CL_OK
+                        : cl_fail(CL_E_TYPE, "%s: B from shared memory must be K-major (UMMA::Major::K)", base);
+  int special = complex_scaled(base, f, type);
+  if (special != 0)
+    return special < 0 ? (cl_status)special : CL_OK;
   if (!bits_allowed(f->bits, bits[0], bits[1]))
     return cl_fail(CL_E_TYPE, "%s: %s, not %s (%lld bits) and %s (%lld bits)", base, bits_rule_text(f->bits), type[0],
                    (long long)bits[0], type[1], (long long)bits[1]);
@@ -379,7 +435,7 @@ static cl_status split_args(const char *base, char *args, char **arg, int cap, i
 }
 
 int cl_umma_lookup(const char *name, cl_mma_traits *t) {
-  char base[64], args[192];
+  char base[64], args[256];
   const char *lt = strchr(name, '<');
   size_t blen = lt != NULL ? (size_t)(lt - name) : strlen(name);
   if (blen >= sizeof base)
@@ -391,23 +447,29 @@ int cl_umma_lookup(const char *name, cl_mma_traits *t) {
     return 0;
   size_t alen = lt != NULL ? strlen(lt) : 0;
   if (lt == NULL || alen < 2 || lt[alen - 1] != '>' || alen - 2 >= sizeof args)
-    return cl_fail(CL_E_TYPE, "%s needs its template arguments: %s<A,B,C,M,N,UMMA::Major::K,UMMA::Major::K>", base,
-                   base);
+    return cl_fail(CL_E_TYPE, "%s needs its template arguments: %s<%sM,N,UMMA::Major::K,UMMA::Major::K>", base, base,
+                   f->interleaved ? "" : "A,B,C,");
   memcpy(args, lt + 1, alen - 2);
   args[alen - 2] = '\0';
   char *arg[16];
   int n;
   CL_TRY(split_args(base, args, arg, 16, &n));
-  /* A,B,C[,SF],M,N[,VS],a_major,b_major */
-  int sf_at = f->scaled != SCALED_NOT ? 3 : -1, m_at = 3 + (sf_at > 0), vs_at = f->scaled == SCALED_SF_VS ? m_at + 2 : -1;
+  /* A,B,C[,SF],M,N[,VS],a_major,b_major (the interleaved kinds: no A,B,C) */
+  int ntypes = f->interleaved ? 0 : 3;
+  int sf_at = f->scaled != SCALED_NOT ? 3 : -1, m_at = ntypes + (sf_at > 0),
+      vs_at = f->scaled == SCALED_SF_VS ? m_at + 2 : -1;
   int major_at = m_at + 2 + (vs_at > 0), fixed = major_at + 2 + f->scale_c;
   if (n < fixed)
-    return cl_fail(CL_E_TYPE, "%s needs at least %d template arguments (A,B,C,%sM,N,%sa_major,b_major%s), not %d", base,
-                   fixed, sf_at > 0 ? "SF," : "", vs_at > 0 ? "VS," : "", f->scale_c ? ",ScaleC" : "", n);
+    return cl_fail(CL_E_TYPE, "%s needs at least %d template arguments (%s%sM,N,%sa_major,b_major%s), not %d", base,
+                   fixed, ntypes > 0 ? "A,B,C," : "", sf_at > 0 ? "SF," : "", vs_at > 0 ? "VS," : "",
+                   f->scale_c ? ",ScaleC" : "", n);
+  static const char *const complex_tf32[3] = {"cutlass::complex<tfloat32_t>", "cutlass::complex<tfloat32_t>", "float"};
   char type[3][40];
-  for (int i = 0; i < 3; i++)
-    if (snprintf(type[i], sizeof type[i], "%s", arg[i]) >= (int)sizeof type[i])
-      return cl_fail(CL_E_DOMAIN, "unknown element type '%s'", arg[i]);
+  for (int i = 0; i < 3; i++) {
+    const char *ty = f->interleaved ? complex_tf32[i] : arg[i];
+    if (snprintf(type[i], sizeof type[i], "%s", ty) >= (int)sizeof type[i])
+      return cl_fail(CL_E_DOMAIN, "unknown element type '%s'", ty);
+  }
   long m = int_arg(arg[m_at]), nn = int_arg(arg[m_at + 1]), vs = vs_at > 0 ? int_arg(arg[vs_at]) : 0;
   if (m < 0 || nn < 0 || vs < 0)
     return cl_fail(CL_E_TYPE, "%s: M, N%s (template arguments %d, %d%s) must be integers", base, vs_at > 0 ? " and VS" : "",
@@ -437,13 +499,15 @@ int cl_umma_lookup(const char *name, cl_mma_traits *t) {
     snprintf(sf_arg, sizeof sf_arg, "%.40s,", sf);
   if (vs_at > 0)
     snprintf(vs_arg, sizeof vs_arg, ",%ld", vs);
-  if (snprintf(t->name, sizeof t->name, "%s<%s,%s,%s,%s%ld,%ld%s,UMMA::Major::%s,UMMA::Major::%s%s%s>", base, type[0],
-               type[1], type[2], sf_arg, m, nn, vs_arg, majors[major[0]], majors[major[1]], scale_c,
-               tail) >= (int)sizeof t->name)
+  char types[128] = "";
+  if (!f->interleaved)
+    snprintf(types, sizeof types, "%s,%s,%s,", type[0], type[1], type[2]);
+  if (snprintf(t->name, sizeof t->name, "%s<%s%s%ld,%ld%s,UMMA::Major::%s,UMMA::Major::%s%s%s>", base, types, sf_arg, m,
+               nn, vs_arg, majors[major[0]], majors[major[1]], scale_c, tail) >= (int)sizeof t->name)
     return cl_fail(CL_E_LIMIT, "name too long: '%.40s...'", name);
   int64_t bits[3];
   for (int i = 0; i < 3; i++)
-    CL_TRY(cl_atom_type_bits(type[i], &bits[i]));
+    CL_TRY(umma_type_bits(type[i], &bits[i]));
   fill_traits(f, m, nn, bits, t);
   return 1;
 }

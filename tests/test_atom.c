@@ -335,6 +335,126 @@ static void umma_scaled(void **state) {
   cl_mma_atom_free(a);
 }
 
+/* The K of an MMA atom's shape (M,N,K). */
+static int64_t atom_k(const char *name) {
+  cl_mma_atom_t *a = mma(name);
+  cl_tuple_t *mnk = NULL;
+  assert_int_equal(cl_mma_atom_shape_mnk(a, &mnk), CL_OK);
+  int64_t k = tuple_at(mnk, 2);
+  cl_tuple_free(mnk);
+  cl_mma_atom_free(a);
+  return k;
+}
+
+/* The interleaved-complex UMMAs: SM100_MMA_TF32[_2x1SM]_TS_INTERLEAVED_...
+ * (no type arguments, both majors K) and the cutlass::complex<16-bit>
+ * instances of the F16BF16 _SCALED kinds.  K is 256 bits of a complex
+ * element: 4 complex<tfloat32_t>, 8 complex<half_t>. */
+static int umma_interleaved_accepted(const char *kind) {
+  static const char *const majors[] = {"K", "MN"};
+  int accepted = 0;
+  for (int m = 32; m <= 256; m *= 2)
+    for (int n = 8; n <= 264; n += 8)
+      for (int ab = 0; ab < 4; ab++) {
+        char name[192];
+        snprintf(name, sizeof name, "SM100_MMA_%s<%d,%d,UMMA::Major::%s,UMMA::Major::%s>", kind, m, n, majors[ab >> 1],
+                 majors[ab & 1]);
+        cl_mma_atom_t *a = NULL;
+        cl_status s = cl_mma_atom_new(name, &a);
+        if (s != CL_OK) {
+          assert_int_equal(s, CL_E_TYPE);
+          continue;
+        }
+        accepted++;
+        char buf[256];
+        assert_true(cl_mma_atom_format(a, buf, sizeof buf) > 0);
+        assert_string_equal(buf, name);
+        cl_mma_atom_free(a);
+        if (n % 64 == 0) {
+          check_mma_atom(name);
+          assert_int_equal(atom_k(name), 4);
+        }
+      }
+  return accepted;
+}
+
+static void umma_interleaved(void **state) {
+  (void)state;
+  /* 1SM: M 64 (N by 8) or 128 (N by 16); 2x1SM: M 128|256, N by 32; K,K only */
+  assert_int_equal(umma_interleaved_accepted("TF32_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN"), 32 + 16);
+  assert_int_equal(umma_interleaved_accepted("TF32_2x1SM_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN"), 2 * 8);
+  cl_mma_atom_t *a = mma("SM100_MMA_TF32_2x1SM_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN<128,32,UMMA::Major::K,UMMA::Major::K,"
+                         "UMMA::ScaleIn::One,UMMA::ScaleIn::One,UMMA::Saturate::True>");
+  char buf[256];
+  cl_mma_atom_format(a, buf, sizeof buf);
+  assert_string_equal(buf, "SM100_MMA_TF32_2x1SM_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN<128,32,UMMA::Major::K,UMMA::Major::K,"
+                           "UMMA::ScaleIn::One,UMMA::ScaleIn::One,UMMA::Saturate::True>");
+  cl_mma_atom_free(a);
+  /* the complex F16BF16 _SCALED instances: as many as the real ones */
+  assert_int_equal(umma_scaled_accepted("F16BF16_SS_SCALED", "cutlass::complex<half_t>,cutlass::complex<half_t>,float"),
+                   2 * 32 * 4);
+  assert_int_equal(
+      umma_scaled_accepted("F16BF16_TS_SCALED", "cutlass::complex<bfloat16_t>,cutlass::complex<bfloat16_t>,float"),
+      (32 + 16) * 2);
+  assert_int_equal(
+      umma_scaled_accepted("F16BF16_2x1SM_SS_SCALED", "cutlass::complex<half_t>,cutlass::complex<half_t>,float"),
+      2 * 16 * 4);
+  assert_int_equal(
+      umma_scaled_accepted("F16BF16_2x1SM_TS_SCALED", "cutlass::complex<half_t>,cutlass::complex<half_t>,float"), 2 * 8 * 2);
+  assert_int_equal(atom_k("SM100_MMA_F16BF16_SS_SCALED<cutlass::complex<half_t>,cutlass::complex<half_t>,float,128,64,"
+                          "UMMA::Major::K,UMMA::Major::K,1>"),
+                   8);
+  /* what CuTe rejects: each with its reason */
+  static const struct {
+    const char *name, *why;
+  } rejected[] = {
+    {"SM100_MMA_TF32_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN<128,64,UMMA::Major::K,UMMA::Major::MN>", "B from shared memory"},
+    {"SM100_MMA_TF32_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN<128,64,UMMA::Major::MN,UMMA::Major::K>", "K-major"},
+    {"SM100_MMA_TF32_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN<128,24,UMMA::Major::K,UMMA::Major::K>", "N must be"},
+    {"SM100_MMA_TF32_2x1SM_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN<64,64,UMMA::Major::K,UMMA::Major::K>", "M must be"},
+    {"SM100_MMA_TF32_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN", "needs its template arguments: "
+                                                             "SM100_MMA_TF32_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN<M,N,"},
+    {"SM100_MMA_TF32_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN<128,64,UMMA::Major::K>", "(M,N,a_major,b_major)"},
+    {"SM100_MMA_TF32_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN<tfloat32_t,tfloat32_t,float,128,64,UMMA::Major::K,UMMA::Major::K>",
+     "must be integers"},
+    {"SM100_MMA_F16BF16_SS_SCALED<cutlass::complex<half_t>,cutlass::complex<half_t>,half_t,128,64,UMMA::Major::K,"
+     "UMMA::Major::K,1>",
+     "16-bit types"},
+    {"SM100_MMA_F16BF16_SS_SCALED<cutlass::complex<half_t>,cutlass::complex<bfloat16_t>,float,128,64,UMMA::Major::K,"
+     "UMMA::Major::K,1>",
+     "16-bit types"},
+    {"SM100_MMA_F16BF16_SS_SCALED<cutlass::complex<float>,cutlass::complex<float>,float,128,64,UMMA::Major::K,"
+     "UMMA::Major::K,1>",
+     "16-bit part, not float"},
+    {"SM100_MMA_F16BF16_TS_SCALED<cutlass::complex<int16_t>,cutlass::complex<int16_t>,float,128,64,UMMA::Major::K,"
+     "UMMA::Major::K,1>",
+     "no format for int16_t"},
+    {"SM100_MMA_F16BF16_SS<cutlass::complex<half_t>,cutlass::complex<half_t>,float,128,64,UMMA::Major::K,UMMA::Major::K>",
+     "16-bit types"},
+    {"SM100_MMA_TF32_TS_SCALED<cutlass::complex<half_t>,cutlass::complex<half_t>,float,128,64,UMMA::Major::K,"
+     "UMMA::Major::K,1>",
+     "no format for cutlass::complex<half_t>"},
+  };
+  for (size_t i = 0; i < sizeof rejected / sizeof rejected[0]; i++) {
+    a = NULL;
+    assert_int_equal(cl_mma_atom_new(rejected[i].name, &a), CL_E_TYPE);
+    if (strstr(cl_last_error(), rejected[i].why) == NULL)
+      fail_msg("%s: '%s' lacks '%s'", rejected[i].name, cl_last_error(), rejected[i].why);
+    assert_null(a);
+  }
+  /* a complex of an unknown or missing part is an unknown type */
+  assert_int_equal(cl_mma_atom_new("SM100_MMA_F16BF16_SS_SCALED<cutlass::complex<halff_t>,cutlass::complex<half_t>,float,"
+                                   "128,64,UMMA::Major::K,UMMA::Major::K,1>",
+                                   &a),
+                   CL_E_DOMAIN);
+  assert_non_null(strstr(cl_last_error(), "halff_t"));
+  assert_int_equal(cl_mma_atom_new("SM100_MMA_F16BF16_SS_SCALED<cutlass::complex<>,cutlass::complex<half_t>,float,"
+                                   "128,64,UMMA::Major::K,UMMA::Major::K,1>",
+                                   &a),
+                   CL_E_DOMAIN);
+  assert_null(a);
+}
+
 static void umma_families(void **state) {
   (void)state;
   /* block-scaled: M 128 (256 for MXF8F6F4's 2x1SM, 128|256 for MXF4's) */
@@ -1096,7 +1216,7 @@ static void composed_partitions(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test(catalog_mma_invariants), cmocka_unit_test(sparse_gmma), cmocka_unit_test(sparse_sm120), cmocka_unit_test(umma_families), cmocka_unit_test(umma_scaled), cmocka_unit_test(umma_errors), cmocka_unit_test(catalog_copy_invariants),
+    cmocka_unit_test(catalog_mma_invariants), cmocka_unit_test(sparse_gmma), cmocka_unit_test(sparse_sm120), cmocka_unit_test(umma_families), cmocka_unit_test(umma_scaled), cmocka_unit_test(umma_interleaved), cmocka_unit_test(umma_errors), cmocka_unit_test(catalog_copy_invariants),
     cmocka_unit_test(copy_atom_kinds_and_widths), cmocka_unit_test(atom_errors),
     cmocka_unit_test(smem_atoms), cmocka_unit_test(tiled_mma_properties),
     cmocka_unit_test(tiled_mma_partitions), cmocka_unit_test(tiled_mma_errors),

@@ -147,7 +147,17 @@ UMMA_SCALED = ["SM100_MMA_F16BF16_SS_SCALED<half_t,half_t,float,128,64,UMMA::Maj
                "SM100_MMA_TF32_TS_SCALED<tfloat32_t,tfloat32_t,float,128,48,UMMA::Major::K,UMMA::Major::MN,0>",
                "SM100_MMA_TF32_2x1SM_TS_SCALED<tfloat32_t,tfloat32_t,float,256,64,UMMA::Major::K,UMMA::Major::K,1>",
                "SM100_MMA_F16BF16_2x1SM_SS_SCALED<half_t,half_t,half_t,128,32,UMMA::Major::MN,UMMA::Major::K,7>",
-               "SM100_MMA_F16BF16_2x1SM_TS_SCALED<half_t,half_t,float,256,256,UMMA::Major::K,UMMA::Major::MN,1>"]
+               "SM100_MMA_F16BF16_2x1SM_TS_SCALED<half_t,half_t,float,256,256,UMMA::Major::K,UMMA::Major::MN,1>",
+               # CuTe's interleaved-complex specializations: complex<16-bit> A and B, float C, K of 32-bit elements
+               "SM100_MMA_F16BF16_SS_SCALED<cutlass::complex<half_t>,cutlass::complex<half_t>,float,128,64,UMMA::Major::K,UMMA::Major::MN,1>",
+               "SM100_MMA_F16BF16_TS_SCALED<cutlass::complex<bfloat16_t>,cutlass::complex<bfloat16_t>,float,64,40,UMMA::Major::K,UMMA::Major::K,3,UMMA::ScaleIn::Neg>",
+               "SM100_MMA_F16BF16_2x1SM_SS_SCALED<cutlass::complex<half_t>,cutlass::complex<half_t>,float,256,16,UMMA::Major::MN,UMMA::Major::K,1>",
+               "SM100_MMA_F16BF16_2x1SM_TS_SCALED<cutlass::complex<bfloat16_t>,cutlass::complex<bfloat16_t>,float,128,96,UMMA::Major::K,UMMA::Major::MN,0>"]
+# The interleaved complex TF32 UMMAs: no type arguments (complex<tfloat32_t> A and B, float C)
+UMMA_INTERLEAVED = ["SM100_MMA_TF32_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN<128,64,UMMA::Major::K,UMMA::Major::K>",
+                    "SM100_MMA_TF32_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN<64,8,UMMA::Major::K,UMMA::Major::K,UMMA::ScaleIn::Neg>",
+                    "SM100_MMA_TF32_2x1SM_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN<256,256,UMMA::Major::K,UMMA::Major::K>",
+                    "SM100_MMA_TF32_2x1SM_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN<128,32,UMMA::Major::K,UMMA::Major::K,UMMA::ScaleIn::One,UMMA::ScaleIn::One,UMMA::Saturate::True>"]
 UMMA_TILED = [("SM100_MMA_F16BF16_SS<half_t,half_t,float,128,64,UMMA::Major::K,UMMA::Major::K>", "(1,2,1)", None),
               ("SM100_MMA_F16BF16_2x1SM_SS<half_t,half_t,float,256,128,UMMA::Major::K,UMMA::Major::K>", "(2,1,1)", None),
               ("SM100_MMA_F16BF16_SS_SPARSE<half_t,half_t,float,128,64,UMMA::Major::K,UMMA::Major::K>", "(1,2,1)", None)]
@@ -251,7 +261,7 @@ def tiled_expr(atom, layout, perm):
 def main():
     cutlass = sys.argv[1]
     p = Prog()
-    for atom in MMA_ATOMS + [g % n for g, ns in GMMA + SPARSE_GMMA for n in ns] + list(umma_names()) + UMMA_SCALED:
+    for atom in MMA_ATOMS + [g % n for g, ns in GMMA + SPARSE_GMMA for n in ns] + list(umma_names()) + UMMA_SCALED + UMMA_INTERLEAVED:
         t = "MMA_Atom<%s>" % cpp_name(atom)
         p.case("thr_id(%s)" % atom, "typename %s::ThrID{}" % t)
         p.case("shape_mnk(%s)" % atom, "typename %s::Shape_MNK{}" % t)
