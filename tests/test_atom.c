@@ -383,12 +383,12 @@ static void umma_interleaved(void **state) {
   /* 1SM: M 64 (N by 8) or 128 (N by 16); 2x1SM: M 128|256, N by 32; K,K only */
   assert_int_equal(umma_interleaved_accepted("TF32_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN"), 32 + 16);
   assert_int_equal(umma_interleaved_accepted("TF32_2x1SM_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN"), 2 * 8);
-  cl_mma_atom_t *a = mma("SM100_MMA_TF32_2x1SM_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN<128,32,UMMA::Major::K,UMMA::Major::K,"
-                         "UMMA::ScaleIn::One,UMMA::ScaleIn::One,UMMA::Saturate::True>");
+  static const char saturating[] = "SM100_MMA_TF32_2x1SM_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN<128,32,UMMA::Major::K,"
+                                    "UMMA::Major::K,UMMA::ScaleIn::One,UMMA::ScaleIn::One,UMMA::Saturate::True>";
+  cl_mma_atom_t *a = mma(saturating);
   char buf[256];
   cl_mma_atom_format(a, buf, sizeof buf);
-  assert_string_equal(buf, "SM100_MMA_TF32_2x1SM_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN<128,32,UMMA::Major::K,UMMA::Major::K,"
-                           "UMMA::ScaleIn::One,UMMA::ScaleIn::One,UMMA::Saturate::True>");
+  assert_string_equal(buf, saturating);
   cl_mma_atom_free(a);
   /* the complex F16BF16 _SCALED instances: as many as the real ones */
   assert_int_equal(umma_scaled_accepted("F16BF16_SS_SCALED", "cutlass::complex<half_t>,cutlass::complex<half_t>,float"),
@@ -400,7 +400,8 @@ static void umma_interleaved(void **state) {
       umma_scaled_accepted("F16BF16_2x1SM_SS_SCALED", "cutlass::complex<half_t>,cutlass::complex<half_t>,float"),
       2 * 16 * 4);
   assert_int_equal(
-      umma_scaled_accepted("F16BF16_2x1SM_TS_SCALED", "cutlass::complex<half_t>,cutlass::complex<half_t>,float"), 2 * 8 * 2);
+      umma_scaled_accepted("F16BF16_2x1SM_TS_SCALED", "cutlass::complex<half_t>,cutlass::complex<half_t>,float"),
+      2 * 8 * 2);
   assert_int_equal(atom_k("SM100_MMA_F16BF16_SS_SCALED<cutlass::complex<half_t>,cutlass::complex<half_t>,float,128,64,"
                           "UMMA::Major::K,UMMA::Major::K,1>"),
                    8);
@@ -408,14 +409,16 @@ static void umma_interleaved(void **state) {
   static const struct {
     const char *name, *why;
   } rejected[] = {
-    {"SM100_MMA_TF32_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN<128,64,UMMA::Major::K,UMMA::Major::MN>", "B from shared memory"},
+    {"SM100_MMA_TF32_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN<128,64,UMMA::Major::K,UMMA::Major::MN>",
+     "B from shared memory"},
     {"SM100_MMA_TF32_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN<128,64,UMMA::Major::MN,UMMA::Major::K>", "K-major"},
     {"SM100_MMA_TF32_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN<128,24,UMMA::Major::K,UMMA::Major::K>", "N must be"},
     {"SM100_MMA_TF32_2x1SM_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN<64,64,UMMA::Major::K,UMMA::Major::K>", "M must be"},
-    {"SM100_MMA_TF32_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN", "needs its template arguments: "
-                                                             "SM100_MMA_TF32_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN<M,N,"},
+    {"SM100_MMA_TF32_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN",
+     "needs its template arguments: SM100_MMA_TF32_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN<M,N,"},
     {"SM100_MMA_TF32_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN<128,64,UMMA::Major::K>", "(M,N,a_major,b_major)"},
-    {"SM100_MMA_TF32_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN<tfloat32_t,tfloat32_t,float,128,64,UMMA::Major::K,UMMA::Major::K>",
+    {"SM100_MMA_TF32_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN<tfloat32_t,tfloat32_t,float,128,64,UMMA::Major::K,"
+     "UMMA::Major::K>",
      "must be integers"},
     {"SM100_MMA_F16BF16_SS_SCALED<cutlass::complex<half_t>,cutlass::complex<half_t>,half_t,128,64,UMMA::Major::K,"
      "UMMA::Major::K,1>",
@@ -429,7 +432,8 @@ static void umma_interleaved(void **state) {
     {"SM100_MMA_F16BF16_TS_SCALED<cutlass::complex<int16_t>,cutlass::complex<int16_t>,float,128,64,UMMA::Major::K,"
      "UMMA::Major::K,1>",
      "no format for int16_t"},
-    {"SM100_MMA_F16BF16_SS<cutlass::complex<half_t>,cutlass::complex<half_t>,float,128,64,UMMA::Major::K,UMMA::Major::K>",
+    {"SM100_MMA_F16BF16_SS<cutlass::complex<half_t>,cutlass::complex<half_t>,float,128,64,UMMA::Major::K,"
+     "UMMA::Major::K>",
      "16-bit types"},
     {"SM100_MMA_TF32_TS_SCALED<cutlass::complex<half_t>,cutlass::complex<half_t>,float,128,64,UMMA::Major::K,"
      "UMMA::Major::K,1>",
@@ -443,8 +447,8 @@ static void umma_interleaved(void **state) {
     assert_null(a);
   }
   /* a complex of an unknown or missing part is an unknown type */
-  assert_int_equal(cl_mma_atom_new("SM100_MMA_F16BF16_SS_SCALED<cutlass::complex<halff_t>,cutlass::complex<half_t>,float,"
-                                   "128,64,UMMA::Major::K,UMMA::Major::K,1>",
+  assert_int_equal(cl_mma_atom_new("SM100_MMA_F16BF16_SS_SCALED<cutlass::complex<halff_t>,cutlass::complex<half_t>,"
+                                   "float,128,64,UMMA::Major::K,UMMA::Major::K,1>",
                                    &a),
                    CL_E_DOMAIN);
   assert_non_null(strstr(cl_last_error(), "halff_t"));
