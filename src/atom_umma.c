@@ -510,7 +510,7 @@ int cl_umma_lookup(const char *name, cl_mma_traits *t) {
       return cl_fail(CL_E_TYPE, "%s: template argument %d must be UMMA::Major::K or UMMA::Major::MN, not '%s'", base,
                      major_at + 1 + i, arg[major_at + i]);
   }
-  char scale_c[16] = "";
+  char scale_c[24] = ""; /* ",", a uint32_t, NUL; sized for any long long so that -Wformat-truncation can prove it */
   if (f->scale_c) {
     long long c = uint32_arg(arg[major_at + 2]);
     if (c < 0)
