@@ -135,6 +135,16 @@ static const char *copy_name_at(int64_t i) {
   return NULL;
 }
 
+int cl_atom_enum_arg(const char *arg, const char *prefix, const char *const *values) {
+  size_t n = strlen(prefix);
+  if (strncmp(arg, prefix, n) != 0)
+    return -1;
+  for (int i = 0; values[i] != NULL; i++)
+    if (strcmp(arg + n, values[i]) == 0)
+      return i;
+  return -1;
+}
+
 const char *cl_atom_catalog_name(cl_atom_family family, int64_t i) {
   if (i < 0)
     return NULL;

@@ -108,18 +108,6 @@ const char *cl_gmma_example(int64_t i) {
   return i < (int64_t)(sizeof examples / sizeof examples[0]) ? examples[i] : NULL;
 }
 
-/* One template argument "GMMA::Major::K" etc.: the value's index in `values`
- * (-1 if it is none of them). */
-static int enum_arg(const char *arg, const char *prefix, const char *const *values) {
-  size_t n = strlen(prefix);
-  if (strncmp(arg, prefix, n) != 0)
-    return -1;
-  for (int i = 0; values[i] != NULL; i++)
-    if (strcmp(arg + n, values[i]) == 0)
-      return i;
-  return -1;
-}
-
 static const char *const majors[] = {"K", "MN", NULL};
 static const char *const scales[] = {"One", "Neg", NULL};
 static const char *const spsels[] = {"Zero", "One", NULL};
@@ -186,7 +174,7 @@ static cl_status gmma_template(const char *base, const gmma_family *f, bool spar
     return cl_fail(CL_E_TYPE, "%s needs the major modes of A and B: %s<GMMA::Major::K,GMMA::Major::K>", base, base);
   int value[5] = {0, 0, 0, 0, 0};
   for (int i = 0; i < n; i++) {
-    value[i] = enum_arg(arg[i], arg_prefix[kind[i]], arg_values[kind[i]]);
+    value[i] = cl_atom_enum_arg(arg[i], arg_prefix[kind[i]], arg_values[kind[i]]);
     if (value[i] < 0)
       return cl_fail(CL_E_TYPE, "%s: template argument %d must be %s, not '%s'", base, i + 1, arg_expected[kind[i]],
                      arg[i]);

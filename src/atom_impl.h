@@ -38,6 +38,11 @@ typedef struct cl_mma_traits {
 /* SM90 GMMA (atom_gmma.c): the traits of a GMMA name, 0 when the name is
  * no GMMA name at all, 1 when found, or a negative status (with a message)
  * for a GMMA name CuTe rejects. */
+/* A template argument spelled `prefix` + one of `values` (NULL-ended), as
+ * "GMMA::Major::K": the value's index, or -1 if it is none of them.  Shared
+ * by the GMMA and UMMA name parsers. */
+int cl_atom_enum_arg(const char *arg, const char *prefix, const char *const *values);
+
 int cl_gmma_lookup(const char *name, cl_mma_traits *traits);
 /* The i-th GMMA family as an example name, or NULL past the end. */
 const char *cl_gmma_example(int64_t i);

@@ -300,17 +300,6 @@ static long long uint32_arg(const char *arg) {
   return end != arg && *end == '\0' && v >= 0 && v <= 0xFFFFFFFFLL ? v : -1;
 }
 
-/* An enumerator argument `prefix` + one of `values`: its index, or -1. */
-static int enum_arg(const char *arg, const char *prefix, const char *const *values) {
-  size_t n = strlen(prefix);
-  if (strncmp(arg, prefix, n) != 0)
-    return -1;
-  for (int i = 0; values[i] != NULL; i++)
-    if (strcmp(arg + n, values[i]) == 0)
-      return i;
-  return -1;
-}
-
 static const char *const majors[] = {"K", "MN", NULL};
 static const char *const scales[] = {"One", "Neg", NULL};
 static const char *const saturates[] = {"False", "True", NULL};
@@ -337,7 +326,7 @@ static cl_status tail_args(const char *base, const umma_family *f, int fixed, ch
     return cl_fail(CL_E_TYPE, "%s takes at most %d template arguments, not %d", base, fixed + most, fixed + n);
   int last = -1;
   for (int i = 0; i < n; i++) {
-    extra[i] = enum_arg(arg[i], kind[i]->prefix, kind[i]->values);
+    extra[i] = cl_atom_enum_arg(arg[i], kind[i]->prefix, kind[i]->values);
     if (extra[i] < 0)
       return cl_fail(CL_E_TYPE, "%s: template argument %d must be %s%s or %s%s, not '%s'", base,
                      fixed + 1 + i, kind[i]->prefix, kind[i]->values[0], kind[i]->prefix, kind[i]->values[1], arg[i]);
@@ -505,7 +494,7 @@ int cl_umma_lookup(const char *name, cl_mma_traits *t) {
                    m_at + 1, m_at + 2, vs_at > 0 ? ", 7" : "");
   int major[2];
   for (int i = 0; i < 2; i++) {
-    major[i] = enum_arg(arg[major_at + i], "UMMA::Major::", majors);
+    major[i] = cl_atom_enum_arg(arg[major_at + i], "UMMA::Major::", majors);
     if (major[i] < 0)
       return cl_fail(CL_E_TYPE, "%s: template argument %d must be UMMA::Major::K or UMMA::Major::MN, not '%s'", base,
                      major_at + 1 + i, arg[major_at + i]);
