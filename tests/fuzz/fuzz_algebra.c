@@ -519,7 +519,17 @@ static void op_logical(const cl_layout_t *a, const cl_layout_t *b, binary_op log
                        const binary_op *forms, size_t nforms) {
   cl_layout_t *r = NULL, *expected = NULL;
   bool ok = SUCCEEDED(logical(a, b, &r), r);
-  bool expected_ok = definition(a, b, &expected) == CL_OK;
+  cl_status def = definition(a, b, &expected);
+  int64_t b_size = 1;
+  if (def == CL_E_DOMAIN && cl_layout_size_checked(b, &b_size) == CL_OK && b_size == 0) {
+    /* A tiler of size 0 has a negative cosize, so the product's definition
+     * asks complement for a negative extent, which the library refuses,
+     * while CuTe's product is an ordinary layout (test_algebra.c holds
+     * CuTe's answers): nothing here to compare against. */
+    cl_layout_free(r);
+    return;
+  }
+  bool expected_ok = def == CL_OK;
   FUZZ_CHECK(ok == expected_ok);
   if (ok) {
     FUZZ_CHECK(cl_layout_equal(r, expected));
@@ -888,9 +898,11 @@ static bool image_in_aligned_blocks(const int64_t *v, int64_t n, int64_t width) 
       rem += width;
     if (__builtin_sub_overflow(v[i], rem, &start) || __builtin_add_overflow(start, width - 1, &last))
       continue; /* a block past int64_t's edge: no layout value to compare */
-    for (int64_t x = start; x <= last; x++)
+    for (int64_t j = 0; j < width; j++) {
+      int64_t x = start + j; /* <= last: no overflow */
       if (!bsearch(&x, v, (size_t)n, sizeof *v, compare_i64))
         return false;
+    }
   }
   return true;
 }
@@ -902,11 +914,14 @@ static void op_max_alignment(const cl_layout_t *a) {
     check_failure(s, NULL);
     return;
   }
-  FUZZ_CHECK(n >= 1);
+  /* CuTe's gcd keeps a sign ((2,3):(1,-7) has alignment -1, as CuTe C++
+   * prints), and a layout of size 0 may have alignment 0: the width is the
+   * magnitude (none to check for INT64_MIN, which has no int64_t one). */
+  int64_t width = n == INT64_MIN ? 0 : n < 0 ? -n : n;
   fnvals *f = &slot[0];
-  if (read_values(a, f)) {
+  if (width > 0 && read_values(a, f)) {
     qsort(f->v, (size_t)f->size, sizeof f->v[0], compare_i64);
-    FUZZ_CHECK(image_in_aligned_blocks(f->v, f->size, n));
+    FUZZ_CHECK(image_in_aligned_blocks(f->v, f->size, width));
   }
 }
 
