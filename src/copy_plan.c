@@ -305,7 +305,9 @@ static bool read_in_order(const cl_copy_job *p) {
  *     destination rows all start at one offset in a cache line (so that
  *     lines can be aligned);
  *   - staged, when the destination rows are a multiple of 256 bytes apart
- *     and the processor needs it (tuning->staged, measured: copy_tune.c): on Zen 3,
+ *     and the processor needs it (tuning->staged, measured: copy_tune.c;
+ *     tuning->staged_narrow for elements of 1 and 2 bytes, which stage
+ *     through narrow tiles, measured apart): on Zen 3,
  *     streaming one line into each of many such rows in turn runs at a third
  *     of the speed of streaming 256-byte runs (the rows fall on the same
  *     memory banks), so a block of every dst row is transposed into a
@@ -341,7 +343,7 @@ static void transpose_strategy(cl_copy_job *p, const cl_tensor_t *dst, bool stre
     p->stage_run = CL_COPY_STAGE_RUN_MAX;
   int64_t row_step = p->jd ? p->jd[1] : p->m[p->ichain].d;
   p->staged = p->nontemporal && row_step % CL_COPY_STAGE_RUN == 0 && p->in * p->elem >= p->stage_run &&
-              tuning.staged;
+              (p->elem < 4 ? tuning.staged_narrow : tuning.staged);
   p->stream_runs = stream && !aligned && p->in * p->elem >= p->stage_run && tuning.runs;
   p->staged = p->staged || p->stream_runs;
   p->prefetch = tuning.prefetch && p->jn * p->elem <= SHORT_ROW_BYTES && !(p->elem <= IN_ORDER_UNFETCHED_BYTES && read_in_order(p));
