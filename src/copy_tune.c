@@ -33,18 +33,19 @@
 #include <cpuid.h>
 #endif
 
-static const cl_copy_tuning defaults = {.staged = false, .staged_narrow = false, .prefetch = true, .runs = true};
+static const cl_copy_tuning defaults = {
+    .staged = false, .staged_narrow = false, .prefetch = true, .runs = true, .tall = false};
 
 /* ------------------------------------------------------------ the environment */
 
 /* A choice forced by the environment: -1 none, else 0 or 1. */
 typedef struct forced {
   bool off;
-  int staged, staged_narrow, prefetch, runs;
+  int staged, staged_narrow, prefetch, runs, tall;
 } forced;
 
 static forced read_env(void) {
-  forced f = {false, -1, -1, -1, -1};
+  forced f = {false, -1, -1, -1, -1, -1};
   const char *tune = getenv("CUTELAYOUT_COPY_TUNE");
   if (tune != NULL && strcmp(tune, "off") == 0) {
     f.off = true;
@@ -61,6 +62,8 @@ static forced read_env(void) {
         f.prefetch = w[0] == 'p';
       else if (strcmp(w, "runs") == 0 || strcmp(w, "noruns") == 0)
         f.runs = w[0] == 'r';
+      else if (strcmp(w, "tall") == 0 || strcmp(w, "notall") == 0)
+        f.tall = w[0] == 't';
     }
   }
   const char *staging = getenv("CUTELAYOUT_COPY_STAGING");
@@ -78,12 +81,14 @@ static cl_copy_tuning apply(cl_copy_tuning t, forced f) {
     t.prefetch = f.prefetch == 1;
   if (f.runs >= 0)
     t.runs = f.runs == 1;
+  if (f.tall >= 0)
+    t.tall = f.tall == 1;
   return t;
 }
 
 /* ------------------------------------------------------------ the cache file */
 
-#define WISDOM_HEADER "cute-layout copy wisdom 3" /* 2: with runs; 3: with staged-narrow */
+#define WISDOM_HEADER "cute-layout copy wisdom 3" /* 2: with runs; 3: with staged-narrow and tall */
 #define WISDOM_NAME "copy-wisdom"
 #define PATH_CAP 4096
 
@@ -130,8 +135,9 @@ static bool cache_dir(char *out, size_t cap) {
 
 /* The file's text for tuning t: a header, the key, the choices. */
 static int wisdom_text(char *out, size_t cap, const char *processor, cl_copy_tuning t) {
-  return snprintf(out, cap, "%s\nlibrary %s\nprocessor %s\nstaged %d\nstaged-narrow %d\nprefetch %d\nruns %d\n",
-                  WISDOM_HEADER, CUTELAYOUT_VERSION_STRING, processor, t.staged, t.staged_narrow, t.prefetch, t.runs);
+  return snprintf(out, cap, "%s\nlibrary %s\nprocessor %s\nstaged %d\nstaged-narrow %d\nprefetch %d\nruns %d\ntall %d\n",
+                  WISDOM_HEADER, CUTELAYOUT_VERSION_STRING, processor, t.staged, t.staged_narrow, t.prefetch, t.runs,
+                  t.tall);
 }
 
 /* Reads the file in dir: true, with *t, only when it is whole and names this
@@ -145,10 +151,10 @@ static bool read_wisdom(const char *dir, const char *processor, cl_copy_tuning *
   size_t n = fread(text, 1, sizeof text - 1, f);
   fclose(f);
   text[n] = '\0';
-  /* The file is exactly what wisdom_text writes for one of the sixteen
-   * choices, or it is not used. */
-  for (int k = 0; k < 16; k++) {
-    cl_copy_tuning c = {(k & 1) != 0, (k & 2) != 0, (k & 4) != 0, (k & 8) != 0};
+  /* The file is exactly what wisdom_text writes for one of the 32 choices,
+   * or it is not used. */
+  for (int k = 0; k < 32; k++) {
+    cl_copy_tuning c = {(k & 1) != 0, (k & 2) != 0, (k & 4) != 0, (k & 8) != 0, (k & 16) != 0};
     char expect[1024];
     wisdom_text(expect, sizeof expect, processor, c);
     if (strcmp(text, expect) == 0) {
@@ -194,7 +200,7 @@ static void write_wisdom(const char *dir, const char *processor, cl_copy_tuning 
 
 /* Each candidate is timed on copies of this many bytes, this many times,
  * alternating with its rival; the faster minimum wins.  Six copies of
- * 8 MiB per candidate and four choices keep the whole measurement near a
+ * 8 MiB per candidate and five choices keep the whole measurement near a
  * fifth of a second on a 2-core AMD EPYC shared with compilers.  With
  * three, on that machine, the float staging choice came out one way or
  * the other from one call to the next. */
@@ -265,8 +271,8 @@ static bool faster(char *dbuf, char *sbuf, cal_copy c, cl_copy_tuning a, cl_copy
 /* Measures each choice on a copy that exercises it:
  *   staged: 1024 x 2048 floats transposed, dst rows 4 KiB apart;
  *   staged_narrow: 2048 x 4096 bytes transposed, dst rows 2 KiB apart;
- *   prefetch: 128^3 floats permuted (2,0,1) (numpy's order), src rows of
- *   512 bytes;
+ *   prefetch and tall: 128^3 floats permuted (2,0,1) (numpy's order), src
+ *   rows of 512 bytes, back to back;
  *   runs: 1001 x 2000 floats transposed, dst rows 4004 bytes apart, so
  *   they start at every offset in a line. */
 static cl_status measure(cl_copy_tuning *out) {
@@ -295,6 +301,10 @@ static cl_status measure(cl_copy_tuning *out) {
     other.prefetch = !t.prefetch;
     if (faster(dbuf, sbuf, fetching, t, other, &ok))
       t.prefetch = other.prefetch;
+    other = t;
+    other.tall = !t.tall;
+    if (faster(dbuf, sbuf, fetching, t, other, &ok))
+      t.tall = other.tall;
     other = t;
     other.runs = !t.runs;
     if (faster(dbuf, sbuf, runs, t, other, &ok))
@@ -344,7 +354,7 @@ cl_copy_tuning cl_copy_tuning_for(int64_t bytes) {
   if (f.off)
     return apply(defaults, f);
   cl_copy_tuning t = defaults;
-  if (f.staged < 0 || f.staged_narrow < 0 || f.prefetch < 0 || f.runs < 0) {
+  if (f.staged < 0 || f.staged_narrow < 0 || f.prefetch < 0 || f.runs < 0 || f.tall < 0) {
     char dir[PATH_CAP];
     if (!cache_dir(dir, sizeof dir))
       dir[0] = '\0';
