@@ -203,8 +203,18 @@ static void write_wisdom(const char *dir, const char *processor, cl_copy_tuning 
  * 8 MiB per candidate and five choices keep the whole measurement near a
  * fifth of a second on a 2-core AMD EPYC shared with compilers.  With
  * three, on that machine, the float staging choice came out one way or
- * the other from one call to the next. */
+ * the other from one call to the next.
+ *
+ * Each copy takes the next of CAL_SLICES slices of CAL_BYTES on each side,
+ * so that its source is not left in the last-level cache by the copy
+ * before: the choices are for copies of 16 MiB and more, which come from
+ * memory.  Timed on one slice again and again, on AMD Zen 5, staging the
+ * float transpose looked 1.2-1.3x faster and was 0.9-1.0x as fast from
+ * memory, and prefetching the permutation looked the same either way and
+ * was 1.3-1.4x faster from memory: the old measurement chose as much by
+ * chance as by the processor. */
 #define CAL_BYTES ((int64_t)8 << 20)
+#define CAL_SLICES 4
 #define CAL_REPS 5
 
 static int64_t now_ns(void) {
@@ -219,9 +229,18 @@ typedef struct cal_copy {
   size_t elem;
 } cal_copy;
 
-/* The copy c, planned with tuning t and streaming stores, run once; its
- * time in ns, or -1. */
-static int64_t time_copy(char *dbuf, char *sbuf, cal_copy c, cl_copy_tuning t) {
+/* The measurement's buffers, CAL_SLICES slices of CAL_BYTES each, and the
+ * slice the next copy takes. */
+typedef struct cal_buffers {
+  char *d, *s;
+  int64_t next;
+} cal_buffers;
+
+/* The copy c on the next slices of b, planned with tuning t and streaming
+ * stores, run once; its time in ns, or -1. */
+static int64_t time_copy(cal_buffers *b, cal_copy c, cl_copy_tuning t) {
+  int64_t slice = b->next++ % CAL_SLICES * CAL_BYTES;
+  char *dbuf = b->d + slice, *sbuf = b->s + slice;
   cl_layout_t *dl = NULL, *sl = NULL;
   cl_tensor_t *dst = NULL, *src = NULL;
   int64_t ns = -1;
@@ -252,10 +271,10 @@ static int64_t time_copy(char *dbuf, char *sbuf, cal_copy c, cl_copy_tuning t) {
 /* Whether candidate b beats a on the copy c: each run once to warm up,
  * then CAL_REPS alternating runs, minimum against minimum; *ok is cleared
  * when a run fails. */
-static bool faster(char *dbuf, char *sbuf, cal_copy c, cl_copy_tuning a, cl_copy_tuning b, bool *ok) {
+static bool faster(cal_buffers *buf, cal_copy c, cl_copy_tuning a, cl_copy_tuning b, bool *ok) {
   int64_t best_a = INT64_MAX, best_b = INT64_MAX;
   for (int r = 0; r <= CAL_REPS; r++) {
-    int64_t ta = time_copy(dbuf, sbuf, c, a), tb = time_copy(dbuf, sbuf, c, b);
+    int64_t ta = time_copy(buf, c, a), tb = time_copy(buf, c, b);
     if (ta < 0 || tb < 0) {
       *ok = false;
       return false;
@@ -276,14 +295,15 @@ static bool faster(char *dbuf, char *sbuf, cal_copy c, cl_copy_tuning a, cl_copy
  *   runs: 1001 x 2000 floats transposed, dst rows 4004 bytes apart, so
  *   they start at every offset in a line. */
 static cl_status measure(cl_copy_tuning *out) {
-  char *dbuf = cl_alloc((size_t)CAL_BYTES), *sbuf = cl_alloc((size_t)CAL_BYTES);
+  const size_t bytes = (size_t)(CAL_SLICES * CAL_BYTES);
+  char *dbuf = cl_alloc(bytes), *sbuf = cl_alloc(bytes);
   cl_status s = CL_OK;
   if (dbuf == NULL || sbuf == NULL) {
     s = cl_fail(CL_E_NOMEM, "out of memory");
   } else {
-    memset(dbuf, 0, (size_t)CAL_BYTES);
-    for (int64_t k = 0; k < CAL_BYTES; k++)
-      sbuf[k] = (char)k;
+    memset(dbuf, 0, bytes);
+    memset(sbuf, 0x5a, bytes); /* every page touched before the timings */
+    cal_buffers buf = {dbuf, sbuf, 0};
     static const cal_copy staging = {"(1024,2048):(1,1024)", "(1024,2048):(2048,1)", 4},
                           narrow = {"(2048,4096):(1,2048)", "(2048,4096):(4096,1)", 1},
                           fetching = {"(128,128,128):(128,1,16384)", "(128,128,128):(16384,128,1)", 4},
@@ -291,23 +311,23 @@ static cl_status measure(cl_copy_tuning *out) {
     bool ok = true;
     cl_copy_tuning t = defaults, other = defaults;
     other.staged = !t.staged;
-    if (faster(dbuf, sbuf, staging, t, other, &ok))
+    if (faster(&buf, staging, t, other, &ok))
       t.staged = other.staged;
     other = t;
     other.staged_narrow = !t.staged_narrow;
-    if (faster(dbuf, sbuf, narrow, t, other, &ok))
+    if (faster(&buf, narrow, t, other, &ok))
       t.staged_narrow = other.staged_narrow;
     other = t;
     other.prefetch = !t.prefetch;
-    if (faster(dbuf, sbuf, fetching, t, other, &ok))
+    if (faster(&buf, fetching, t, other, &ok))
       t.prefetch = other.prefetch;
     other = t;
     other.tall = !t.tall;
-    if (faster(dbuf, sbuf, fetching, t, other, &ok))
+    if (faster(&buf, fetching, t, other, &ok))
       t.tall = other.tall;
     other = t;
     other.runs = !t.runs;
-    if (faster(dbuf, sbuf, runs, t, other, &ok))
+    if (faster(&buf, runs, t, other, &ok))
       t.runs = other.runs;
     if (ok)
       *out = t;

@@ -331,6 +331,57 @@ static void test_calibrate(void **state) {
   expect_wisdom(file);
 }
 
+/* Allocations that fail: those of `big` bytes or more, and every one from
+ * the `from`-th on (0: none). */
+static struct {
+  size_t big;
+  long from, count;
+} failing;
+
+static void *failing_alloc(void *ctx, size_t size) {
+  (void)ctx;
+  if (size >= failing.big || (failing.from > 0 && ++failing.count >= failing.from))
+    return NULL;
+  return malloc(size);
+}
+static void *failing_realloc(void *ctx, void *ptr, size_t size) {
+  (void)ctx;
+  if (size >= failing.big || (failing.from > 0 && ++failing.count >= failing.from))
+    return NULL;
+  return realloc(ptr, size);
+}
+static void failing_free(void *ctx, void *ptr) {
+  (void)ctx;
+  free(ptr);
+}
+
+/* cl_copy_calibrate without memory: its buffers, or a plan it times, cannot
+ * be had; CL_E_NOMEM, the file planted before left as it was, and the
+ * choice in force still the file's. */
+static void test_calibrate_nomem(void **state) {
+  (void)state;
+  char file[256], text[1024];
+  fresh_cache(file, sizeof file);
+  snprintf(text, sizeof text, "%s", measured);
+  *(strstr(text, "\nstaged ") + 8) = '1';
+  plant(file, text);
+  assert_true(staged_now()); /* the file, read before memory runs out */
+  const cl_allocator hook = {failing_alloc, failing_realloc, failing_free, NULL};
+  const long from[] = {0, 3, 40};
+  for (size_t k = 0; k < COUNT_OF(from); k++) {
+    failing.big = k == 0 ? (size_t)1 << 20 : SIZE_MAX; /* the buffers; then a later allocation */
+    failing.from = from[k];
+    failing.count = 0;
+    assert_int_equal(cl_set_allocator(&hook), CL_OK);
+    cl_status s = cl_copy_calibrate();
+    assert_int_equal(cl_set_allocator(NULL), CL_OK);
+    assert_int_equal(s, CL_E_NOMEM);
+    assert_non_null(strstr(cl_last_error(), "out of memory"));
+    assert_string_equal(slurp(file), text);
+    assert_true(staged_now());
+  }
+}
+
 /* Every choice copies the same bytes: a transpose that stages (dst rows 512
  * bytes apart) and a permutation that prefetches (short src rows), with
  * streaming stores, against the definition. */
@@ -407,6 +458,7 @@ int main(void) {
       cmocka_unit_test(test_cache_rewritten),  cmocka_unit_test(test_cache_unwritable),
       cmocka_unit_test(test_cache_home),
       cmocka_unit_test(test_env),              cmocka_unit_test(test_calibrate),
+      cmocka_unit_test(test_calibrate_nomem),
       cmocka_unit_test(test_same_values),
   };
   int failed = cmocka_run_group_tests(tests, NULL, NULL);
