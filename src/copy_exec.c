@@ -225,6 +225,9 @@ static bool stash_pair(const part *w, int64_t i) {
   return E <= 2 && w->isa->stashed_pair[log2_of(E)] != NULL && steps_even(p->is, &p->m[0], i, 2 * CL_COPY_LINE / E);
 }
 
+/* Tiles stacked per strip in a tall plan (cl_copy_job.tall). */
+#define TALL_STACK 4
+
 /* A strip: `stack` tiles of `rows` src rows each, stacked along i from step
  * i, over j steps [j0, j1) (a multiple of S = 64/E apart); at each j, tile t
  * goes to dst rows drow[j - j0] + doff + t*rows*E.  A tile whose rows are
@@ -252,8 +255,8 @@ static void strip(const part *w, cl_line_tile_fn tile, cl_strided_tile_fn stride
    * strided tile), ss apart; stashed strips where they crowd, stashed
    * pairs for a stack of two (tiles_direct stacks 1- and 2-byte tiles only
    * as pairs), which then takes both tiles at once. */
-  bool even_s[2];
-  ptrdiff_t ss[2];
+  bool even_s[TALL_STACK];
+  ptrdiff_t ss[TALL_STACK];
   cl_stashed_strip_fn stashed = NULL;
   for (int64_t t = 0; t < stack; t++) {
     ss[t] = isrc(p, i + t * rows + 1) - isrc(p, i + t * rows);
@@ -313,11 +316,12 @@ static void strip(const part *w, cl_line_tile_fn tile, cl_strided_tile_fn stride
 
 /* Whole tiles over strips [i0, i1) (multiples of S apart) and j steps
  * [j0, j1) (a multiple of S), written to dst directly (streamed when nt),
- * stacked in pairs where they can be (STACKED_TILE_ROWS). */
+ * stacked in pairs where they can be (STACKED_TILE_ROWS), in fours where
+ * the plan is tall. */
 static void tiles_direct(const part *w, char *dst, const char *src, int64_t i0, int64_t i1, int64_t j0, int64_t j1,
                          bool nt) {
   const cl_copy_job *p = w->p;
-  const int64_t E = p->elem, S = CL_COPY_LINE / E, stack = S <= STACKED_TILE_ROWS ? 2 : 1;
+  const int64_t E = p->elem, S = CL_COPY_LINE / E, stack = S > STACKED_TILE_ROWS ? 1 : p->tall ? TALL_STACK : 2;
   cl_line_tile_fn tile = w->isa->line_tile[log2_of(E)];
   cl_strided_tile_fn strided = w->isa->strided_tile[log2_of(E)];
   char *drow[CL_COPY_CHUNK_STEPS];
@@ -326,9 +330,9 @@ static void tiles_direct(const part *w, char *dst, const char *src, int64_t i0, 
     for (int64_t j = jc; j < je; j++)
       drow[j - jc] = dst + jdst(p, j);
     for (int64_t i = i0; i + S <= i1;) {
-      int64_t st = stack == 2 || (i + 2 * S <= i1 && stash_pair(w, i)) ? 2 : 1;
-      if (i + st * S > i1)
-        st = 1;
+      int64_t st = stack > 1 ? stack : i + 2 * S <= i1 && stash_pair(w, i) ? 2 : 1;
+      while (i + st * S > i1) /* near the end: halves */
+        st /= 2;
       strip(w, tile, strided, st, S, drow, false, (size_t)(i * E), src, i, jc, je, nt);
       i += st * S;
     }

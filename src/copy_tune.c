@@ -9,7 +9,10 @@
  * whether streaming one line into each of many dst rows a multiple of 256
  * bytes apart is slow enough that staging pays (on AMD Zen 3 it ran at a
  * third of the speed of 256-byte runs; on Sapphire Rapids staging cost
- * 10-25%), and whether short src rows want a software prefetch. */
+ * 10-25%), separately for 1- and 2-byte elements, whose staging kernel is
+ * another (on AMD Zen 5 it cost the byte transpose a quarter of its speed
+ * while floats gained or lost a little from one measurement to the next),
+ * and whether short src rows want a software prefetch. */
 #define _POSIX_C_SOURCE 200809L
 #include "copy_tune.h"
 
@@ -30,18 +33,19 @@
 #include <cpuid.h>
 #endif
 
-static const cl_copy_tuning defaults = {false, true, true};
+static const cl_copy_tuning defaults = {
+    .staged = false, .staged_narrow = false, .prefetch = true, .runs = true, .tall = false};
 
 /* ------------------------------------------------------------ the environment */
 
 /* A choice forced by the environment: -1 none, else 0 or 1. */
 typedef struct forced {
   bool off;
-  int staged, prefetch, runs;
+  int staged, staged_narrow, prefetch, runs, tall;
 } forced;
 
 static forced read_env(void) {
-  forced f = {false, -1, -1, -1};
+  forced f = {false, -1, -1, -1, -1, -1};
   const char *tune = getenv("CUTELAYOUT_COPY_TUNE");
   if (tune != NULL && strcmp(tune, "off") == 0) {
     f.off = true;
@@ -51,32 +55,40 @@ static forced read_env(void) {
     char *save = NULL;
     for (char *w = strtok_r(buf, ",", &save); w != NULL; w = strtok_r(NULL, ",", &save)) {
       if (strcmp(w, "staged") == 0 || strcmp(w, "direct") == 0)
-        f.staged = w[0] == 's';
+        f.staged = f.staged_narrow = w[0] == 's';
+      else if (strcmp(w, "narrow-staged") == 0 || strcmp(w, "narrow-direct") == 0)
+        f.staged_narrow = w[7] == 's';
       else if (strcmp(w, "prefetch") == 0 || strcmp(w, "noprefetch") == 0)
         f.prefetch = w[0] == 'p';
       else if (strcmp(w, "runs") == 0 || strcmp(w, "noruns") == 0)
         f.runs = w[0] == 'r';
+      else if (strcmp(w, "tall") == 0 || strcmp(w, "notall") == 0)
+        f.tall = w[0] == 't';
     }
   }
   const char *staging = getenv("CUTELAYOUT_COPY_STAGING");
   if (staging != NULL && (strcmp(staging, "0") == 0 || strcmp(staging, "1") == 0))
-    f.staged = staging[0] == '1';
+    f.staged = f.staged_narrow = staging[0] == '1';
   return f;
 }
 
 static cl_copy_tuning apply(cl_copy_tuning t, forced f) {
   if (f.staged >= 0)
     t.staged = f.staged == 1;
+  if (f.staged_narrow >= 0)
+    t.staged_narrow = f.staged_narrow == 1;
   if (f.prefetch >= 0)
     t.prefetch = f.prefetch == 1;
   if (f.runs >= 0)
     t.runs = f.runs == 1;
+  if (f.tall >= 0)
+    t.tall = f.tall == 1;
   return t;
 }
 
 /* ------------------------------------------------------------ the cache file */
 
-#define WISDOM_HEADER "cute-layout copy wisdom 2" /* 2: with runs */
+#define WISDOM_HEADER "cute-layout copy wisdom 3" /* 2: with runs; 3: with staged-narrow and tall */
 #define WISDOM_NAME "copy-wisdom"
 #define PATH_CAP 4096
 
@@ -123,8 +135,9 @@ static bool cache_dir(char *out, size_t cap) {
 
 /* The file's text for tuning t: a header, the key, the choices. */
 static int wisdom_text(char *out, size_t cap, const char *processor, cl_copy_tuning t) {
-  return snprintf(out, cap, "%s\nlibrary %s\nprocessor %s\nstaged %d\nprefetch %d\nruns %d\n", WISDOM_HEADER,
-                  CUTELAYOUT_VERSION_STRING, processor, t.staged, t.prefetch, t.runs);
+  return snprintf(out, cap, "%s\nlibrary %s\nprocessor %s\nstaged %d\nstaged-narrow %d\nprefetch %d\nruns %d\ntall %d\n",
+                  WISDOM_HEADER, CUTELAYOUT_VERSION_STRING, processor, t.staged, t.staged_narrow, t.prefetch, t.runs,
+                  t.tall);
 }
 
 /* Reads the file in dir: true, with *t, only when it is whole and names this
@@ -138,10 +151,10 @@ static bool read_wisdom(const char *dir, const char *processor, cl_copy_tuning *
   size_t n = fread(text, 1, sizeof text - 1, f);
   fclose(f);
   text[n] = '\0';
-  /* The file is exactly what wisdom_text writes for one of the eight
-   * choices, or it is not used. */
-  for (int k = 0; k < 8; k++) {
-    cl_copy_tuning c = {(k & 1) != 0, (k & 2) != 0, (k & 4) != 0};
+  /* The file is exactly what wisdom_text writes for one of the 32 choices,
+   * or it is not used. */
+  for (int k = 0; k < 32; k++) {
+    cl_copy_tuning c = {(k & 1) != 0, (k & 2) != 0, (k & 4) != 0, (k & 8) != 0, (k & 16) != 0};
     char expect[1024];
     wisdom_text(expect, sizeof expect, processor, c);
     if (strcmp(text, expect) == 0) {
@@ -186,11 +199,23 @@ static void write_wisdom(const char *dir, const char *processor, cl_copy_tuning 
 /* ------------------------------------------------------------ measuring */
 
 /* Each candidate is timed on copies of this many bytes, this many times,
- * alternating with its rival; the faster minimum wins.  Four copies of
- * 8 MiB per candidate and two choices keep the whole measurement near a
- * tenth of a second on a machine copying 5 GB/s. */
+ * alternating with its rival; the faster minimum wins.  Six copies of
+ * 8 MiB per candidate and five choices keep the whole measurement near a
+ * fifth of a second on a 2-core AMD EPYC shared with compilers.  With
+ * three, on that machine, the float staging choice came out one way or
+ * the other from one call to the next.
+ *
+ * Each copy takes the next of CAL_SLICES slices of CAL_BYTES on each side,
+ * so that its source is not left in the last-level cache by the copy
+ * before: the choices are for copies of 16 MiB and more, which come from
+ * memory.  Timed on one slice again and again, on AMD Zen 5, staging the
+ * float transpose looked 1.2-1.3x faster and was 0.9-1.0x as fast from
+ * memory, and prefetching the permutation looked the same either way and
+ * was 1.3-1.4x faster from memory: the old measurement chose as much by
+ * chance as by the processor. */
 #define CAL_BYTES ((int64_t)8 << 20)
-#define CAL_REPS 3
+#define CAL_SLICES 4
+#define CAL_REPS 5
 
 static int64_t now_ns(void) {
   struct timespec ts;
@@ -198,14 +223,29 @@ static int64_t now_ns(void) {
   return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-/* The 4-byte copy dst <- src between layouts given as text, planned with
- * tuning t and streaming stores, run once; its time in ns, or -1. */
-static int64_t time_copy(char *dbuf, char *sbuf, const char *dtext, const char *stext, cl_copy_tuning t) {
+/* A copy of `elem`-byte elements to measure: dst <- src, layouts as text. */
+typedef struct cal_copy {
+  const char *dtext, *stext;
+  size_t elem;
+} cal_copy;
+
+/* The measurement's buffers, CAL_SLICES slices of CAL_BYTES each, and the
+ * slice the next copy takes. */
+typedef struct cal_buffers {
+  char *d, *s;
+  int64_t next;
+} cal_buffers;
+
+/* The copy c on the next slices of b, planned with tuning t and streaming
+ * stores, run once; its time in ns, or -1. */
+static int64_t time_copy(cal_buffers *b, cal_copy c, cl_copy_tuning t) {
+  int64_t slice = b->next++ % CAL_SLICES * CAL_BYTES;
+  char *dbuf = b->d + slice, *sbuf = b->s + slice;
   cl_layout_t *dl = NULL, *sl = NULL;
   cl_tensor_t *dst = NULL, *src = NULL;
   int64_t ns = -1;
-  if (cl_layout_parse(dtext, &dl) == CL_OK && cl_layout_parse(stext, &sl) == CL_OK &&
-      cl_tensor_new(dbuf, 4, dl, &dst) == CL_OK && cl_tensor_new(sbuf, 4, sl, &src) == CL_OK) {
+  if (cl_layout_parse(c.dtext, &dl) == CL_OK && cl_layout_parse(c.stext, &sl) == CL_OK &&
+      cl_tensor_new(dbuf, c.elem, dl, &dst) == CL_OK && cl_tensor_new(sbuf, c.elem, sl, &src) == CL_OK) {
     cl_leaves fd, fs;
     if (cl_leaves_init(&fd, dst->layout, true) == CL_OK) {
       if (cl_leaves_init(&fs, src->layout, true) == CL_OK) {
@@ -228,14 +268,13 @@ static int64_t time_copy(char *dbuf, char *sbuf, const char *dtext, const char *
   return ns;
 }
 
-/* Whether candidate b beats a on the copy (dtext <- stext): each run once
- * to warm up, then CAL_REPS alternating runs, minimum against minimum;
- * *ok is cleared when a run fails. */
-static bool faster(char *dbuf, char *sbuf, const char *dtext, const char *stext, cl_copy_tuning a, cl_copy_tuning b,
-                   bool *ok) {
+/* Whether candidate b beats a on the copy c: each run once to warm up,
+ * then CAL_REPS alternating runs, minimum against minimum; *ok is cleared
+ * when a run fails. */
+static bool faster(cal_buffers *buf, cal_copy c, cl_copy_tuning a, cl_copy_tuning b, bool *ok) {
   int64_t best_a = INT64_MAX, best_b = INT64_MAX;
   for (int r = 0; r <= CAL_REPS; r++) {
-    int64_t ta = time_copy(dbuf, sbuf, dtext, stext, a), tb = time_copy(dbuf, sbuf, dtext, stext, b);
+    int64_t ta = time_copy(buf, c, a), tb = time_copy(buf, c, b);
     if (ta < 0 || tb < 0) {
       *ok = false;
       return false;
@@ -250,31 +289,45 @@ static bool faster(char *dbuf, char *sbuf, const char *dtext, const char *stext,
 
 /* Measures each choice on a copy that exercises it:
  *   staged: 1024 x 2048 floats transposed, dst rows 4 KiB apart;
- *   prefetch: 128^3 floats permuted (2,0,1) (numpy's order), src rows of
- *   512 bytes;
+ *   staged_narrow: 2048 x 4096 bytes transposed, dst rows 2 KiB apart;
+ *   prefetch and tall: 128^3 floats permuted (2,0,1) (numpy's order), src
+ *   rows of 512 bytes, back to back;
  *   runs: 1001 x 2000 floats transposed, dst rows 4004 bytes apart, so
  *   they start at every offset in a line. */
 static cl_status measure(cl_copy_tuning *out) {
-  char *dbuf = cl_alloc((size_t)CAL_BYTES), *sbuf = cl_alloc((size_t)CAL_BYTES);
+  const size_t bytes = (size_t)(CAL_SLICES * CAL_BYTES);
+  char *dbuf = cl_alloc(bytes), *sbuf = cl_alloc(bytes);
   cl_status s = CL_OK;
   if (dbuf == NULL || sbuf == NULL) {
     s = cl_fail(CL_E_NOMEM, "out of memory");
   } else {
-    memset(dbuf, 0, (size_t)CAL_BYTES);
-    for (int64_t k = 0; k < CAL_BYTES; k++)
-      sbuf[k] = (char)k;
+    memset(dbuf, 0, bytes);
+    memset(sbuf, 0x5a, bytes); /* every page touched before the timings */
+    cal_buffers buf = {dbuf, sbuf, 0};
+    static const cal_copy staging = {"(1024,2048):(1,1024)", "(1024,2048):(2048,1)", 4},
+                          narrow = {"(2048,4096):(1,2048)", "(2048,4096):(4096,1)", 1},
+                          fetching = {"(128,128,128):(128,1,16384)", "(128,128,128):(16384,128,1)", 4},
+                          runs = {"(1001,2000):(1,1001)", "(1001,2000):(2000,1)", 4};
     bool ok = true;
     cl_copy_tuning t = defaults, other = defaults;
     other.staged = !t.staged;
-    if (faster(dbuf, sbuf, "(1024,2048):(1,1024)", "(1024,2048):(2048,1)", t, other, &ok))
+    if (faster(&buf, staging, t, other, &ok))
       t.staged = other.staged;
     other = t;
+    other.staged_narrow = !t.staged_narrow;
+    if (faster(&buf, narrow, t, other, &ok))
+      t.staged_narrow = other.staged_narrow;
+    other = t;
     other.prefetch = !t.prefetch;
-    if (faster(dbuf, sbuf, "(128,128,128):(128,1,16384)", "(128,128,128):(16384,128,1)", t, other, &ok))
+    if (faster(&buf, fetching, t, other, &ok))
       t.prefetch = other.prefetch;
     other = t;
+    other.tall = !t.tall;
+    if (faster(&buf, fetching, t, other, &ok))
+      t.tall = other.tall;
+    other = t;
     other.runs = !t.runs;
-    if (faster(dbuf, sbuf, "(1001,2000):(1,1001)", "(1001,2000):(2000,1)", t, other, &ok))
+    if (faster(&buf, runs, t, other, &ok))
       t.runs = other.runs;
     if (ok)
       *out = t;
@@ -321,7 +374,7 @@ cl_copy_tuning cl_copy_tuning_for(int64_t bytes) {
   if (f.off)
     return apply(defaults, f);
   cl_copy_tuning t = defaults;
-  if (f.staged < 0 || f.prefetch < 0 || f.runs < 0) {
+  if (f.staged < 0 || f.staged_narrow < 0 || f.prefetch < 0 || f.runs < 0 || f.tall < 0) {
     char dir[PATH_CAP];
     if (!cache_dir(dir, sizeof dir))
       dir[0] = '\0';

@@ -6,9 +6,12 @@
  * between two of them depends on the processor rather than on the copy, it
  * asks here.  The answer comes, in this order, from
  *   1. CUTELAYOUT_COPY_TUNE: "off" (the defaults below, nothing measured or
- *      read), or a comma-separated list of "staged" / "direct",
- *      "prefetch" / "noprefetch" and "runs" / "noruns", each forcing its
- *      choice (the others are measured, cached or the defaults); CUTELAYOUT_COPY_STAGING = "1" / "0" forces staging
+ *      read), or a comma-separated list of "staged" / "direct" (both
+ *      staging choices), "narrow-staged" / "narrow-direct" (that of 1- and
+ *      2-byte elements alone), "prefetch" / "noprefetch", "runs" /
+ *      "noruns" and "tall" / "notall", each forcing its choice, later words over earlier ones
+ *      (the others are measured, cached or the defaults);
+ *      CUTELAYOUT_COPY_STAGING = "1" / "0" forces both staging choices
  *      alone, as before;
  *   2. what this process measured (cl_copy_calibrate, or lazily at the first
  *      copy of TUNE_LAZY_BYTES or more);
@@ -24,10 +27,23 @@
 #include <stdint.h>
 
 typedef struct cl_copy_tuning {
-  /* Transposes whose dst rows are a multiple of 256 bytes apart go through
-   * a staging buffer and are written out as runs per dst row (default:
-   * no). */
+  /* Transposes of elements of 4 to 16 bytes whose dst rows are a multiple
+   * of 256 bytes apart go through a staging buffer and are written out as
+   * runs per dst row (default: no). */
   bool staged;
+  /* The same for elements of 1 and 2 bytes, which fill the buffer with
+   * narrow tiles, a kernel of its own (copy_exec.c), so the answer can
+   * differ: on AMD EPYC (Zen 5) staging took the byte transpose from
+   * 0.33x memcpy to 0.25x while the float one measured either way
+   * (default: no). */
+  bool staged_narrow;
+  /* Direct transposes of elements of 4 to 16 bytes whose src rows lie back
+   * to back (a permutation's short rows, read in address order) stack four
+   * line tiles per strip instead of two, so each dst row takes runs of 256
+   * bytes: more src rows per strip cost nothing there, and on AMD EPYC
+   * (Zen 5) streaming stores ran at 0.6 of a plain copy's speed in runs of
+   * 128 bytes and at 1.0 in runs of 256 (default: no). */
+  bool tall;
   /* Short src rows (2 KiB or less) are prefetched a strip ahead (default:
    * yes). */
   bool prefetch;

@@ -355,6 +355,45 @@ static void test_copy_unstaged(void **state) {
   setenv("CUTELAYOUT_COPY_STAGING", "1", 1);
 }
 
+/* Tall strips (four tiles stacked, copy_plan.c), chosen by the
+ * calibration where src rows lie back to back: permutations of 4-, 8- and
+ * 16-byte elements with short src rows, some with a number of tiles along
+ * i that four does not divide (the last strips stack two, then one) and
+ * ragged edges, streamed and cached, on one thread and split; each against
+ * the definition, with every kernel set.  Every choice is forced, so
+ * nothing is measured or read. */
+static void test_copy_tall(void **state) {
+  (void)state;
+  static const struct {
+    const char *d, *s;
+    size_t elem;
+  } cases[] = {
+      {"(112,20):(1,112)", "(112,20):(20,1)", 4},                /* 7 tiles along i: 4, 2, 1; ragged j */
+      {"(40,24):(1,40)", "(40,24):(24,1)", 8},                   /* 5 tiles of 8 rows: 4, 1 */
+      {"(44,9):(1,44)", "(44,9):(9,1)", 16},                     /* 11 tiles of 4 rows: 4, 4, 2, 1 */
+      {"(64,32,24):(32,1,2048)", "(64,32,24):(768,24,1)", 4},    /* numpy's transpose(2,0,1) */
+      {"(100,30,37):(30,1,3000)", "(100,30,37):(1110,37,1)", 4}, /* the same, ragged on both sides */
+  };
+  setenv("CUTELAYOUT_COPY_TUNE", "tall,direct,prefetch,runs", 1);
+  unsetenv("CUTELAYOUT_COPY_STAGING");
+  cl_copy_options_t stream = with_stores(CL_COPY_STORES_STREAMING), cached = with_stores(CL_COPY_STORES_CACHED);
+  cl_copy_options_t split = cached;
+  split.threads = 3; /* 2 MiB and more: split between threads */
+  for (size_t k = 0; k < COUNT_OF(cases); k++) {
+    for (size_t isa = 0; isa < COUNT_OF(isas); isa++) {
+      setenv("CUTELAYOUT_COPY_ISA", isas[isa], 1);
+      check_copy(cases[k].d, cases[k].s, cases[k].elem, 0, 0, &stream);
+      check_copy(cases[k].d, cases[k].s, cases[k].elem, 0, 0, &cached);
+      check_copy(cases[k].d, cases[k].s, cases[k].elem, 64 - cases[k].elem, 5, &cached);
+    }
+    unsetenv("CUTELAYOUT_COPY_ISA");
+  }
+  check_copy("(2000,272):(1,2000)", "(2000,272):(272,1)", 4, 0, 0, &split);
+  check_copy("(2000,272):(1,2000)", "(2000,272):(272,1)", 4, 0, 0, &stream);
+  setenv("CUTELAYOUT_COPY_STAGING", "1", 1);
+  setenv("CUTELAYOUT_COPY_TUNE", "off", 1);
+}
+
 /* Large enough for streaming stores by default (16 MiB written), with
  * ragged edges, on misaligned and aligned buffers. */
 static void test_copy_large_transpose(void **state) {
@@ -1054,6 +1093,7 @@ int main(void) {
       cmocka_unit_test(test_copy_empty),        cmocka_unit_test(test_copy_plan_definition),
       cmocka_unit_test(test_copy_plan_examples), cmocka_unit_test(test_copy_plan_flags),
       cmocka_unit_test(test_copy_plan_errors),  cmocka_unit_test(test_copy_unstaged),
+      cmocka_unit_test(test_copy_tall),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

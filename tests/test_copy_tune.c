@@ -6,9 +6,10 @@
  * corrupt or another version's, and skipped silently when it cannot be
  * written.
  *
- * Which choice is in force shows in the plan's flags of two copies of 16
- * MiB (the size from which a copy settles the choice): a transpose whose
- * dst rows are 8 KiB apart (STAGED when staging is chosen) and a
+ * Which choice is in force shows in the plan's flags of copies of 16 MiB
+ * (the size from which a copy settles the choice): a transpose whose dst
+ * rows are 8 KiB apart (STAGED when staging is chosen), the same of bytes
+ * (STAGED when staging is chosen for 1- and 2-byte elements), a
  * permutation with src rows of 512 bytes (PREFETCH when prefetching is),
  * and a transpose whose dst rows are 8196 bytes apart, so at every offset
  * in a line (STAGED when their runs are streamed).
@@ -24,12 +25,12 @@
 
 static char *big_d, *big_s;
 
-/* The plan flags of the 16 MiB float copy dtext <- stext. */
-static unsigned big_flags(const char *dtext, const char *stext) {
+/* The plan flags of the 16 MiB copy dtext <- stext of type `type`. */
+static unsigned big_flags_of(const char *dtext, const char *stext, cl_dtype type) {
   cl_layout_t *dl = lay(dtext), *sl = lay(stext);
   cl_tensor_t *d = NULL, *s = NULL;
-  assert_int_equal(cl_tensor_new_typed(big_d, CL_DTYPE_FLOAT32, dl, &d), CL_OK);
-  assert_int_equal(cl_tensor_new_typed(big_s, CL_DTYPE_FLOAT32, sl, &s), CL_OK);
+  assert_int_equal(cl_tensor_new_typed(big_d, type, dl, &d), CL_OK);
+  assert_int_equal(cl_tensor_new_typed(big_s, type, sl, &s), CL_OK);
   cl_copy_plan_t *plan = calloc(1, sizeof *plan);
   plan->struct_size = sizeof *plan;
   assert_int_equal(cl_tensor_copy_plan(d, s, NULL, plan), CL_OK);
@@ -42,8 +43,16 @@ static unsigned big_flags(const char *dtext, const char *stext) {
   return flags;
 }
 
+/* The same of floats. */
+static unsigned big_flags(const char *dtext, const char *stext) {
+  return big_flags_of(dtext, stext, CL_DTYPE_FLOAT32);
+}
+
 static bool staged_now(void) {
   return (big_flags("(2048,2048):(1,2048)", "(2048,2048):(2048,1)") & CL_COPY_PLAN_STAGED) != 0;
+}
+static bool narrow_staged_now(void) {
+  return (big_flags_of("(4096,4096):(1,4096)", "(4096,4096):(4096,1)", CL_DTYPE_UINT8) & CL_COPY_PLAN_STAGED) != 0;
 }
 static bool runs_now(void) {
   return (big_flags("(2048,2048):(1,2049)", "(2048,2048):(2048,1)") & CL_COPY_PLAN_STAGED) != 0;
@@ -106,14 +115,18 @@ static int value_of(const char *text, const char *key) {
 static void expect_wisdom(const char *file) {
   const char *text = slurp(file);
   assert_non_null(text);
-  assert_true(strncmp(text, "cute-layout copy wisdom 2\nlibrary ", 34) == 0);
+  assert_true(strncmp(text, "cute-layout copy wisdom 3\nlibrary ", 34) == 0);
   assert_non_null(strstr(text, "\nlibrary " CUTELAYOUT_VERSION_STRING "\nprocessor "));
-  int staged = value_of(text, "staged"), prefetch = value_of(text, "prefetch"), runs = value_of(text, "runs");
+  int staged = value_of(text, "staged"), narrow = value_of(text, "staged-narrow");
+  int prefetch = value_of(text, "prefetch"), runs = value_of(text, "runs"), tall = value_of(text, "tall");
   assert_true(staged == 0 || staged == 1);
+  assert_true(tall == 0 || tall == 1);
+  assert_true(narrow == 0 || narrow == 1);
   assert_true(prefetch == 0 || prefetch == 1);
   assert_true(runs == 0 || runs == 1);
   /* The choice measured is the one in force. */
   assert_int_equal(staged_now(), staged == 1);
+  assert_int_equal(narrow_staged_now(), narrow == 1);
   assert_int_equal(prefetched_now(), prefetch == 1);
   assert_int_equal(runs_now(), runs == 1);
 }
@@ -148,21 +161,28 @@ static void test_cache_missing(void **state) {
 }
 
 /* A whole file of this processor and version is used as it stands: each
- * of the eight choices, planted, is the one in force (nothing measured). */
+ * of the 32 choices, planted, is the one in force (nothing measured; the
+ * tall choice shows in no plan flag, but a file not taken would be
+ * rewritten with the measured choices, which the loop cannot all
+ * match). */
 static void test_cache_used(void **state) {
   (void)state;
-  for (int k = 0; k < 8; k++) {
+  for (int k = 0; k < 32; k++) {
     char file[256], text[1024];
     fresh_cache(file, sizeof file);
     snprintf(text, sizeof text, "%s", measured);
     char *st = strstr(text, "\nstaged ") + 8, *pf = strstr(text, "\nprefetch ") + 10, *ru = strstr(text, "\nruns ") + 6;
+    char *na = strstr(text, "\nstaged-narrow ") + 15, *ta = strstr(text, "\ntall ") + 6;
     *st = (char)('0' + (k & 1));
     *pf = (char)('0' + ((k >> 1) & 1));
-    *ru = (char)('0' + (k >> 2));
+    *ru = (char)('0' + ((k >> 2) & 1));
+    *na = (char)('0' + ((k >> 3) & 1));
+    *ta = (char)('0' + (k >> 4));
     plant(file, text);
     assert_int_equal(staged_now(), (k & 1) != 0);
     assert_int_equal(prefetched_now(), ((k >> 1) & 1) != 0);
-    assert_int_equal(runs_now(), (k >> 2) != 0);
+    assert_int_equal(runs_now(), ((k >> 2) & 1) != 0);
+    assert_int_equal(narrow_staged_now(), ((k >> 3) & 1) != 0);
     assert_string_equal(slurp(file), text);
   }
 }
@@ -170,11 +190,18 @@ static void test_cache_used(void **state) {
 /* Corrupt or another version's: measured again and rewritten. */
 static void test_cache_rewritten(void **state) {
   (void)state;
-  char text[1024];
+  char text[1024], format2[1024];
   snprintf(text, sizeof text, "%s", measured);
   char *version = strstr(text, "\nlibrary ") + 9;
   version[0] = version[0] == '9' ? '8' : '9'; /* another version */
-  const char *bad[] = {"", "cute-layout copy wisdom 1\n", "garbage\x01\x02", text};
+  /* The previous format: header 2, no staged-narrow line. */
+  snprintf(format2, sizeof format2, "%s", measured);
+  format2[strlen("cute-layout copy wisdom ")] = '2';
+  char *narrow = strstr(format2, "\nstaged-narrow ");
+  memmove(narrow, narrow + strlen("\nstaged-narrow 0"), strlen(narrow + strlen("\nstaged-narrow 0")) + 1);
+  assert_non_null(strstr(format2, "\nstaged "));
+  assert_null(strstr(format2, "narrow"));
+  const char *bad[] = {"", "cute-layout copy wisdom 1\n", "garbage\x01\x02", text, format2};
   for (size_t k = 0; k < COUNT_OF(bad); k++) {
     char file[256];
     fresh_cache(file, sizeof file);
@@ -234,11 +261,13 @@ static void test_env(void **state) {
   fresh_cache(file, sizeof file);
   snprintf(text, sizeof text, "%s", measured);
   *(strstr(text, "\nstaged ") + 8) = '1';
+  *(strstr(text, "\nstaged-narrow ") + 15) = '0';
   *(strstr(text, "\nprefetch ") + 10) = '0';
   *(strstr(text, "\nruns ") + 6) = '0';
   plant(file, text);
   setenv("CUTELAYOUT_COPY_TUNE", "off", 1);
   assert_false(staged_now());
+  assert_false(narrow_staged_now());
   assert_true(prefetched_now());
   assert_true(runs_now());
   setenv("CUTELAYOUT_COPY_TUNE", "runs", 1);
@@ -246,9 +275,40 @@ static void test_env(void **state) {
   assert_true(staged_now()); /* the file's */
   setenv("CUTELAYOUT_COPY_TUNE", "noruns", 1);
   assert_false(runs_now());
+  assert_false(narrow_staged_now()); /* the file's */
   setenv("CUTELAYOUT_COPY_TUNE", "direct", 1);
   assert_false(staged_now());
+  assert_false(narrow_staged_now());
   assert_false(prefetched_now()); /* the file's */
+  /* narrow-staged and narrow-direct force the choice of 1- and 2-byte
+   * elements alone; later words win. */
+  setenv("CUTELAYOUT_COPY_TUNE", "narrow-staged", 1);
+  assert_true(narrow_staged_now());
+  assert_true(staged_now()); /* the file's */
+  setenv("CUTELAYOUT_COPY_TUNE", "direct,narrow-staged", 1);
+  assert_true(narrow_staged_now());
+  assert_false(staged_now());
+  setenv("CUTELAYOUT_COPY_TUNE", "narrow-staged,direct", 1);
+  assert_false(narrow_staged_now());
+  setenv("CUTELAYOUT_COPY_TUNE", "staged,narrow-direct", 1);
+  assert_true(staged_now());
+  assert_false(narrow_staged_now());
+  /* tall and notall are read (the choice shows in no plan flag; test_copy
+   * checks its copies) and leave the others as they were. */
+  setenv("CUTELAYOUT_COPY_TUNE", "tall", 1);
+  assert_true(staged_now()); /* the file's */
+  setenv("CUTELAYOUT_COPY_TUNE", "notall,noprefetch", 1);
+  assert_false(prefetched_now());
+  assert_true(staged_now());
+  /* The older spelling forces both. */
+  unsetenv("CUTELAYOUT_COPY_TUNE");
+  setenv("CUTELAYOUT_COPY_STAGING", "1", 1);
+  assert_true(narrow_staged_now());
+  assert_true(staged_now());
+  setenv("CUTELAYOUT_COPY_STAGING", "0", 1);
+  assert_false(narrow_staged_now());
+  assert_false(staged_now());
+  unsetenv("CUTELAYOUT_COPY_STAGING");
   setenv("CUTELAYOUT_COPY_TUNE", "prefetch", 1);
   assert_true(staged_now()); /* the file's */
   assert_true(prefetched_now());
@@ -271,13 +331,66 @@ static void test_calibrate(void **state) {
   expect_wisdom(file);
 }
 
+/* Allocations that fail: those of `big` bytes or more, and every one from
+ * the `from`-th on (0: none). */
+static struct {
+  size_t big;
+  long from, count;
+} failing;
+
+static void *failing_alloc(void *ctx, size_t size) {
+  (void)ctx;
+  if (size >= failing.big || (failing.from > 0 && ++failing.count >= failing.from))
+    return NULL;
+  return malloc(size);
+}
+static void *failing_realloc(void *ctx, void *ptr, size_t size) {
+  (void)ctx;
+  if (size >= failing.big || (failing.from > 0 && ++failing.count >= failing.from))
+    return NULL;
+  return realloc(ptr, size);
+}
+static void failing_free(void *ctx, void *ptr) {
+  (void)ctx;
+  free(ptr);
+}
+
+/* cl_copy_calibrate without memory: its buffers, or a plan it times, cannot
+ * be had; CL_E_NOMEM, the file planted before left as it was, and the
+ * choice in force still the file's. */
+static void test_calibrate_nomem(void **state) {
+  (void)state;
+  char file[256], text[1024];
+  fresh_cache(file, sizeof file);
+  snprintf(text, sizeof text, "%s", measured);
+  *(strstr(text, "\nstaged ") + 8) = '1';
+  plant(file, text);
+  assert_true(staged_now()); /* the file, read before memory runs out */
+  const cl_allocator hook = {failing_alloc, failing_realloc, failing_free, NULL};
+  const long from[] = {0, 3, 40};
+  for (size_t k = 0; k < COUNT_OF(from); k++) {
+    failing.big = k == 0 ? (size_t)1 << 20 : SIZE_MAX; /* the buffers; then a later allocation */
+    failing.from = from[k];
+    failing.count = 0;
+    assert_int_equal(cl_set_allocator(&hook), CL_OK);
+    cl_status s = cl_copy_calibrate();
+    assert_int_equal(cl_set_allocator(NULL), CL_OK);
+    assert_int_equal(s, CL_E_NOMEM);
+    assert_non_null(strstr(cl_last_error(), "out of memory"));
+    assert_string_equal(slurp(file), text);
+    assert_true(staged_now());
+  }
+}
+
 /* Every choice copies the same bytes: a transpose that stages (dst rows 512
  * bytes apart) and a permutation that prefetches (short src rows), with
  * streaming stores, against the definition. */
 static void test_same_values(void **state) {
   (void)state;
-  static const char *const tunes[] = {"off", "staged,prefetch", "staged,noprefetch", "direct,prefetch",
-                                      "direct,noprefetch", "runs", "noruns"};
+  static const char *const tunes[] = {"off",           "staged,prefetch", "staged,noprefetch",
+                                      "direct,prefetch", "direct,noprefetch", "runs",
+                                      "noruns",          "narrow-staged",   "narrow-direct",
+                                      "tall",            "notall"};
   static const char *const pairs[][2] = {
       {"(128,600):(1,128)", "(128,600):(600,1)"},
       {"(700,100):(1,701)", "(700,100):(100,1)"}, /* dst rows at every offset in a line: runs */
@@ -345,6 +458,7 @@ int main(void) {
       cmocka_unit_test(test_cache_rewritten),  cmocka_unit_test(test_cache_unwritable),
       cmocka_unit_test(test_cache_home),
       cmocka_unit_test(test_env),              cmocka_unit_test(test_calibrate),
+      cmocka_unit_test(test_calibrate_nomem),
       cmocka_unit_test(test_same_values),
   };
   int failed = cmocka_run_group_tests(tests, NULL, NULL);
