@@ -4,14 +4,26 @@
  * buffers.  A pure function of the two distributions; the CUDA module's
  * NCCL executor runs it.
  *
- * Every rank walks the whole global tensor in the same order and keeps the
- * elements it sends or receives, so that what s lists for q is, element by
- * element, what q lists from s: s packs its list into a buffer, q unpacks
- * the same buffer with its own.  Each list is then compressed into pieces:
- * arithmetic runs first, then runs of equal pieces whose offsets are
- * themselves arithmetic, one mode more each time (a greedy coalescing). */
+ * Every rank takes the elements of the global tensor in the same order and
+ * keeps those it sends or receives, so that what s lists for q is, element
+ * by element, what q lists from s: s packs its list into a buffer, q unpacks
+ * the same buffer with its own.  Each list is compressed into pieces:
+ * maximal arithmetic runs first, then runs of equal pieces whose offsets are
+ * themselves arithmetic, one mode more each time (a greedy coalescing).
+ *
+ * Two walks give the same lists.  The reference visits every element and
+ * keeps its offset.  The walk by segments reads the layouts' modes: where
+ * every mode's value splits into a rank part and an offset part (below), the
+ * fastest mode is cut once into the longest segments along which both
+ * distributions keep one rank and step evenly, and each row of the tensor
+ * is then a few segments, each fed whole to the arithmetic runs: time and
+ * memory in segments and pieces, not elements.  It is taken whenever it
+ * applies and cuts the fast mode anywhere coarser than single elements;
+ * CUTELAYOUT_DIST_PLAN=elements forces the reference (tests compare the
+ * two). */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dist_impl.h"
@@ -29,10 +41,12 @@ typedef struct piece {
 /* The elements this rank exchanges with one peer in one direction: their
  * local offsets while planning, then the pieces. */
 typedef struct peer_list {
-  int64_t *offset;
+  int64_t *offset; /* the reference walk's offsets, until compressed */
   int64_t elements, cap;
   piece *pieces;
-  int64_t count;
+  int64_t count, pieces_cap;
+  int64_t run_last; /* the walk by segments: the open run is pieces[count - 1] when run_open */
+  int run_open;
 } peer_list;
 
 struct cl_dist_plan {
@@ -150,6 +164,222 @@ static cl_status walk(const cl_dist_t *src, const cl_dist_t *dst, cl_dist_plan_t
   return s;
 }
 
+/* ---- the walk by segments ---- */
+
+/* A mode's value v = L * q + r with 0 <= r < L: its rank part and its
+ * offset part. */
+static void split_place(int64_t v, int64_t L, int64_t *q, int64_t *r) {
+  *q = v / L;
+  *r = v % L;
+  if (*r < 0) {
+    *r += L;
+    (*q)--;
+  }
+}
+
+static int64_t offset_part(int64_t v, int64_t L) {
+  int64_t q, r;
+  split_place(v, L, &q, &r);
+  return r;
+}
+
+/* Whether the modes say separately where an element goes: when the offset
+ * parts of all modes and of the replica mode can never sum to L, the place
+ * L * (sum of q) + (sum of r) lies on rank sum-of-q at offset sum-of-r.
+ * True of every placement (the local block's offsets stay inside it) and of
+ * most tiled layouts; where it fails, the reference walk plans. */
+static int modes_separate(const cl_dist_t *d) {
+  int64_t L = d->local_size, total = 0;
+  for (int64_t m = 0; m <= d->modes; m++) {
+    const int64_t *v = m < d->modes ? d->mode_value[m] : d->replica_value;
+    int64_t n = m < d->modes ? d->extent[m] : d->replicas, most = 0;
+    for (int64_t x = 0; x < n; x++) {
+      int64_t r = offset_part(v[x], L);
+      most = r > most ? r : most;
+    }
+    total += most; /* below L before, below 2L after: no overflow */
+    if (total >= L)
+      return 0;
+  }
+  return 1;
+}
+
+/* A segment of the fast mode, [start, start + len): on it each side keeps
+ * the rank part q and its offset part steps by `step`. */
+typedef struct side {
+  int64_t q, r, step;
+} side;
+typedef struct segment {
+  int64_t start, len;
+  side from, to; /* source, destination */
+} segment;
+
+static side side_at(const cl_dist_t *d, int64_t m, int64_t x, int64_t len) {
+  side s;
+  split_place(d->mode_value[m][x], d->local_size, &s.q, &s.r);
+  s.step = len > 1 ? d->mode_value[m][x + 1] - d->mode_value[m][x] : 0;
+  return s;
+}
+
+/* Whether coordinate x of mode m extends the segment from `start`: the same
+ * rank part, and the offset part on the segment's first step. */
+static int extends(const cl_dist_t *d, int64_t m, int64_t start, int64_t x) {
+  const int64_t *v = d->mode_value[m];
+  int64_t q0, r0, q, r;
+  split_place(v[start], d->local_size, &q0, &r0);
+  split_place(v[x], d->local_size, &q, &r);
+  return q == q0 && (x - start < 2 || v[x] - v[x - 1] == v[start + 1] - v[start]);
+}
+
+/* The fast mode cut into the longest segments on which both distributions
+ * keep one rank and step evenly: greedy from the left, which is optimal
+ * because any part of such a segment is one too. */
+static cl_status cut_fast_mode(const cl_dist_t *src, const cl_dist_t *dst, int64_t m, segment **out, int64_t *count) {
+  int64_t n = src->extent[m], cuts = 1;
+  for (int64_t x = 1, start = 0; x < n; x++)
+    if (!extends(src, m, start, x) || !extends(dst, m, start, x)) {
+      cuts++;
+      start = x;
+    }
+  segment *seg = cl_alloc(sizeof *seg * (size_t)cuts);
+  if (seg == NULL)
+    return cl_dist_nomem();
+  *count = 0;
+  for (int64_t x = 1, start = 0; x <= n; x++)
+    if (x == n || !extends(src, m, start, x) || !extends(dst, m, start, x)) {
+      int64_t len = x - start;
+      seg[(*count)++] = (segment){start, len, side_at(src, m, start, len), side_at(dst, m, start, len)};
+      start = x;
+    }
+  *out = seg;
+  return CL_OK;
+}
+
+/* The rank and offset parts of a row: the sums over the modes other than
+ * the fast one at coordinate crd (whose fast entry is 0). */
+static void row_parts(const cl_dist_t *d, const int64_t *crd, int64_t fast, int64_t *q, int64_t *r) {
+  *q = *r = 0;
+  for (int64_t m = 0; m < d->modes; m++) {
+    int64_t mq, mr;
+    if (m == fast)
+      continue;
+    split_place(d->mode_value[m][crd[m]], d->local_size, &mq, &mr);
+    *q += mq;
+    *r += mr;
+  }
+}
+
+static cl_status push_piece(peer_list *l, piece p) {
+  if (l->count == l->pieces_cap) {
+    int64_t cap = l->pieces_cap ? 2 * l->pieces_cap : 16;
+    piece *grown = cl_realloc(l->pieces, sizeof *grown * (size_t)cap);
+    if (grown == NULL)
+      return cl_dist_nomem();
+    l->pieces = grown;
+    l->pieces_cap = cap;
+  }
+  l->pieces[l->count++] = p;
+  return CL_OK;
+}
+
+/* Appends n offsets a, a + step, ... to the list's maximal arithmetic runs,
+ * exactly as arithmetic_runs would cut the whole list: a run of one takes
+ * any next offset, a longer one only the offset on its step.  A few steps a
+ * segment, whatever its length. */
+static cl_status push_segment(peer_list *l, int64_t a, int64_t n, int64_t step) {
+  l->elements += n;
+  while (n > 0) {
+    piece *run = l->run_open ? &l->pieces[l->count - 1] : NULL;
+    int64_t take = 1;
+    if (run == NULL) {
+      CL_TRY(push_piece(l, (piece){.offset = a, .depth = 1, .shape = {1}, .stride = {0}}));
+      l->run_open = 1;
+    } else if (run->shape[0] == 1) {
+      run->stride[0] = a - l->run_last;
+      run->shape[0] = 2;
+    } else if (a - l->run_last == run->stride[0]) {
+      take = step == run->stride[0] ? n : 1;
+      run->shape[0] += take;
+    } else {
+      l->run_open = 0; /* the run ends before a */
+      continue;
+    }
+    l->run_last = a + (take - 1) * step;
+    a += take * step;
+    n -= take;
+  }
+  return CL_OK;
+}
+
+/* The source replica that sends to destination rank q (as source_place):
+ * q's own, else replica q mod replicas; `rank` is the row and segment's
+ * rank part, `rep_q` the replicas'. */
+static int64_t sending_replica(const cl_dist_t *src, int64_t rank, int64_t q) {
+  for (int64_t k = 0; k < src->replicas; k++) {
+    int64_t rep_q, rep_r;
+    split_place(src->replica_value[k], src->local_size, &rep_q, &rep_r);
+    if (rank + rep_q == q)
+      return k;
+  }
+  return q % src->replicas;
+}
+
+/* One segment of one row: every destination replica's share goes to its
+ * lists, as the reference walk would take it element by element (the
+ * replicas of one element land on different ranks, so each list gets at
+ * most one replica of the segment, in coordinate order). */
+static cl_status walk_segment(const cl_dist_t *src, const cl_dist_t *dst, const segment *g, const side *row_from,
+                              const side *row_to, cl_dist_plan_t *plan, int64_t *counts) {
+  int64_t r = plan->rank, P = plan->ranks;
+  for (int64_t j = 0; j < dst->replicas; j++) {
+    int64_t rep_q, rep_r;
+    split_place(dst->replica_value[j], dst->local_size, &rep_q, &rep_r);
+    int64_t q = row_to->q + g->to.q + rep_q, to = row_to->r + g->to.r + rep_r;
+    int64_t k = sending_replica(src, row_from->q + g->from.q, q);
+    split_place(src->replica_value[k], src->local_size, &rep_q, &rep_r);
+    int64_t sender = row_from->q + g->from.q + rep_q, from = row_from->r + g->from.r + rep_r;
+    counts[sender * P + q] += g->len;
+    if (sender == r)
+      CL_TRY(push_segment(&plan->list[CL_DIST_SEND][q], from, g->len, g->from.step));
+    if (q == r)
+      CL_TRY(push_segment(&plan->list[CL_DIST_RECV][sender], to, g->len, g->to.step));
+  }
+  return CL_OK;
+}
+
+/* The walk by segments: rows in the reference's order, each cut as the
+ * fast mode is.  *taken = 0 when it does not apply (the modes do not
+ * separate, or the fast mode cuts into single elements). */
+static cl_status walk_segments(const cl_dist_t *src, const cl_dist_t *dst, cl_dist_plan_t *plan, int64_t *counts,
+                               int *taken) {
+  *taken = 0;
+  if (!modes_separate(src) || !modes_separate(dst))
+    return CL_OK;
+  int64_t *crd = cl_alloc(sizeof *crd * (size_t)src->modes * 2);
+  if (crd == NULL)
+    return cl_dist_nomem();
+  int64_t *order = crd + src->modes;
+  memset(crd, 0, sizeof *crd * (size_t)src->modes);
+  walk_order(src, order);
+  int64_t fast = order[0], segments = 0;
+  segment *seg = NULL;
+  cl_status s = cut_fast_mode(src, dst, fast, &seg, &segments);
+  if (s == CL_OK && segments < src->extent[fast]) {
+    *taken = 1;
+    int64_t rows = src->size / src->extent[fast];
+    for (int64_t row = 0; s == CL_OK && row < rows; row++, next_coord_in(src->extent, order + 1, src->modes - 1, crd)) {
+      side row_from = {0, 0, 0}, row_to = {0, 0, 0};
+      row_parts(src, crd, fast, &row_from.q, &row_from.r);
+      row_parts(dst, crd, fast, &row_to.q, &row_to.r);
+      for (int64_t i = 0; s == CL_OK && i < segments; i++)
+        s = walk_segment(src, dst, &seg[i], &row_from, &row_to, plan, counts);
+    }
+  }
+  cl_dealloc(seg);
+  cl_dealloc(crd);
+  return s;
+}
+
 /* ---- compression into pieces ---- */
 
 /* The length of the maximal arithmetic run of a[0..n) that starts at i. */
@@ -211,8 +441,11 @@ static int merge_level(peer_list *l) {
   return merged;
 }
 
-static cl_status compress(peer_list *l) {
-  CL_TRY(arithmetic_runs(l));
+/* The list's pieces from its offsets (the reference walk) or from the runs
+ * the walk by segments made as it went. */
+static cl_status compress(peer_list *l, int runs_made) {
+  if (!runs_made)
+    CL_TRY(arithmetic_runs(l));
   while (merge_level(l))
     ;
   cl_dealloc(l->offset); /* the pieces say it all now */
@@ -295,10 +528,16 @@ static cl_status plan_build(const cl_dist_t *src, const cl_dist_t *dst, cl_dist_
   if (counts == NULL)
     return cl_dist_nomem();
   memset(counts, 0, sizeof *counts * (size_t)pairs);
-  cl_status s = walk(src, dst, plan, counts);
+  const char *walk_by = getenv("CUTELAYOUT_DIST_PLAN");
+  int by_segments = 0;
+  cl_status s = CL_OK;
+  if (walk_by == NULL || strcmp(walk_by, "elements") != 0)
+    s = walk_segments(src, dst, plan, counts, &by_segments);
+  if (s == CL_OK && !by_segments)
+    s = walk(src, dst, plan, counts);
   for (int dir = 0; dir < 2; dir++)
     for (int64_t q = 0; s == CL_OK && q < P; q++)
-      s = compress(&plan->list[dir][q]);
+      s = compress(&plan->list[dir][q], by_segments);
   if (s == CL_OK) {
     plan->all_to_all = is_all_to_all(counts, P);
     s = plan_hash(src, dst, counts, plan);
