@@ -200,9 +200,10 @@ static cl_status check_injective_by_places(const cl_dist_t *d) {
 /* No two (element, replica) share a place, and no two replicas of an element
  * share a rank (a rank holds an element once).  The layout's strides prove it
  * for the usual forms (every placement) in time of its modes; any other
- * layout is checked place by place, one bit each. */
+ * layout, or any when CUTELAYOUT_DIST_PLAN=elements asks for the reference,
+ * is checked place by place, one bit each. */
 static cl_status check_injective(const cl_dist_t *d) {
-  if (injective_by_strides(d->layout) && replicas_on_distinct_ranks(d))
+  if (!cl_dist_by_elements() && injective_by_strides(d->layout) && replicas_on_distinct_ranks(d))
     return CL_OK;
   return check_injective_by_places(d);
 }

@@ -23,7 +23,6 @@
  * two). */
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "dist_impl.h"
@@ -528,10 +527,9 @@ static cl_status plan_build(const cl_dist_t *src, const cl_dist_t *dst, cl_dist_
   if (counts == NULL)
     return cl_dist_nomem();
   memset(counts, 0, sizeof *counts * (size_t)pairs);
-  const char *walk_by = getenv("CUTELAYOUT_DIST_PLAN");
   int by_segments = 0;
   cl_status s = CL_OK;
-  if (walk_by == NULL || strcmp(walk_by, "elements") != 0)
+  if (!cl_dist_by_elements())
     s = walk_segments(src, dst, plan, counts, &by_segments);
   if (s == CL_OK && !by_segments)
     s = walk(src, dst, plan, counts);

@@ -610,6 +610,33 @@ static void test_walks_agree(void **state) {
   }
 }
 
+/* The constructors' checks by strides accept and refuse what the check of
+ * every place does: random layouts, some injective, some not, some out of
+ * bounds, with and without replicas. */
+static void test_checks_agree(void **state) {
+  (void)state;
+  for (int trial = 0; trial < 3000; trial++) {
+    int64_t n0 = 1 + rnd_below(4), n1 = 1 + rnd_below(4), P = 1 + rnd_below(3), L = 1 + rnd_below(16);
+    int64_t stride[4];
+    for (int i = 0; i < 4; i++)
+      stride[i] = rnd_below(3) ? rnd_below(9) : L * rnd_below(3);
+    char text[160];
+    snprintf(text, sizeof text, "dist((%lld,%lld), %lld, %lld, ((%lld,2),%lld,%lld):((%lld,%lld),%lld,%lld))",
+             (long long)n0, (long long)n1, (long long)P, (long long)L, (long long)n0, (long long)n1,
+             (long long)(1 + rnd_below(2)), (long long)stride[0], (long long)stride[1], (long long)stride[2],
+             (long long)stride[3]);
+    cl_dist_t *fast = NULL, *ref = NULL;
+    cl_status s = cl_dist_parse(text, &fast);
+    setenv("CUTELAYOUT_DIST_PLAN", "elements", 1);
+    cl_status t = cl_dist_parse(text, &ref);
+    unsetenv("CUTELAYOUT_DIST_PLAN");
+    if (s != t)
+      fail_msg("%s: %d by strides, %d by places", text, s, t);
+    cl_dist_free(fast);
+    cl_dist_free(ref);
+  }
+}
+
 /* Shard(0) -> Shard(1) is a regular all-to-all of one piece per peer; the
  * pieces are the sub-blocks, as layouts. */
 static void test_plan_pieces(void **state) {
@@ -833,6 +860,7 @@ int main(void) {
       cmocka_unit_test(test_placements_as_dtensor), cmocka_unit_test(test_uneven_shards),
       cmocka_unit_test(test_block_cyclic),          cmocka_unit_test(test_generic_form),
       cmocka_unit_test(test_plans_brute_force),     cmocka_unit_test(test_walks_agree),
+      cmocka_unit_test(test_checks_agree),
       cmocka_unit_test(test_plan_pieces),
       cmocka_unit_test(test_dist_errors),           cmocka_unit_test(test_plan_errors),
   };
