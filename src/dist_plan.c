@@ -37,6 +37,18 @@ typedef struct piece {
   int64_t shape[PIECE_MODES], stride[PIECE_MODES];
 } piece;
 
+/* One level of the greedy coalescing (merge_level) taken as a stream: the
+ * piece that opened the current group, how many pieces the group holds
+ * (0: none open), their offsets' step and the last offset. */
+typedef struct merge_stage {
+  piece open;
+  int64_t run, step, last;
+} merge_stage;
+
+/* Levels of coalescing the walk by segments runs as it goes, so that a
+ * list holds its pieces, not its runs; merge_level finishes any more. */
+#define MERGE_STAGES 12
+
 /* The elements this rank exchanges with one peer in one direction: their
  * local offsets while planning, then the pieces. */
 typedef struct peer_list {
@@ -44,8 +56,10 @@ typedef struct peer_list {
   int64_t elements, cap;
   piece *pieces;
   int64_t count, pieces_cap;
-  int64_t run_last; /* the walk by segments: the open run is pieces[count - 1] when run_open */
-  int run_open;
+  /* The walk by segments: the open arithmetic run, then the levels. */
+  piece run;
+  int64_t run_last;
+  merge_stage *stage; /* MERGE_STAGES of them, made by the first segment */
 } peer_list;
 
 struct cl_dist_plan {
@@ -60,6 +74,7 @@ static void lists_free(peer_list *l, int64_t n) {
   for (int64_t q = 0; l != NULL && q < n; q++) {
     cl_dealloc(l[q].offset);
     cl_dealloc(l[q].pieces);
+    cl_dealloc(l[q].stage);
   }
   cl_dealloc(l);
 }
@@ -281,18 +296,56 @@ static cl_status push_piece(peer_list *l, piece p) {
   return CL_OK;
 }
 
+static int same_form(const piece *a, const piece *b);
+
+/* A group of `run` pieces of p's form, offsets `step` apart: p with one
+ * mode more (as merge_level makes it). */
+static piece grouped(piece p, int64_t run, int64_t step) {
+  if (run > 1) {
+    p.shape[p.depth] = run;
+    p.stride[p.depth++] = step;
+  }
+  return p;
+}
+
+/* Feeds piece x to level k of the coalescing, exactly as merge_level would
+ * take it in its list: a group of one takes a next piece of its form (the
+ * step is then theirs), a longer group only one on its step; a group that
+ * ends goes to level k + 1, and past the last level to the list. */
+static cl_status merge_into(peer_list *l, int k, piece x) {
+  if (k == MERGE_STAGES)
+    return push_piece(l, x);
+  merge_stage *g = &l->stage[k];
+  if (g->run == 1 && g->open.depth < PIECE_MODES && same_form(&g->open, &x)) {
+    g->step = x.offset - g->open.offset;
+  } else if (g->run < 2 || !same_form(&g->open, &x) || x.offset - g->last != g->step) {
+    if (g->run > 0)
+      CL_TRY(merge_into(l, k + 1, grouped(g->open, g->run, g->step)));
+    *g = (merge_stage){.open = x, .run = 1, .last = x.offset};
+    return CL_OK;
+  }
+  g->run++;
+  g->last = x.offset;
+  return CL_OK;
+}
+
 /* Appends n offsets a, a + step, ... to the list's maximal arithmetic runs,
  * exactly as arithmetic_runs would cut the whole list: a run of one takes
  * any next offset, a longer one only the offset on its step.  A few steps a
- * segment, whatever its length. */
+ * segment, whatever its length; a run that ends goes to the coalescing. */
 static cl_status push_segment(peer_list *l, int64_t a, int64_t n, int64_t step) {
+  if (l->stage == NULL) {
+    l->stage = cl_alloc(sizeof *l->stage * MERGE_STAGES);
+    if (l->stage == NULL)
+      return cl_dist_nomem();
+    memset(l->stage, 0, sizeof *l->stage * MERGE_STAGES);
+  }
   l->elements += n;
+  piece *run = &l->run;
   while (n > 0) {
-    piece *run = l->run_open ? &l->pieces[l->count - 1] : NULL;
     int64_t take = 1;
-    if (run == NULL) {
-      CL_TRY(push_piece(l, (piece){.offset = a, .depth = 1, .shape = {1}, .stride = {0}}));
-      l->run_open = 1;
+    if (run->depth == 0) {
+      *run = (piece){.offset = a, .depth = 1, .shape = {1}, .stride = {0}};
     } else if (run->shape[0] == 1) {
       run->stride[0] = a - l->run_last;
       run->shape[0] = 2;
@@ -300,7 +353,8 @@ static cl_status push_segment(peer_list *l, int64_t a, int64_t n, int64_t step) 
       take = step == run->stride[0] ? n : 1;
       run->shape[0] += take;
     } else {
-      l->run_open = 0; /* the run ends before a */
+      CL_TRY(merge_into(l, 0, *run)); /* the run ends before a */
+      run->depth = 0;
       continue;
     }
     l->run_last = a + (take - 1) * step;
@@ -310,71 +364,107 @@ static cl_status push_segment(peer_list *l, int64_t a, int64_t n, int64_t step) 
   return CL_OK;
 }
 
-/* The source replica that sends to destination rank q (as source_place):
- * q's own, else replica q mod replicas; `rank` is the row and segment's
- * rank part, `rep_q` the replicas'. */
-static int64_t sending_replica(const cl_dist_t *src, int64_t rank, int64_t q) {
-  for (int64_t k = 0; k < src->replicas; k++) {
-    int64_t rep_q, rep_r;
-    split_place(src->replica_value[k], src->local_size, &rep_q, &rep_r);
-    if (rank + rep_q == q)
-      return k;
+/* The open run and groups, level by level, once the walk has ended. */
+static cl_status flush_segments(peer_list *l) {
+  if (l->stage == NULL)
+    return CL_OK;
+  if (l->run.depth > 0)
+    CL_TRY(merge_into(l, 0, l->run));
+  for (int k = 0; k < MERGE_STAGES; k++) {
+    merge_stage *g = &l->stage[k];
+    if (g->run > 0)
+      CL_TRY(merge_into(l, k + 1, grouped(g->open, g->run, g->step)));
   }
-  return q % src->replicas;
+  return CL_OK;
+}
+
+/* What the walk by segments reads for every segment: the two
+ * distributions' replicas split once into rank and offset parts. */
+typedef struct segment_walk {
+  const cl_dist_t *src, *dst;
+  side *from_replica, *to_replica; /* q and r of each replica */
+  cl_dist_plan_t *plan;
+  int64_t *counts;
+} segment_walk;
+
+/* The source replica that sends to destination rank q (as source_place):
+ * q's own, else replica q mod replicas; `rank` is the rank part of the
+ * row and segment. */
+static int64_t sending_replica(const segment_walk *w, int64_t rank, int64_t q) {
+  for (int64_t k = 0; k < w->src->replicas; k++)
+    if (rank + w->from_replica[k].q == q)
+      return k;
+  return q % w->src->replicas;
 }
 
 /* One segment of one row: every destination replica's share goes to its
  * lists, as the reference walk would take it element by element (the
  * replicas of one element land on different ranks, so each list gets at
  * most one replica of the segment, in coordinate order). */
-static cl_status walk_segment(const cl_dist_t *src, const cl_dist_t *dst, const segment *g, const side *row_from,
-                              const side *row_to, cl_dist_plan_t *plan, int64_t *counts) {
-  int64_t r = plan->rank, P = plan->ranks;
-  for (int64_t j = 0; j < dst->replicas; j++) {
-    int64_t rep_q, rep_r;
-    split_place(dst->replica_value[j], dst->local_size, &rep_q, &rep_r);
-    int64_t q = row_to->q + g->to.q + rep_q, to = row_to->r + g->to.r + rep_r;
-    int64_t k = sending_replica(src, row_from->q + g->from.q, q);
-    split_place(src->replica_value[k], src->local_size, &rep_q, &rep_r);
-    int64_t sender = row_from->q + g->from.q + rep_q, from = row_from->r + g->from.r + rep_r;
-    counts[sender * P + q] += g->len;
+static cl_status walk_segment(const segment_walk *w, const segment *g, const side *row_from, const side *row_to) {
+  int64_t r = w->plan->rank, P = w->plan->ranks, from_q = row_from->q + g->from.q;
+  for (int64_t j = 0; j < w->dst->replicas; j++) {
+    int64_t q = row_to->q + g->to.q + w->to_replica[j].q, to = row_to->r + g->to.r + w->to_replica[j].r;
+    const side *k = &w->from_replica[sending_replica(w, from_q, q)];
+    int64_t sender = from_q + k->q, from = row_from->r + g->from.r + k->r;
+    w->counts[sender * P + q] += g->len;
     if (sender == r)
-      CL_TRY(push_segment(&plan->list[CL_DIST_SEND][q], from, g->len, g->from.step));
+      CL_TRY(push_segment(&w->plan->list[CL_DIST_SEND][q], from, g->len, g->from.step));
     if (q == r)
-      CL_TRY(push_segment(&plan->list[CL_DIST_RECV][sender], to, g->len, g->to.step));
+      CL_TRY(push_segment(&w->plan->list[CL_DIST_RECV][sender], to, g->len, g->to.step));
   }
   return CL_OK;
 }
 
-/* The walk by segments: rows in the reference's order, each cut as the
- * fast mode is.  *taken = 0 when it does not apply (the modes do not
- * separate, or the fast mode cuts into single elements). */
+static void split_replicas(const cl_dist_t *d, side *out) {
+  for (int64_t k = 0; k < d->replicas; k++) {
+    split_place(d->replica_value[k], d->local_size, &out[k].q, &out[k].r);
+    out[k].step = 0;
+  }
+}
+
+/* Every row, in the reference's order, cut as the fast mode is. */
+static cl_status walk_rows(const segment_walk *w, const int64_t *order, const segment *seg, int64_t segments,
+                           int64_t *crd) {
+  const cl_dist_t *src = w->src;
+  int64_t fast = order[0], rows = src->size / src->extent[fast];
+  for (int64_t row = 0; row < rows; row++, next_coord_in(src->extent, order + 1, src->modes - 1, crd)) {
+    side row_from = {0, 0, 0}, row_to = {0, 0, 0};
+    row_parts(src, crd, fast, &row_from.q, &row_from.r);
+    row_parts(w->dst, crd, fast, &row_to.q, &row_to.r);
+    for (int64_t i = 0; i < segments; i++)
+      CL_TRY(walk_segment(w, &seg[i], &row_from, &row_to));
+  }
+  return CL_OK;
+}
+
+/* The walk by segments.  *taken = 0 when it does not apply (the modes do
+ * not separate, or the fast mode cuts into single elements). */
 static cl_status walk_segments(const cl_dist_t *src, const cl_dist_t *dst, cl_dist_plan_t *plan, int64_t *counts,
                                int *taken) {
   *taken = 0;
   if (!modes_separate(src) || !modes_separate(dst))
     return CL_OK;
   int64_t *crd = cl_alloc(sizeof *crd * (size_t)src->modes * 2);
-  if (crd == NULL)
-    return cl_dist_nomem();
-  int64_t *order = crd + src->modes;
-  memset(crd, 0, sizeof *crd * (size_t)src->modes);
-  walk_order(src, order);
-  int64_t fast = order[0], segments = 0;
+  side *replica = cl_alloc(sizeof *replica * (size_t)(src->replicas + dst->replicas));
   segment *seg = NULL;
-  cl_status s = cut_fast_mode(src, dst, fast, &seg, &segments);
-  if (s == CL_OK && segments < src->extent[fast]) {
+  int64_t segments = 0, *order = NULL;
+  cl_status s = crd == NULL || replica == NULL ? cl_dist_nomem() : CL_OK;
+  if (s == CL_OK) {
+    order = crd + src->modes;
+    memset(crd, 0, sizeof *crd * (size_t)src->modes);
+    walk_order(src, order);
+    s = cut_fast_mode(src, dst, order[0], &seg, &segments);
+  }
+  if (s == CL_OK && segments < src->extent[order[0]]) {
+    segment_walk w = {src, dst, replica, replica + src->replicas, plan, counts};
+    split_replicas(src, w.from_replica);
+    split_replicas(dst, w.to_replica);
     *taken = 1;
-    int64_t rows = src->size / src->extent[fast];
-    for (int64_t row = 0; s == CL_OK && row < rows; row++, next_coord_in(src->extent, order + 1, src->modes - 1, crd)) {
-      side row_from = {0, 0, 0}, row_to = {0, 0, 0};
-      row_parts(src, crd, fast, &row_from.q, &row_from.r);
-      row_parts(dst, crd, fast, &row_to.q, &row_to.r);
-      for (int64_t i = 0; s == CL_OK && i < segments; i++)
-        s = walk_segment(src, dst, &seg[i], &row_from, &row_to, plan, counts);
-    }
+    s = walk_rows(&w, order, seg, segments, crd);
   }
   cl_dealloc(seg);
+  cl_dealloc(replica);
   cl_dealloc(crd);
   return s;
 }
@@ -443,8 +533,7 @@ static int merge_level(peer_list *l) {
 /* The list's pieces from its offsets (the reference walk) or from the runs
  * the walk by segments made as it went. */
 static cl_status compress(peer_list *l, int runs_made) {
-  if (!runs_made)
-    CL_TRY(arithmetic_runs(l));
+  CL_TRY(runs_made ? flush_segments(l) : arithmetic_runs(l));
   while (merge_level(l))
     ;
   cl_dealloc(l->offset); /* the pieces say it all now */
