@@ -397,23 +397,57 @@ static int64_t sending_replica(const segment_walk *w, int64_t rank, int64_t q) {
   return q % w->src->replicas;
 }
 
-/* One segment of one row: every destination replica's share goes to its
- * lists, as the reference walk would take it element by element (the
- * replicas of one element land on different ranks, so each list gets at
- * most one replica of the segment, in coordinate order). */
-static cl_status walk_segment(const segment_walk *w, const segment *g, const side *row_from, const side *row_to) {
-  int64_t r = w->plan->rank, P = w->plan->ranks, from_q = row_from->q + g->from.q;
-  for (int64_t j = 0; j < w->dst->replicas; j++) {
-    int64_t q = row_to->q + g->to.q + w->to_replica[j].q, to = row_to->r + g->to.r + w->to_replica[j].r;
-    const side *k = &w->from_replica[sending_replica(w, from_q, q)];
-    int64_t sender = from_q + k->q, from = row_from->r + g->from.r + k->r;
-    w->counts[sender * P + q] += g->len;
-    if (sender == r)
-      CL_TRY(push_segment(&w->plan->list[CL_DIST_SEND][q], from, g->len, g->from.step));
-    if (q == r)
-      CL_TRY(push_segment(&w->plan->list[CL_DIST_RECV][sender], to, g->len, g->to.step));
-  }
-  return CL_OK;
+/* What one destination replica of one segment means to this rank in rows
+ * of one rank part: the list it sends the segment to and the list it
+ * receives it from (-1: neither), with the offsets' parts and steps. */
+typedef struct share {
+  int64_t len;
+  int64_t to_peer, send_at, send_step;
+  int64_t from_peer, recv_at, recv_step;
+} share;
+
+/* The sender and receiver of replica j of segment g in a row of rank parts
+ * from_q and to_q, as the reference walk takes its elements (a rank that
+ * holds the element copies it, else source replica q mod replicas). */
+static void pair_of(const segment_walk *w, const segment *g, int64_t j, int64_t from_q, int64_t to_q,
+                    int64_t *sender, int64_t *q, const side **k) {
+  *q = to_q + g->to.q + w->to_replica[j].q;
+  *k = &w->from_replica[sending_replica(w, from_q + g->from.q, *q)];
+  *sender = from_q + g->from.q + (*k)->q;
+}
+
+/* The elements of `rows` rows of rank parts from_q and to_q, added to the
+ * counts between every pair of ranks. */
+static void count_rows(const segment_walk *w, const segment *seg, int64_t segments, int64_t from_q, int64_t to_q,
+                       int64_t rows) {
+  for (int64_t i = 0; i < segments; i++)
+    for (int64_t j = 0; j < w->dst->replicas; j++) {
+      int64_t sender, q;
+      const side *k;
+      pair_of(w, &seg[i], j, from_q, to_q, &sender, &q, &k);
+      w->counts[sender * w->plan->ranks + q] += seg[i].len * rows;
+    }
+}
+
+/* This rank's shares of a row of rank parts from_q and to_q, in the
+ * reference's order (segments, then destination replicas; the replicas of
+ * one element land on different ranks, so a list gets at most one replica
+ * of a segment). */
+static int64_t shares_of(const segment_walk *w, const segment *seg, int64_t segments, int64_t from_q, int64_t to_q,
+                         share *out) {
+  int64_t n = 0, r = w->plan->rank;
+  for (int64_t i = 0; i < segments; i++)
+    for (int64_t j = 0; j < w->dst->replicas; j++) {
+      int64_t sender, q;
+      const side *k;
+      pair_of(w, &seg[i], j, from_q, to_q, &sender, &q, &k);
+      if (sender != r && q != r)
+        continue;
+      out[n++] = (share){seg[i].len,
+                         sender == r ? q : -1, seg[i].from.r + k->r, seg[i].from.step,
+                         q == r ? sender : -1, seg[i].to.r + w->to_replica[j].r, seg[i].to.step};
+    }
+  return n;
 }
 
 static void split_replicas(const cl_dist_t *d, side *out) {
@@ -423,18 +457,37 @@ static void split_replicas(const cl_dist_t *d, side *out) {
   }
 }
 
-/* Every row, in the reference's order, cut as the fast mode is. */
+/* Every row, in the reference's order, cut as the fast mode is.  Rows of
+ * the same rank parts as the row before share their pairs of ranks: those
+ * are worked out once a run of such rows, and only this rank's shares are
+ * visited row by row. */
 static cl_status walk_rows(const segment_walk *w, const int64_t *order, const segment *seg, int64_t segments,
-                           int64_t *crd) {
+                           int64_t *crd, share *mine) {
   const cl_dist_t *src = w->src;
-  int64_t fast = order[0], rows = src->size / src->extent[fast];
+  int64_t fast = order[0], rows = src->size / src->extent[fast], alike = 0, shares = 0;
+  side last_from = {0, 0, 0}, last_to = {0, 0, 0};
   for (int64_t row = 0; row < rows; row++, next_coord_in(src->extent, order + 1, src->modes - 1, crd)) {
-    side row_from = {0, 0, 0}, row_to = {0, 0, 0};
-    row_parts(src, crd, fast, &row_from.q, &row_from.r);
-    row_parts(w->dst, crd, fast, &row_to.q, &row_to.r);
-    for (int64_t i = 0; i < segments; i++)
-      CL_TRY(walk_segment(w, &seg[i], &row_from, &row_to));
+    side from = {0, 0, 0}, to = {0, 0, 0};
+    row_parts(src, crd, fast, &from.q, &from.r);
+    row_parts(w->dst, crd, fast, &to.q, &to.r);
+    if (alike == 0 || from.q != last_from.q || to.q != last_to.q) {
+      if (alike > 0)
+        count_rows(w, seg, segments, last_from.q, last_to.q, alike);
+      shares = shares_of(w, seg, segments, from.q, to.q, mine);
+      last_from = from;
+      last_to = to;
+      alike = 0;
+    }
+    alike++;
+    for (int64_t i = 0; i < shares; i++) {
+      const share *m = &mine[i];
+      if (m->to_peer >= 0)
+        CL_TRY(push_segment(&w->plan->list[CL_DIST_SEND][m->to_peer], from.r + m->send_at, m->len, m->send_step));
+      if (m->from_peer >= 0)
+        CL_TRY(push_segment(&w->plan->list[CL_DIST_RECV][m->from_peer], to.r + m->recv_at, m->len, m->recv_step));
+    }
   }
+  count_rows(w, seg, segments, last_from.q, last_to.q, alike);
   return CL_OK;
 }
 
@@ -448,6 +501,7 @@ static cl_status walk_segments(const cl_dist_t *src, const cl_dist_t *dst, cl_di
   int64_t *crd = cl_alloc(sizeof *crd * (size_t)src->modes * 2);
   side *replica = cl_alloc(sizeof *replica * (size_t)(src->replicas + dst->replicas));
   segment *seg = NULL;
+  share *mine = NULL;
   int64_t segments = 0, *order = NULL;
   cl_status s = crd == NULL || replica == NULL ? cl_dist_nomem() : CL_OK;
   if (s == CL_OK) {
@@ -457,12 +511,17 @@ static cl_status walk_segments(const cl_dist_t *src, const cl_dist_t *dst, cl_di
     s = cut_fast_mode(src, dst, order[0], &seg, &segments);
   }
   if (s == CL_OK && segments < src->extent[order[0]]) {
-    segment_walk w = {src, dst, replica, replica + src->replicas, plan, counts};
-    split_replicas(src, w.from_replica);
-    split_replicas(dst, w.to_replica);
-    *taken = 1;
-    s = walk_rows(&w, order, seg, segments, crd);
+    if ((mine = cl_alloc(sizeof *mine * (size_t)(segments * dst->replicas))) == NULL) {
+      s = cl_dist_nomem();
+    } else {
+      segment_walk w = {src, dst, replica, replica + src->replicas, plan, counts};
+      split_replicas(src, w.from_replica);
+      split_replicas(dst, w.to_replica);
+      *taken = 1;
+      s = walk_rows(&w, order, seg, segments, crd, mine);
+    }
   }
+  cl_dealloc(mine);
   cl_dealloc(seg);
   cl_dealloc(replica);
   cl_dealloc(crd);
