@@ -191,10 +191,18 @@ static void split_place(int64_t v, int64_t L, int64_t *q, int64_t *r) {
   }
 }
 
-static int64_t offset_part(int64_t v, int64_t L) {
-  int64_t q, r;
-  split_place(v, L, &q, &r);
-  return r;
+/* The largest offset part of the values v[0..n): a division only where a
+ * value leaves the rank window [lo, lo + L) of the one before. */
+static int64_t largest_offset_part(const int64_t *v, int64_t n, int64_t L) {
+  int64_t most = 0, lo = 0, q, r;
+  for (int64_t x = 0; x < n; x++) {
+    if (x == 0 || v[x] - lo < 0 || v[x] - lo >= L) {
+      split_place(v[x], L, &q, &r);
+      lo = v[x] - r;
+    }
+    most = v[x] - lo > most ? v[x] - lo : most;
+  }
+  return most;
 }
 
 /* Whether the modes say separately where an element goes: when the offset
@@ -206,12 +214,7 @@ static int modes_separate(const cl_dist_t *d) {
   int64_t L = d->local_size, total = 0;
   for (int64_t m = 0; m <= d->modes; m++) {
     const int64_t *v = m < d->modes ? d->mode_value[m] : d->replica_value;
-    int64_t n = m < d->modes ? d->extent[m] : d->replicas, most = 0;
-    for (int64_t x = 0; x < n; x++) {
-      int64_t r = offset_part(v[x], L);
-      most = r > most ? r : most;
-    }
-    total += most; /* below L before, below 2L after: no overflow */
+    total += largest_offset_part(v, m < d->modes ? d->extent[m] : d->replicas, L); /* below 2L: no overflow */
     if (total >= L)
       return 0;
   }
@@ -235,36 +238,40 @@ static side side_at(const cl_dist_t *d, int64_t m, int64_t x, int64_t len) {
   return s;
 }
 
-/* Whether coordinate x of mode m extends the segment from `start`: the same
- * rank part, and the offset part on the segment's first step. */
-static int extends(const cl_dist_t *d, int64_t m, int64_t start, int64_t x) {
-  const int64_t *v = d->mode_value[m];
-  int64_t q0, r0, q, r;
-  split_place(v[start], d->local_size, &q0, &r0);
-  split_place(v[x], d->local_size, &q, &r);
-  return q == q0 && (x - start < 2 || v[x] - v[x - 1] == v[start + 1] - v[start]);
+/* The end of the longest segment of mode m from `start`: each side's values
+ * stay in the rank window of the first, [v - r, v - r + L), and step as
+ * its first step. */
+static int64_t segment_end(const cl_dist_t *src, const cl_dist_t *dst, int64_t m, int64_t start) {
+  const int64_t *a = src->mode_value[m], *b = dst->mode_value[m];
+  int64_t n = src->extent[m], La = src->local_size, Lb = dst->local_size, q, ra, rb;
+  split_place(a[start], La, &q, &ra);
+  split_place(b[start], Lb, &q, &rb);
+  int64_t a_lo = a[start] - ra, b_lo = b[start] - rb, x = start + 1;
+  for (; x < n; x++) {
+    if (a[x] - a_lo < 0 || a[x] - a_lo >= La || b[x] - b_lo < 0 || b[x] - b_lo >= Lb)
+      break;
+    if (x - start >= 2 && (a[x] - a[x - 1] != a[start + 1] - a[start] || b[x] - b[x - 1] != b[start + 1] - b[start]))
+      break;
+  }
+  return x;
 }
 
-/* The fast mode cut into the longest segments on which both distributions
- * keep one rank and step evenly: greedy from the left, which is optimal
- * because any part of such a segment is one too. */
-static cl_status cut_fast_mode(const cl_dist_t *src, const cl_dist_t *dst, int64_t m, segment **out, int64_t *count) {
-  int64_t n = src->extent[m], cuts = 1;
-  for (int64_t x = 1, start = 0; x < n; x++)
-    if (!extends(src, m, start, x) || !extends(dst, m, start, x)) {
-      cuts++;
-      start = x;
-    }
+/* Mode m cut into the longest segments on which both distributions keep
+ * one rank and step evenly: greedy from the left, which is optimal because
+ * any part of such a segment is one too. */
+static cl_status cut_mode(const cl_dist_t *src, const cl_dist_t *dst, int64_t m, segment **out, int64_t *count) {
+  int64_t n = src->extent[m], cuts = 0;
+  for (int64_t start = 0; start < n; start = segment_end(src, dst, m, start))
+    cuts++;
   segment *seg = cl_alloc(sizeof *seg * (size_t)cuts);
   if (seg == NULL)
     return cl_dist_nomem();
   *count = 0;
-  for (int64_t x = 1, start = 0; x <= n; x++)
-    if (x == n || !extends(src, m, start, x) || !extends(dst, m, start, x)) {
-      int64_t len = x - start;
-      seg[(*count)++] = (segment){start, len, side_at(src, m, start, len), side_at(dst, m, start, len)};
-      start = x;
-    }
+  for (int64_t start = 0, end; start < n; start = end) {
+    end = segment_end(src, dst, m, start);
+    seg[(*count)++] = (segment){start, end - start, side_at(src, m, start, end - start),
+                                side_at(dst, m, start, end - start)};
+  }
   *out = seg;
   return CL_OK;
 }
@@ -457,37 +464,187 @@ static void split_replicas(const cl_dist_t *d, side *out) {
   }
 }
 
-/* Every row, in the reference's order, cut as the fast mode is.  Rows of
- * the same rank parts as the row before share their pairs of ranks: those
- * are worked out once a run of such rows, and only this rank's shares are
- * visited row by row. */
-static cl_status walk_rows(const segment_walk *w, const int64_t *order, const segment *seg, int64_t segments,
-                           int64_t *crd, share *mine) {
-  const cl_dist_t *src = w->src;
-  int64_t fast = order[0], rows = src->size / src->extent[fast], alike = 0, shares = 0;
-  side last_from = {0, 0, 0}, last_to = {0, 0, 0};
-  for (int64_t row = 0; row < rows; row++, next_coord_in(src->extent, order + 1, src->modes - 1, crd)) {
-    side from = {0, 0, 0}, to = {0, 0, 0};
-    row_parts(src, crd, fast, &from.q, &from.r);
-    row_parts(w->dst, crd, fast, &to.q, &to.r);
-    if (alike == 0 || from.q != last_from.q || to.q != last_to.q) {
-      if (alike > 0)
-        count_rows(w, seg, segments, last_from.q, last_to.q, alike);
-      shares = shares_of(w, seg, segments, from.q, to.q, mine);
-      last_from = from;
-      last_to = to;
-      alike = 0;
-    }
-    alike++;
-    for (int64_t i = 0; i < shares; i++) {
-      const share *m = &mine[i];
-      if (m->to_peer >= 0)
-        CL_TRY(push_segment(&w->plan->list[CL_DIST_SEND][m->to_peer], from.r + m->send_at, m->len, m->send_step));
-      if (m->from_peer >= 0)
-        CL_TRY(push_segment(&w->plan->list[CL_DIST_RECV][m->from_peer], to.r + m->recv_at, m->len, m->recv_step));
+/* ---- rows that repeat ---- */
+
+/* Along a segment of the second mode, row t is row 0 shifted by t steps:
+ * the same shares, each offset moved by the segment's step on its side.  A
+ * list fed such copies one after another settles, after a copy or two, into
+ * a state that repeats: every level below one is the same as a copy before,
+ * moved by the step, that one level's group has grown by the same count,
+ * and the levels above are untouched.  The rest of the copies would do the
+ * same again (the coalescing looks only at differences of offsets, and a
+ * group of two or more only at its last offset and step), so they are added
+ * at once: planning costs the rows where something new happens. */
+
+/* One side of one share, as a list takes it. */
+typedef struct feed {
+  int dir;
+  int64_t peer, at, len, step, index;
+} feed;
+
+/* What a list's coalescing holds between two copies. */
+typedef struct list_state {
+  piece run;
+  int64_t run_last, count, elements;
+  merge_stage stage[MERGE_STAGES];
+} list_state;
+
+static void save_state(const peer_list *l, list_state *out) {
+  out->run = l->run;
+  out->run_last = l->run_last;
+  out->count = l->count;
+  out->elements = l->elements;
+  memcpy(out->stage, l->stage, sizeof out->stage);
+}
+
+/* How a level changed over one copy: untouched, moved by `shift`, or grown
+ * in place; anything else ends the search for a repeat. */
+enum { LEVEL_SAME = 1, LEVEL_MOVED = 2, LEVEL_GROWN = 4 };
+
+static int run_change(const list_state *a, const peer_list *l, int64_t shift) {
+  const piece *x = &a->run, *y = &l->run;
+  if (x->depth == 0 && y->depth == 0)
+    return LEVEL_SAME | LEVEL_MOVED;
+  if (x->depth == 0 || y->depth == 0 || x->stride[0] != y->stride[0] || l->run_last != a->run_last + shift)
+    return 0;
+  if (x->shape[0] == y->shape[0] && y->offset == x->offset + shift)
+    return LEVEL_MOVED;
+  return x->shape[0] >= 2 && y->shape[0] > x->shape[0] && y->offset == x->offset ? LEVEL_GROWN : 0;
+}
+
+static int stage_change(const merge_stage *x, const merge_stage *y, int64_t shift) {
+  if (x->run == 0 && y->run == 0)
+    return LEVEL_SAME | LEVEL_MOVED;
+  if (x->run == 0 || y->run == 0 || !same_form(&x->open, &y->open) || (x->run > 1 && x->step != y->step))
+    return 0;
+  if (x->run == y->run && x->step == y->step && x->last == y->last && x->open.offset == y->open.offset)
+    return LEVEL_SAME;
+  if (y->last != x->last + shift)
+    return 0;
+  if (x->run == y->run && x->step == y->step && y->open.offset == x->open.offset + shift)
+    return LEVEL_MOVED;
+  return x->run >= 2 && y->run > x->run && y->open.offset == x->open.offset ? LEVEL_GROWN : 0;
+}
+
+/* The level (0: the run, k + 1: stage k) that grew over the last copy when
+ * the list repeats as described above, else -1. */
+static int repeating_level(const list_state *a, const peer_list *l, int64_t shift) {
+  if (l->count != a->count)
+    return -1;
+  int grown = -1;
+  for (int k = 0; k <= MERGE_STAGES; k++) {
+    int change = k == 0 ? run_change(a, l, shift) : stage_change(&a->stage[k - 1], &l->stage[k - 1], shift);
+    if (grown < 0 && (change & LEVEL_GROWN))
+      grown = k;
+    else if (!(change & (grown < 0 ? LEVEL_MOVED : LEVEL_SAME)))
+      return -1;
+  }
+  return grown;
+}
+
+/* `copies` more copies of the last one, at once: the levels below `grown`
+ * moved, `grown` grown, as many times. */
+static void repeat_copies(const list_state *a, peer_list *l, int grown, int64_t shift, int64_t copies) {
+  for (int k = 0; k < grown; k++) {
+    if (k == 0 && l->run.depth > 0) {
+      l->run.offset += copies * shift;
+      l->run_last += copies * shift;
+    } else if (k > 0 && l->stage[k - 1].run > 0) {
+      l->stage[k - 1].open.offset += copies * shift;
+      l->stage[k - 1].last += copies * shift;
     }
   }
-  count_rows(w, seg, segments, last_from.q, last_to.q, alike);
+  if (grown == 0) {
+    l->run.shape[0] += copies * (l->run.shape[0] - a->run.shape[0]);
+    l->run_last += copies * shift;
+  } else {
+    merge_stage *g = &l->stage[grown - 1];
+    g->run += copies * (g->run - a->stage[grown - 1].run);
+    g->last += copies * shift;
+  }
+  l->elements += copies * (l->elements - a->elements);
+}
+
+/* Feeds a list `rows` copies of its feeds, copy t moved by t * shift,
+ * adding the rest at once when it repeats. */
+static cl_status feed_copies(peer_list *l, const feed *f, int64_t n, int64_t base, int64_t shift, int64_t rows) {
+  list_state before;
+  for (int64_t t = 0; t < rows; t++) {
+    if (t > 0)
+      save_state(l, &before);
+    for (int64_t i = 0; i < n; i++)
+      CL_TRY(push_segment(l, base + t * shift + f[i].at, f[i].len, f[i].step));
+    int grown = t > 0 ? repeating_level(&before, l, shift) : -1;
+    if (grown >= 0) {
+      repeat_copies(&before, l, grown, shift, rows - 1 - t);
+      break;
+    }
+  }
+  return CL_OK;
+}
+
+static int by_list(const void *a, const void *b) {
+  const feed *x = a, *y = b;
+  if (x->dir != y->dir)
+    return x->dir < y->dir ? -1 : 1;
+  if (x->peer != y->peer)
+    return x->peer < y->peer ? -1 : 1;
+  return (x->index > y->index) - (x->index < y->index);
+}
+
+/* The shares of a block of `rows` rows starting at rank and offset parts
+ * `from` and `to`, row t moved by t steps of the second mode: each list
+ * takes its own feeds, in the reference's order, row after row. */
+static cl_status feed_block(const segment_walk *w, const share *mine, int64_t shares, const side *from, const side *to,
+                            int64_t rows, feed *f) {
+  int64_t n = 0;
+  for (int64_t i = 0; i < shares; i++) {
+    const share *m = &mine[i];
+    if (m->to_peer >= 0) {
+      f[n] = (feed){CL_DIST_SEND, m->to_peer, m->send_at, m->len, m->send_step, n};
+      n++;
+    }
+    if (m->from_peer >= 0) {
+      f[n] = (feed){CL_DIST_RECV, m->from_peer, m->recv_at, m->len, m->recv_step, n};
+      n++;
+    }
+  }
+  qsort(f, (size_t)n, sizeof *f, by_list);
+  for (int64_t i = 0, len; i < n; i += len) {
+    for (len = 1; i + len < n && f[i + len].dir == f[i].dir && f[i + len].peer == f[i].peer; len++)
+      ;
+    const side *s = f[i].dir == CL_DIST_SEND ? from : to;
+    CL_TRY(feed_copies(&w->plan->list[f[i].dir][f[i].peer], f + i, len, s->r, s->step, rows));
+  }
+  return CL_OK;
+}
+
+/* Every row, in the reference's order, in blocks: a block is a segment of
+ * the second mode (the rows along which both sides keep their rank parts and
+ * step evenly) at one coordinate of the modes after it.  A rank-1 tensor is
+ * one block of one row. */
+static cl_status walk_blocks(const segment_walk *w, const int64_t *order, const segment *seg, int64_t segments,
+                             const segment *rows_seg, int64_t row_segments, int64_t *crd, share *mine, feed *f) {
+  const cl_dist_t *src = w->src;
+  int64_t fast = order[0], second = src->modes > 1 ? order[1] : -1;
+  int64_t outer = src->size / src->extent[fast] / (second >= 0 ? src->extent[second] : 1);
+  for (int64_t o = 0; o < outer; o++) {
+    if (o > 0) /* (never for a rank-1 tensor, whose order has no order + 2) */
+      next_coord_in(src->extent, order + 2, src->modes - 2, crd);
+    for (int64_t b = 0; b < row_segments; b++) {
+      const segment *block = &rows_seg[b];
+      side from = {0, 0, block->from.step}, to = {0, 0, block->to.step};
+      if (second >= 0)
+        crd[second] = block->start;
+      row_parts(src, crd, fast, &from.q, &from.r);
+      row_parts(w->dst, crd, fast, &to.q, &to.r);
+      count_rows(w, seg, segments, from.q, to.q, block->len);
+      int64_t shares = shares_of(w, seg, segments, from.q, to.q, mine);
+      CL_TRY(feed_block(w, mine, shares, &from, &to, block->len, f));
+    }
+  }
+  if (second >= 0)
+    crd[second] = 0;
   return CL_OK;
 }
 
@@ -500,28 +657,35 @@ static cl_status walk_segments(const cl_dist_t *src, const cl_dist_t *dst, cl_di
     return CL_OK;
   int64_t *crd = cl_alloc(sizeof *crd * (size_t)src->modes * 2);
   side *replica = cl_alloc(sizeof *replica * (size_t)(src->replicas + dst->replicas));
-  segment *seg = NULL;
+  segment *seg = NULL, *rows_seg = NULL, one_row = {0, 1, {0, 0, 0}, {0, 0, 0}};
   share *mine = NULL;
-  int64_t segments = 0, *order = NULL;
+  feed *f = NULL;
+  int64_t segments = 0, row_segments = 1, *order = NULL;
   cl_status s = crd == NULL || replica == NULL ? cl_dist_nomem() : CL_OK;
   if (s == CL_OK) {
     order = crd + src->modes;
     memset(crd, 0, sizeof *crd * (size_t)src->modes);
     walk_order(src, order);
-    s = cut_fast_mode(src, dst, order[0], &seg, &segments);
+    s = cut_mode(src, dst, order[0], &seg, &segments);
   }
   if (s == CL_OK && segments < src->extent[order[0]]) {
-    if ((mine = cl_alloc(sizeof *mine * (size_t)(segments * dst->replicas))) == NULL) {
+    if (src->modes > 1)
+      s = cut_mode(src, dst, order[1], &rows_seg, &row_segments);
+    mine = s == CL_OK ? cl_alloc(sizeof *mine * (size_t)(segments * dst->replicas)) : NULL;
+    f = mine != NULL ? cl_alloc(sizeof *f * (size_t)(2 * segments * dst->replicas)) : NULL;
+    if (s == CL_OK && f == NULL)
       s = cl_dist_nomem();
-    } else {
+    if (s == CL_OK) {
       segment_walk w = {src, dst, replica, replica + src->replicas, plan, counts};
       split_replicas(src, w.from_replica);
       split_replicas(dst, w.to_replica);
       *taken = 1;
-      s = walk_rows(&w, order, seg, segments, crd, mine);
+      s = walk_blocks(&w, order, seg, segments, rows_seg != NULL ? rows_seg : &one_row, row_segments, crd, mine, f);
     }
   }
+  cl_dealloc(f);
   cl_dealloc(mine);
+  cl_dealloc(rows_seg);
   cl_dealloc(seg);
   cl_dealloc(replica);
   cl_dealloc(crd);
