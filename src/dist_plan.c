@@ -14,11 +14,13 @@
  * Two walks give the same lists.  The reference visits every element and
  * keeps its offset.  The walk by segments reads the layouts' modes: where
  * every mode's value splits into a rank part and an offset part (below), the
- * fastest mode is cut once into the longest segments along which both
- * distributions keep one rank and step evenly, and each row of the tensor
- * is then a few segments, each fed whole to the arithmetic runs: time and
- * memory in segments and pieces, not elements.  It is taken whenever it
- * applies and cuts the fast mode anywhere coarser than single elements;
+ * fastest mode is cut into the longest segments along which both
+ * distributions keep one rank and step evenly, and the second into blocks of
+ * rows the same way; each row is a few segments, each fed whole to the
+ * arithmetic runs and the coalescing, which stream, and the rows of a block
+ * that only repeat the row before are added at once: time and memory in
+ * blocks and pieces, not elements.  It is taken whenever it applies and cuts
+ * the fast mode anywhere coarser than single elements;
  * CUTELAYOUT_DIST_PLAN=elements forces the reference (tests compare the
  * two). */
 #include <stdint.h>
