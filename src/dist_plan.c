@@ -183,14 +183,12 @@ static cl_status walk(const cl_dist_t *src, const cl_dist_t *dst, cl_dist_plan_t
 /* ---- the walk by segments ---- */
 
 /* A mode's value v = L * q + r with 0 <= r < L: its rank part and its
- * offset part. */
+ * offset part.  Values are never negative: every mode is 0 at coordinate
+ * 0, so the bounds check's sum of the modes' least values is at most each
+ * one's, and it is at least 0. */
 static void split_place(int64_t v, int64_t L, int64_t *q, int64_t *r) {
   *q = v / L;
   *r = v % L;
-  if (*r < 0) {
-    *r += L;
-    (*q)--;
-  }
 }
 
 /* The largest offset part of the values v[0..n): a division only where a

@@ -279,6 +279,22 @@ static void test_generic_form(void **state) {
     cl_layout_free(layout);
     cl_dist_free(d);
   }
+  /* A layout of more leaves than the stride proof takes (70) is checked
+   * place by place, and accepted. */
+  char many[512] = "dist(2, 2, 1, ((", *at = many + strlen(many);
+  for (int i = 0; i < 69; i++)
+    at += sprintf(at, "1,");
+  strcat(many, "2)):((");
+  at = many + strlen(many);
+  for (int i = 0; i < 69; i++)
+    at += sprintf(at, "0,");
+  strcat(many, "1)))");
+  cl_dist_t *wide = dist(many);
+  int64_t rank = -1, offset = -1;
+  assert_int_equal(cl_dist_locate(wide, 1, 0, &rank, &offset), CL_OK);
+  assert_int_equal(rank, 1);
+  assert_int_equal(offset, 0);
+  cl_dist_free(wide);
   /* Placements format as their layout. */
   cl_dist_t *d = dist("dist((4,4), (2,2), Shard(0), Shard(1))");
   char text[128];

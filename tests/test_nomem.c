@@ -1897,6 +1897,7 @@ static const nomem_case dist_cases[] = {
   {"cl_dist_parse (generic)", call_dist_parse_generic, {0}, {0}, {0}, {{0}}},
   {"cl_dist_from_placements", call_dist_from_placements, {"(6,10)", "(4,2)"}, {0}, {0}, {{0}}},
   {"cl_dist_new", call_dist_new, {"(8,8)"}, {"((4,2),8):((1,32),4)"}, {0}, {{0}}},
+  {"cl_dist_new (checked place by place)", call_dist_new, {"(3,2)"}, {"(3,2):(2,3)"}, {0}, {{0}}},
   {"cl_dist_layout, cl_dist_shape", call_dist_layout, {"(8,8)"}, {"((4,2),8):((1,32),4)"}, {0}, {{0}}},
   {"cl_dist_plan_new, cl_dist_plan_piece", call_dist_plan, {0}, {0}, {0}, {{0}}},
   {"cl_dist_plan_new by elements", call_dist_plan_by_elements, {0}, {0}, {0}, {{0}}},
