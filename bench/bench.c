@@ -44,6 +44,7 @@ static const struct {
     {"copy", bench_copy},
     {"copy-random", bench_copy_random},
     {"copy-threads", bench_copy_threads},
+    {"dist", bench_dist},
     {"gpu", bench_gpu},
     {"gpu-random", bench_gpu_random},
 };

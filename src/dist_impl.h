@@ -4,6 +4,9 @@
 #ifndef CUTELAYOUT_DIST_IMPL_H
 #define CUTELAYOUT_DIST_IMPL_H
 
+#include <stdlib.h>
+#include <string.h>
+
 #include <cutelayout/dist.h>
 
 /* The layout is kept both as a handle and as tables: the value of mode d at
@@ -27,6 +30,14 @@ static inline int64_t cl_dist_place(const cl_dist_t *d, const int64_t *crd) {
   for (int64_t m = 0; m < d->modes; m++)
     v += d->mode_value[m][crd[m]];
   return v;
+}
+
+/* Whether CUTELAYOUT_DIST_PLAN=elements asks for the reference checks and
+ * walks, which visit every element (tests and benchmarks compare them with
+ * the fast ones). */
+static inline int cl_dist_by_elements(void) {
+  const char *walk = getenv("CUTELAYOUT_DIST_PLAN");
+  return walk != NULL && strcmp(walk, "elements") == 0;
 }
 
 cl_status cl_fail(cl_status status, const char *fmt, ...);

@@ -4,12 +4,25 @@
  * buffers.  A pure function of the two distributions; the CUDA module's
  * NCCL executor runs it.
  *
- * Every rank walks the whole global tensor in the same order and keeps the
- * elements it sends or receives, so that what s lists for q is, element by
- * element, what q lists from s: s packs its list into a buffer, q unpacks
- * the same buffer with its own.  Each list is then compressed into pieces:
- * arithmetic runs first, then runs of equal pieces whose offsets are
- * themselves arithmetic, one mode more each time (a greedy coalescing). */
+ * Every rank takes the elements of the global tensor in the same order and
+ * keeps those it sends or receives, so that what s lists for q is, element
+ * by element, what q lists from s: s packs its list into a buffer, q unpacks
+ * the same buffer with its own.  Each list is compressed into pieces:
+ * maximal arithmetic runs first, then runs of equal pieces whose offsets are
+ * themselves arithmetic, one mode more each time (a greedy coalescing).
+ *
+ * Two walks give the same lists.  The reference visits every element and
+ * keeps its offset.  The walk by segments reads the layouts' modes: where
+ * every mode's value splits into a rank part and an offset part (below), the
+ * fastest mode is cut into the longest segments along which both
+ * distributions keep one rank and step evenly, and the second into blocks of
+ * rows the same way; each row is a few segments, each fed whole to the
+ * arithmetic runs and the coalescing, which stream, and the rows of a block
+ * that only repeat the row before are added at once: time and memory in
+ * blocks and pieces, not elements.  It is taken whenever it applies and cuts
+ * the fast mode anywhere coarser than single elements;
+ * CUTELAYOUT_DIST_PLAN=elements forces the reference (tests compare the
+ * two). */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -26,13 +39,29 @@ typedef struct piece {
   int64_t shape[PIECE_MODES], stride[PIECE_MODES];
 } piece;
 
+/* One level of the greedy coalescing (merge_level) taken as a stream: the
+ * piece that opened the current group, how many pieces the group holds
+ * (0: none open), their offsets' step and the last offset. */
+typedef struct merge_stage {
+  piece open;
+  int64_t run, step, last;
+} merge_stage;
+
+/* Levels of coalescing the walk by segments runs as it goes, so that a
+ * list holds its pieces, not its runs; merge_level finishes any more. */
+#define MERGE_STAGES 12
+
 /* The elements this rank exchanges with one peer in one direction: their
  * local offsets while planning, then the pieces. */
 typedef struct peer_list {
-  int64_t *offset;
+  int64_t *offset; /* the reference walk's offsets, until compressed */
   int64_t elements, cap;
   piece *pieces;
-  int64_t count;
+  int64_t count, pieces_cap;
+  /* The walk by segments: the open arithmetic run, then the levels. */
+  piece run;
+  int64_t run_last;
+  merge_stage *stage; /* MERGE_STAGES of them, made by the first segment */
 } peer_list;
 
 struct cl_dist_plan {
@@ -47,6 +76,7 @@ static void lists_free(peer_list *l, int64_t n) {
   for (int64_t q = 0; l != NULL && q < n; q++) {
     cl_dealloc(l[q].offset);
     cl_dealloc(l[q].pieces);
+    cl_dealloc(l[q].stage);
   }
   cl_dealloc(l);
 }
@@ -150,6 +180,518 @@ static cl_status walk(const cl_dist_t *src, const cl_dist_t *dst, cl_dist_plan_t
   return s;
 }
 
+/* ---- the walk by segments ---- */
+
+/* A mode's value v = L * q + r with 0 <= r < L: its rank part and its
+ * offset part.  Values are never negative: every mode is 0 at coordinate
+ * 0, so the bounds check's sum of the modes' least values is at most each
+ * one's, and it is at least 0. */
+static void split_place(int64_t v, int64_t L, int64_t *q, int64_t *r) {
+  *q = v / L;
+  *r = v % L;
+}
+
+/* The largest offset part of the values v[0..n): a division only where a
+ * value leaves the rank window [lo, lo + L) of the one before. */
+static int64_t largest_offset_part(const int64_t *v, int64_t n, int64_t L) {
+  int64_t most = 0, lo = 0, q, r;
+  for (int64_t x = 0; x < n; x++) {
+    if (x == 0 || v[x] - lo < 0 || v[x] - lo >= L) {
+      split_place(v[x], L, &q, &r);
+      lo = v[x] - r;
+    }
+    most = v[x] - lo > most ? v[x] - lo : most;
+  }
+  return most;
+}
+
+/* Whether the modes say separately where an element goes: when the offset
+ * parts of all modes and of the replica mode can never sum to L, the place
+ * L * (sum of q) + (sum of r) lies on rank sum-of-q at offset sum-of-r.
+ * True of every placement (the local block's offsets stay inside it) and of
+ * most tiled layouts; where it fails, the reference walk plans. */
+static int modes_separate(const cl_dist_t *d) {
+  int64_t L = d->local_size, total = 0;
+  for (int64_t m = 0; m <= d->modes; m++) {
+    const int64_t *v = m < d->modes ? d->mode_value[m] : d->replica_value;
+    total += largest_offset_part(v, m < d->modes ? d->extent[m] : d->replicas, L); /* below 2L: no overflow */
+    if (total >= L)
+      return 0;
+  }
+  return 1;
+}
+
+/* A segment of the fast mode, [start, start + len): on it each side keeps
+ * the rank part q and its offset part steps by `step`. */
+typedef struct side {
+  int64_t q, r, step;
+} side;
+typedef struct segment {
+  int64_t start, len;
+  side from, to; /* source, destination */
+} segment;
+
+static side side_at(const cl_dist_t *d, int64_t m, int64_t x, int64_t len) {
+  side s;
+  split_place(d->mode_value[m][x], d->local_size, &s.q, &s.r);
+  s.step = len > 1 ? d->mode_value[m][x + 1] - d->mode_value[m][x] : 0;
+  return s;
+}
+
+/* The end of the longest segment of mode m from `start`: each side's values
+ * stay in the rank window of the first, [v - r, v - r + L), and step as
+ * its first step. */
+static int64_t segment_end(const cl_dist_t *src, const cl_dist_t *dst, int64_t m, int64_t start) {
+  const int64_t *a = src->mode_value[m], *b = dst->mode_value[m];
+  int64_t n = src->extent[m], La = src->local_size, Lb = dst->local_size, q, ra, rb;
+  split_place(a[start], La, &q, &ra);
+  split_place(b[start], Lb, &q, &rb);
+  int64_t a_lo = a[start] - ra, b_lo = b[start] - rb, x = start + 1;
+  for (; x < n; x++) {
+    if (a[x] - a_lo < 0 || a[x] - a_lo >= La || b[x] - b_lo < 0 || b[x] - b_lo >= Lb)
+      break;
+    if (x - start >= 2 && (a[x] - a[x - 1] != a[start + 1] - a[start] || b[x] - b[x - 1] != b[start + 1] - b[start]))
+      break;
+  }
+  return x;
+}
+
+/* Mode m cut into the longest segments on which both distributions keep
+ * one rank and step evenly: greedy from the left, which is optimal because
+ * any part of such a segment is one too. */
+static cl_status cut_mode(const cl_dist_t *src, const cl_dist_t *dst, int64_t m, segment **out, int64_t *count) {
+  int64_t n = src->extent[m], cuts = 0;
+  for (int64_t start = 0; start < n; start = segment_end(src, dst, m, start))
+    cuts++;
+  segment *seg = cl_alloc(sizeof *seg * (size_t)cuts);
+  if (seg == NULL)
+    return cl_dist_nomem();
+  *count = 0;
+  for (int64_t start = 0, end; start < n; start = end) {
+    end = segment_end(src, dst, m, start);
+    seg[(*count)++] = (segment){start, end - start, side_at(src, m, start, end - start),
+                                side_at(dst, m, start, end - start)};
+  }
+  *out = seg;
+  return CL_OK;
+}
+
+/* The rank and offset parts of a row: the sums over the modes other than
+ * the fast one at coordinate crd (whose fast entry is 0). */
+static void row_parts(const cl_dist_t *d, const int64_t *crd, int64_t fast, int64_t *q, int64_t *r) {
+  *q = *r = 0;
+  for (int64_t m = 0; m < d->modes; m++) {
+    int64_t mq, mr;
+    if (m == fast)
+      continue;
+    split_place(d->mode_value[m][crd[m]], d->local_size, &mq, &mr);
+    *q += mq;
+    *r += mr;
+  }
+}
+
+static cl_status push_piece(peer_list *l, piece p) {
+  if (l->count == l->pieces_cap) {
+    int64_t cap = l->pieces_cap ? 2 * l->pieces_cap : 16;
+    piece *grown = cl_realloc(l->pieces, sizeof *grown * (size_t)cap);
+    if (grown == NULL)
+      return cl_dist_nomem();
+    l->pieces = grown;
+    l->pieces_cap = cap;
+  }
+  l->pieces[l->count++] = p;
+  return CL_OK;
+}
+
+static int same_form(const piece *a, const piece *b);
+
+/* A group of `run` pieces of p's form, offsets `step` apart: p with one
+ * mode more (as merge_level makes it). */
+static piece grouped(piece p, int64_t run, int64_t step) {
+  if (run > 1) {
+    p.shape[p.depth] = run;
+    p.stride[p.depth++] = step;
+  }
+  return p;
+}
+
+/* Feeds piece x to level k of the coalescing, exactly as merge_level would
+ * take it in its list: a group of one takes a next piece of its form (the
+ * step is then theirs), a longer group only one on its step; a group that
+ * ends goes to level k + 1, and past the last level to the list. */
+static cl_status merge_into(peer_list *l, int k, piece x) {
+  if (k == MERGE_STAGES)
+    return push_piece(l, x);
+  merge_stage *g = &l->stage[k];
+  if (g->run == 1 && g->open.depth < PIECE_MODES && same_form(&g->open, &x)) {
+    g->step = x.offset - g->open.offset;
+  } else if (g->run < 2 || !same_form(&g->open, &x) || x.offset - g->last != g->step) {
+    if (g->run > 0)
+      CL_TRY(merge_into(l, k + 1, grouped(g->open, g->run, g->step)));
+    *g = (merge_stage){.open = x, .run = 1, .last = x.offset};
+    return CL_OK;
+  }
+  g->run++;
+  g->last = x.offset;
+  return CL_OK;
+}
+
+/* Appends n offsets a, a + step, ... to the list's maximal arithmetic runs,
+ * exactly as arithmetic_runs would cut the whole list: a run of one takes
+ * any next offset, a longer one only the offset on its step.  A few steps a
+ * segment, whatever its length; a run that ends goes to the coalescing. */
+static cl_status push_segment(peer_list *l, int64_t a, int64_t n, int64_t step) {
+  if (l->stage == NULL) {
+    l->stage = cl_alloc(sizeof *l->stage * MERGE_STAGES);
+    if (l->stage == NULL)
+      return cl_dist_nomem();
+    memset(l->stage, 0, sizeof *l->stage * MERGE_STAGES);
+  }
+  l->elements += n;
+  piece *run = &l->run;
+  while (n > 0) {
+    int64_t take = 1;
+    if (run->depth == 0) {
+      *run = (piece){.offset = a, .depth = 1, .shape = {1}, .stride = {0}};
+    } else if (run->shape[0] == 1) {
+      run->stride[0] = a - l->run_last;
+      run->shape[0] = 2;
+    } else if (a - l->run_last == run->stride[0]) {
+      take = step == run->stride[0] ? n : 1;
+      run->shape[0] += take;
+    } else {
+      CL_TRY(merge_into(l, 0, *run)); /* the run ends before a */
+      run->depth = 0;
+      continue;
+    }
+    l->run_last = a + (take - 1) * step;
+    a += take * step;
+    n -= take;
+  }
+  return CL_OK;
+}
+
+/* The open run and groups, level by level, once the walk has ended. */
+static cl_status flush_segments(peer_list *l) {
+  if (l->stage == NULL)
+    return CL_OK;
+  if (l->run.depth > 0)
+    CL_TRY(merge_into(l, 0, l->run));
+  for (int k = 0; k < MERGE_STAGES; k++) {
+    merge_stage *g = &l->stage[k];
+    if (g->run > 0)
+      CL_TRY(merge_into(l, k + 1, grouped(g->open, g->run, g->step)));
+  }
+  return CL_OK;
+}
+
+/* What the walk by segments reads for every segment: the two
+ * distributions' replicas split once into rank and offset parts. */
+typedef struct segment_walk {
+  const cl_dist_t *src, *dst;
+  side *from_replica, *to_replica; /* q and r of each replica */
+  cl_dist_plan_t *plan;
+  int64_t *counts;
+} segment_walk;
+
+/* The source replica that sends to destination rank q (as source_place):
+ * q's own, else replica q mod replicas; `rank` is the rank part of the
+ * row and segment. */
+static int64_t sending_replica(const segment_walk *w, int64_t rank, int64_t q) {
+  for (int64_t k = 0; k < w->src->replicas; k++)
+    if (rank + w->from_replica[k].q == q)
+      return k;
+  return q % w->src->replicas;
+}
+
+/* What one destination replica of one segment means to this rank in rows
+ * of one rank part: the list it sends the segment to and the list it
+ * receives it from (-1: neither), with the offsets' parts and steps. */
+typedef struct share {
+  int64_t len;
+  int64_t to_peer, send_at, send_step;
+  int64_t from_peer, recv_at, recv_step;
+} share;
+
+/* The sender and receiver of replica j of segment g in a row of rank parts
+ * from_q and to_q, as the reference walk takes its elements (a rank that
+ * holds the element copies it, else source replica q mod replicas). */
+static void pair_of(const segment_walk *w, const segment *g, int64_t j, int64_t from_q, int64_t to_q,
+                    int64_t *sender, int64_t *q, const side **k) {
+  *q = to_q + g->to.q + w->to_replica[j].q;
+  *k = &w->from_replica[sending_replica(w, from_q + g->from.q, *q)];
+  *sender = from_q + g->from.q + (*k)->q;
+}
+
+/* The elements of `rows` rows of rank parts from_q and to_q, added to the
+ * counts between every pair of ranks. */
+static void count_rows(const segment_walk *w, const segment *seg, int64_t segments, int64_t from_q, int64_t to_q,
+                       int64_t rows) {
+  for (int64_t i = 0; i < segments; i++)
+    for (int64_t j = 0; j < w->dst->replicas; j++) {
+      int64_t sender, q;
+      const side *k;
+      pair_of(w, &seg[i], j, from_q, to_q, &sender, &q, &k);
+      w->counts[sender * w->plan->ranks + q] += seg[i].len * rows;
+    }
+}
+
+/* This rank's shares of a row of rank parts from_q and to_q, in the
+ * reference's order (segments, then destination replicas; the replicas of
+ * one element land on different ranks, so a list gets at most one replica
+ * of a segment). */
+static int64_t shares_of(const segment_walk *w, const segment *seg, int64_t segments, int64_t from_q, int64_t to_q,
+                         share *out) {
+  int64_t n = 0, r = w->plan->rank;
+  for (int64_t i = 0; i < segments; i++)
+    for (int64_t j = 0; j < w->dst->replicas; j++) {
+      int64_t sender, q;
+      const side *k;
+      pair_of(w, &seg[i], j, from_q, to_q, &sender, &q, &k);
+      if (sender != r && q != r)
+        continue;
+      out[n++] = (share){seg[i].len,
+                         sender == r ? q : -1, seg[i].from.r + k->r, seg[i].from.step,
+                         q == r ? sender : -1, seg[i].to.r + w->to_replica[j].r, seg[i].to.step};
+    }
+  return n;
+}
+
+static void split_replicas(const cl_dist_t *d, side *out) {
+  for (int64_t k = 0; k < d->replicas; k++) {
+    split_place(d->replica_value[k], d->local_size, &out[k].q, &out[k].r);
+    out[k].step = 0;
+  }
+}
+
+/* ---- rows that repeat ---- */
+
+/* Along a segment of the second mode, row t is row 0 shifted by t steps:
+ * the same shares, each offset moved by the segment's step on its side.  A
+ * list fed such copies one after another settles, after a copy or two, into
+ * a state that repeats: every level below one is the same as a copy before,
+ * moved by the step, that one level's group has grown by the same count,
+ * and the levels above are untouched.  The rest of the copies would do the
+ * same again (the coalescing looks only at differences of offsets, and a
+ * group of two or more only at its last offset and step), so they are added
+ * at once: planning costs the rows where something new happens. */
+
+/* One side of one share, as a list takes it. */
+typedef struct feed {
+  int dir;
+  int64_t peer, at, len, step, index;
+} feed;
+
+/* What a list's coalescing holds between two copies. */
+typedef struct list_state {
+  piece run;
+  int64_t run_last, count, elements;
+  merge_stage stage[MERGE_STAGES];
+} list_state;
+
+static void save_state(const peer_list *l, list_state *out) {
+  out->run = l->run;
+  out->run_last = l->run_last;
+  out->count = l->count;
+  out->elements = l->elements;
+  memcpy(out->stage, l->stage, sizeof out->stage);
+}
+
+/* How a level changed over one copy: untouched, moved by `shift`, or grown
+ * in place; anything else ends the search for a repeat. */
+enum { LEVEL_SAME = 1, LEVEL_MOVED = 2, LEVEL_GROWN = 4 };
+
+static int run_change(const list_state *a, const peer_list *l, int64_t shift) {
+  const piece *x = &a->run, *y = &l->run;
+  if (x->depth == 0 && y->depth == 0)
+    return LEVEL_SAME | LEVEL_MOVED;
+  if (x->depth == 0 || y->depth == 0 || x->stride[0] != y->stride[0] || l->run_last != a->run_last + shift)
+    return 0;
+  if (x->shape[0] == y->shape[0] && y->offset == x->offset + shift)
+    return LEVEL_MOVED;
+  return x->shape[0] >= 2 && y->shape[0] > x->shape[0] && y->offset == x->offset ? LEVEL_GROWN : 0;
+}
+
+static int stage_change(const merge_stage *x, const merge_stage *y, int64_t shift) {
+  if (x->run == 0 && y->run == 0)
+    return LEVEL_SAME | LEVEL_MOVED;
+  if (x->run == 0 || y->run == 0 || !same_form(&x->open, &y->open) || (x->run > 1 && x->step != y->step))
+    return 0;
+  if (x->run == y->run && x->step == y->step && x->last == y->last && x->open.offset == y->open.offset)
+    return LEVEL_SAME;
+  if (y->last != x->last + shift)
+    return 0;
+  if (x->run == y->run && x->step == y->step && y->open.offset == x->open.offset + shift)
+    return LEVEL_MOVED;
+  return x->run >= 2 && y->run > x->run && y->open.offset == x->open.offset ? LEVEL_GROWN : 0;
+}
+
+/* The level (0: the run, k + 1: stage k) that grew over the last copy when
+ * the list repeats as described above, else -1. */
+static int repeating_level(const list_state *a, const peer_list *l, int64_t shift) {
+  if (l->count != a->count)
+    return -1;
+  int grown = -1;
+  for (int k = 0; k <= MERGE_STAGES; k++) {
+    int change = k == 0 ? run_change(a, l, shift) : stage_change(&a->stage[k - 1], &l->stage[k - 1], shift);
+    if (grown < 0 && (change & LEVEL_GROWN))
+      grown = k;
+    else if (!(change & (grown < 0 ? LEVEL_MOVED : LEVEL_SAME)))
+      return -1;
+  }
+  return grown;
+}
+
+/* `copies` more copies of the last one, at once: the levels below `grown`
+ * moved, `grown` grown, as many times. */
+static void repeat_copies(const list_state *a, peer_list *l, int grown, int64_t shift, int64_t copies) {
+  for (int k = 0; k < grown; k++) {
+    if (k == 0 && l->run.depth > 0) {
+      l->run.offset += copies * shift;
+      l->run_last += copies * shift;
+    } else if (k > 0 && l->stage[k - 1].run > 0) {
+      l->stage[k - 1].open.offset += copies * shift;
+      l->stage[k - 1].last += copies * shift;
+    }
+  }
+  if (grown == 0) {
+    l->run.shape[0] += copies * (l->run.shape[0] - a->run.shape[0]);
+    l->run_last += copies * shift;
+  } else {
+    merge_stage *g = &l->stage[grown - 1];
+    g->run += copies * (g->run - a->stage[grown - 1].run);
+    g->last += copies * shift;
+  }
+  l->elements += copies * (l->elements - a->elements);
+}
+
+/* Feeds a list `rows` copies of its feeds, copy t moved by t * shift,
+ * adding the rest at once when it repeats. */
+static cl_status feed_copies(peer_list *l, const feed *f, int64_t n, int64_t base, int64_t shift, int64_t rows) {
+  list_state before;
+  for (int64_t t = 0; t < rows; t++) {
+    if (t > 0)
+      save_state(l, &before);
+    for (int64_t i = 0; i < n; i++)
+      CL_TRY(push_segment(l, base + t * shift + f[i].at, f[i].len, f[i].step));
+    int grown = t > 0 ? repeating_level(&before, l, shift) : -1;
+    if (grown >= 0) {
+      repeat_copies(&before, l, grown, shift, rows - 1 - t);
+      break;
+    }
+  }
+  return CL_OK;
+}
+
+static int by_list(const void *a, const void *b) {
+  const feed *x = a, *y = b;
+  if (x->dir != y->dir)
+    return x->dir < y->dir ? -1 : 1;
+  if (x->peer != y->peer)
+    return x->peer < y->peer ? -1 : 1;
+  return (x->index > y->index) - (x->index < y->index);
+}
+
+/* The shares of a block of `rows` rows starting at rank and offset parts
+ * `from` and `to`, row t moved by t steps of the second mode: each list
+ * takes its own feeds, in the reference's order, row after row. */
+static cl_status feed_block(const segment_walk *w, const share *mine, int64_t shares, const side *from, const side *to,
+                            int64_t rows, feed *f) {
+  int64_t n = 0;
+  for (int64_t i = 0; i < shares; i++) {
+    const share *m = &mine[i];
+    if (m->to_peer >= 0) {
+      f[n] = (feed){CL_DIST_SEND, m->to_peer, m->send_at, m->len, m->send_step, n};
+      n++;
+    }
+    if (m->from_peer >= 0) {
+      f[n] = (feed){CL_DIST_RECV, m->from_peer, m->recv_at, m->len, m->recv_step, n};
+      n++;
+    }
+  }
+  qsort(f, (size_t)n, sizeof *f, by_list);
+  for (int64_t i = 0, len; i < n; i += len) {
+    for (len = 1; i + len < n && f[i + len].dir == f[i].dir && f[i + len].peer == f[i].peer; len++)
+      ;
+    const side *s = f[i].dir == CL_DIST_SEND ? from : to;
+    CL_TRY(feed_copies(&w->plan->list[f[i].dir][f[i].peer], f + i, len, s->r, s->step, rows));
+  }
+  return CL_OK;
+}
+
+/* Every row, in the reference's order, in blocks: a block is a segment of
+ * the second mode (the rows along which both sides keep their rank parts and
+ * step evenly) at one coordinate of the modes after it.  A rank-1 tensor is
+ * one block of one row. */
+static cl_status walk_blocks(const segment_walk *w, const int64_t *order, const segment *seg, int64_t segments,
+                             const segment *rows_seg, int64_t row_segments, int64_t *crd, share *mine, feed *f) {
+  const cl_dist_t *src = w->src;
+  int64_t fast = order[0], second = src->modes > 1 ? order[1] : -1;
+  int64_t outer = src->size / src->extent[fast] / (second >= 0 ? src->extent[second] : 1);
+  for (int64_t o = 0; o < outer; o++) {
+    if (o > 0) /* (never for a rank-1 tensor, whose order has no order + 2) */
+      next_coord_in(src->extent, order + 2, src->modes - 2, crd);
+    for (int64_t b = 0; b < row_segments; b++) {
+      const segment *block = &rows_seg[b];
+      side from = {0, 0, block->from.step}, to = {0, 0, block->to.step};
+      if (second >= 0)
+        crd[second] = block->start;
+      row_parts(src, crd, fast, &from.q, &from.r);
+      row_parts(w->dst, crd, fast, &to.q, &to.r);
+      count_rows(w, seg, segments, from.q, to.q, block->len);
+      int64_t shares = shares_of(w, seg, segments, from.q, to.q, mine);
+      CL_TRY(feed_block(w, mine, shares, &from, &to, block->len, f));
+    }
+  }
+  if (second >= 0)
+    crd[second] = 0;
+  return CL_OK;
+}
+
+/* The walk by segments.  *taken = 0 when it does not apply (the modes do
+ * not separate, or the fast mode cuts into single elements). */
+static cl_status walk_segments(const cl_dist_t *src, const cl_dist_t *dst, cl_dist_plan_t *plan, int64_t *counts,
+                               int *taken) {
+  *taken = 0;
+  if (!modes_separate(src) || !modes_separate(dst))
+    return CL_OK;
+  int64_t *crd = cl_alloc(sizeof *crd * (size_t)src->modes * 2);
+  side *replica = cl_alloc(sizeof *replica * (size_t)(src->replicas + dst->replicas));
+  segment *seg = NULL, *rows_seg = NULL, one_row = {0, 1, {0, 0, 0}, {0, 0, 0}};
+  share *mine = NULL;
+  feed *f = NULL;
+  int64_t segments = 0, row_segments = 1, *order = NULL;
+  cl_status s = crd == NULL || replica == NULL ? cl_dist_nomem() : CL_OK;
+  if (s == CL_OK) {
+    order = crd + src->modes;
+    memset(crd, 0, sizeof *crd * (size_t)src->modes);
+    walk_order(src, order);
+    s = cut_mode(src, dst, order[0], &seg, &segments);
+  }
+  if (s == CL_OK && segments < src->extent[order[0]]) {
+    if (src->modes > 1)
+      s = cut_mode(src, dst, order[1], &rows_seg, &row_segments);
+    mine = s == CL_OK ? cl_alloc(sizeof *mine * (size_t)(segments * dst->replicas)) : NULL;
+    f = mine != NULL ? cl_alloc(sizeof *f * (size_t)(2 * segments * dst->replicas)) : NULL;
+    if (s == CL_OK && f == NULL)
+      s = cl_dist_nomem();
+    if (s == CL_OK) {
+      segment_walk w = {src, dst, replica, replica + src->replicas, plan, counts};
+      split_replicas(src, w.from_replica);
+      split_replicas(dst, w.to_replica);
+      *taken = 1;
+      s = walk_blocks(&w, order, seg, segments, rows_seg != NULL ? rows_seg : &one_row, row_segments, crd, mine, f);
+    }
+  }
+  cl_dealloc(f);
+  cl_dealloc(mine);
+  cl_dealloc(rows_seg);
+  cl_dealloc(seg);
+  cl_dealloc(replica);
+  cl_dealloc(crd);
+  return s;
+}
+
 /* ---- compression into pieces ---- */
 
 /* The length of the maximal arithmetic run of a[0..n) that starts at i. */
@@ -211,8 +753,10 @@ static int merge_level(peer_list *l) {
   return merged;
 }
 
-static cl_status compress(peer_list *l) {
-  CL_TRY(arithmetic_runs(l));
+/* The list's pieces from its offsets (the reference walk) or from the runs
+ * the walk by segments made as it went. */
+static cl_status compress(peer_list *l, int runs_made) {
+  CL_TRY(runs_made ? flush_segments(l) : arithmetic_runs(l));
   while (merge_level(l))
     ;
   cl_dealloc(l->offset); /* the pieces say it all now */
@@ -295,10 +839,15 @@ static cl_status plan_build(const cl_dist_t *src, const cl_dist_t *dst, cl_dist_
   if (counts == NULL)
     return cl_dist_nomem();
   memset(counts, 0, sizeof *counts * (size_t)pairs);
-  cl_status s = walk(src, dst, plan, counts);
+  int by_segments = 0;
+  cl_status s = CL_OK;
+  if (!cl_dist_by_elements())
+    s = walk_segments(src, dst, plan, counts, &by_segments);
+  if (s == CL_OK && !by_segments)
+    s = walk(src, dst, plan, counts);
   for (int dir = 0; dir < 2; dir++)
     for (int64_t q = 0; s == CL_OK && q < P; q++)
-      s = compress(&plan->list[dir][q]);
+      s = compress(&plan->list[dir][q], by_segments);
   if (s == CL_OK) {
     plan->all_to_all = is_all_to_all(counts, P);
     s = plan_hash(src, dst, counts, plan);

@@ -11,7 +11,9 @@
  * the documented rule (a rank holding the element copies it locally, else
  * replica q mod replicas sends it).  Pairs of every family over 2, 4 and 8
  * ranks.  Then every error path. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -228,6 +230,8 @@ static void test_generic_form(void **state) {
       "dist((8,8), 4, 32, ((4,2),8,2):((1,64),4,32))",     /* halves on ranks 0-1 and 2-3 */
       "dist((4,6), 2, 12, ((2,2),(3,2)):((1,12),(2,6)))", /* a 2x3 tile dealt as a checkerboard */
       "dist(10, 2, 5, 10:1)",                             /* rank-1, no replica mode */
+      "dist((3,2), 1, 8, (3,2):(2,3))",                   /* injective, though its strides interleave */
+      "dist((2,3), 2, 4, (2,3):(4,1))",                   /* a row a rank, one place of padding */
   };
   for (size_t t = 0; t < COUNT_OF(texts); t++) {
     cl_dist_t *d = dist(texts[t]);
@@ -275,6 +279,22 @@ static void test_generic_form(void **state) {
     cl_layout_free(layout);
     cl_dist_free(d);
   }
+  /* A layout of more leaves than the stride proof takes (70) is checked
+   * place by place, and accepted. */
+  char many[512] = "dist(2, 2, 1, ((", *at = many + strlen(many);
+  for (int i = 0; i < 69; i++)
+    at += sprintf(at, "1,");
+  strcat(many, "2)):((");
+  at = many + strlen(many);
+  for (int i = 0; i < 69; i++)
+    at += sprintf(at, "0,");
+  strcat(many, "1)))");
+  cl_dist_t *wide = dist(many);
+  int64_t rank = -1, offset = -1;
+  assert_int_equal(cl_dist_locate(wide, 1, 0, &rank, &offset), CL_OK);
+  assert_int_equal(rank, 1);
+  assert_int_equal(offset, 0);
+  cl_dist_free(wide);
   /* Placements format as their layout. */
   cl_dist_t *d = dist("dist((4,4), (2,2), Shard(0), Shard(1))");
   char text[128];
@@ -282,6 +302,138 @@ static void test_generic_form(void **state) {
   assert_string_equal(text, "dist((4,4), 4, 4, ((2,2),(2,2),(1)):((2,8),(1,4),(0)))");
   assert_int_equal(cl_dist_format(d, NULL, 0), (int64_t)strlen(text));
   cl_dist_free(d);
+}
+
+/* ---------------------------------------------------------- the two walks */
+
+/* Every rank's plan by the walk of segments is the reference walk's,
+ * piece for piece: the same counts, pieces, hash and pattern. */
+static void expect_walks_agree(const cl_dist_t *src, const cl_dist_t *dst, const char *what) {
+  for (int64_t r = 0; r < cl_dist_ranks(src); r++) {
+    cl_dist_plan_t *fast = NULL, *ref = NULL;
+    cl_status s = cl_dist_plan_new(src, dst, 4, r, &fast);
+    setenv("CUTELAYOUT_DIST_PLAN", "elements", 1);
+    cl_status t = cl_dist_plan_new(src, dst, 4, r, &ref);
+    unsetenv("CUTELAYOUT_DIST_PLAN");
+    if (s != CL_OK || t != CL_OK)
+      fail_msg("%s: rank %lld: plans %d and %d: %s", what, (long long)r, s, t, cl_last_error());
+    assert_true(cl_dist_plan_hash(fast) == cl_dist_plan_hash(ref));
+    assert_int_equal(cl_dist_plan_is_all_to_all(fast), cl_dist_plan_is_all_to_all(ref));
+    for (int64_t q = 0; q < cl_dist_ranks(src); q++)
+      for (int dir = CL_DIST_SEND; dir <= CL_DIST_RECV; dir++) {
+        int64_t elements[2], pieces[2];
+        assert_int_equal(cl_dist_plan_peer(fast, q, (cl_dist_direction)dir, &elements[0], &pieces[0]), CL_OK);
+        assert_int_equal(cl_dist_plan_peer(ref, q, (cl_dist_direction)dir, &elements[1], &pieces[1]), CL_OK);
+        if (elements[0] != elements[1] || pieces[0] != pieces[1])
+          fail_msg("%s: rank %lld %s %lld: %lld elements in %lld pieces, the reference %lld in %lld", what,
+                   (long long)r, dir == CL_DIST_SEND ? "to" : "from", (long long)q, (long long)elements[0],
+                   (long long)pieces[0], (long long)elements[1], (long long)pieces[1]);
+        for (int64_t i = 0; i < pieces[0]; i++) {
+          int64_t offset[2];
+          cl_layout_t *piece[2] = {NULL, NULL};
+          assert_int_equal(cl_dist_plan_piece(fast, q, (cl_dist_direction)dir, i, &offset[0], &piece[0]), CL_OK);
+          assert_int_equal(cl_dist_plan_piece(ref, q, (cl_dist_direction)dir, i, &offset[1], &piece[1]), CL_OK);
+          if (offset[0] != offset[1] || !cl_layout_equal(piece[0], piece[1])) {
+            char a[128], b[128];
+            cl_layout_format(piece[0], a, sizeof a);
+            cl_layout_format(piece[1], b, sizeof b);
+            fail_msg("%s: rank %lld peer %lld piece %lld: %lld + %s, the reference %lld + %s", what, (long long)r,
+                     (long long)q, (long long)i, (long long)offset[0], a, (long long)offset[1], b);
+          }
+          cl_layout_free(piece[0]);
+          cl_layout_free(piece[1]);
+        }
+      }
+    cl_dist_plan_free(fast);
+    cl_dist_plan_free(ref);
+  }
+}
+
+/* A random placement text over a 1-D or 2-D mesh of P ranks; NULL when
+ * the draw splits one dimension by placements of different kinds (which
+ * the constructor refuses). */
+static bool random_placements(int64_t P, int modes, const char *shape, char *text, size_t cap) {
+  int64_t mesh[2] = {P, 1};
+  int mesh_rank = 1;
+  if (P >= 4 && rnd_below(2)) {
+    mesh_rank = 2;
+    mesh[0] = rnd_below(2) ? 2 : P / 2;
+    mesh[1] = P / mesh[0];
+  }
+  char p[2][40];
+  int kind[2], dim[2], param[2];
+  for (int m = 0; m < mesh_rank; m++) {
+    kind[m] = (int)rnd_below(4);
+    dim[m] = (int)rnd_below(modes);
+    param[m] = 1 + (int)rnd_below(kind[m] == 2 ? 3 : 4);
+    if (kind[m] == 0)
+      snprintf(p[m], sizeof p[m], "Shard(%d)", dim[m]);
+    else if (kind[m] == 1)
+      snprintf(p[m], sizeof p[m], "Replicate");
+    else
+      snprintf(p[m], sizeof p[m], "%s(%d,%d)", kind[m] == 2 ? "StridedShard" : "BlockCyclic", dim[m], param[m]);
+  }
+  if (mesh_rank == 2 && kind[0] != 1 && kind[1] != 1 && dim[0] == dim[1] &&
+      (kind[0] != kind[1] || (kind[0] != 0 && param[0] != param[1])))
+    return false;
+  if (mesh_rank == 1)
+    snprintf(text, cap, "dist(%s, %lld, %s)", shape, (long long)P, p[0]);
+  else
+    snprintf(text, cap, "dist(%s, (%lld,%lld), %s, %s)", shape, (long long)mesh[0], (long long)mesh[1], p[0], p[1]);
+  return true;
+}
+
+/* A random tiled layout in the generic form: dimension d is (block, its
+ * ranks, rounds), the blocks and rounds of every dimension stored in a
+ * random order (compact, some padding at the end of each rank's buffer),
+ * the rank factors and a replica factor in another. */
+static void random_tiled(int64_t P, int modes, const int64_t *extent, char *text, size_t cap) {
+  int64_t ranks[4] = {1, 1, 1, 1}, block[3], rounds[3]; /* ranks[modes]: the replica factor */
+  for (int64_t left = P; left > 1; left /= 2)
+    ranks[rnd_below(modes + 1)] *= 2;
+  int64_t local_order[6], n_local = 0, local_stride[6], L = 1;
+  for (int d = 0; d < modes; d++) {
+    rounds[d] = 1 + rnd_below(2);
+    int64_t cut = ranks[d] * rounds[d];
+    block[d] = (extent[d] + cut - 1) / cut + rnd_below(2);
+    local_order[n_local++] = 2 * d;
+    local_order[n_local++] = 2 * d + 1;
+  }
+  for (int64_t i = n_local - 1; i > 0; i--) { /* shuffle, then strides in that order */
+    int64_t j = rnd_below(i + 1), t = local_order[i];
+    local_order[i] = local_order[j];
+    local_order[j] = t;
+  }
+  for (int64_t i = 0; i < n_local; i++) {
+    int64_t sub = local_order[i], size = sub % 2 ? rounds[sub / 2] : block[sub / 2];
+    local_stride[sub] = L;
+    L *= size;
+  }
+  L += rnd_below(3);
+  int64_t rank_order[4] = {0, 1, 2, 3}, rank_stride[4], R = 1;
+  for (int64_t i = modes; i > 0; i--) {
+    int64_t j = rnd_below(i + 1), t = rank_order[i];
+    rank_order[i] = rank_order[j];
+    rank_order[j] = t;
+  }
+  for (int i = 0; i <= modes; i++) {
+    rank_stride[rank_order[i]] = R * L;
+    R *= ranks[rank_order[i]];
+  }
+  char shape[64] = "(", layout[400] = "(";
+  char strides[200] = "(";
+  for (int d = 0; d < modes; d++) {
+    char part[96];
+    snprintf(part, sizeof part, "%s%lld", d ? "," : "", (long long)extent[d]);
+    strcat(shape, part);
+    snprintf(part, sizeof part, "(%lld,%lld,%lld),", (long long)block[d], (long long)ranks[d], (long long)rounds[d]);
+    strcat(layout, part);
+    snprintf(part, sizeof part, "(%lld,%lld,%lld),", (long long)local_stride[2 * d], (long long)rank_stride[d],
+             (long long)local_stride[2 * d + 1]);
+    strcat(strides, part);
+  }
+  snprintf(text, cap, "dist(%s), %lld, %lld, %s%lld):%s%lld))", shape, (long long)P, (long long)L, layout,
+           (long long)ranks[modes], strides, (long long)rank_stride[modes]);
 }
 
 /* ---------------------------------------------------------- plans */
@@ -429,10 +581,78 @@ static void test_plans_brute_force(void **state) {
           char what[300];
           snprintf(what, sizeof what, "%.140s -> %.140s", texts[a], texts[b]);
           check_plan_pair(src, dst, what);
+          expect_walks_agree(src, dst, what);
           cl_dist_free(src);
           cl_dist_free(dst);
         }
     }
+}
+
+/* Random pairs of every family (placements on 1-D and 2-D meshes, even and
+ * uneven, tiled layouts, layouts whose rank boundaries cut rows, where the
+ * reference walk plans) over 1 to 3 dimensions and 2, 4 and 8 ranks, the
+ * last hundred up to 64 a dimension. */
+static void test_walks_agree(void **state) {
+  (void)state;
+  for (int trial = 0; trial < 500; trial++) {
+    int64_t P = (int64_t)1 << (1 + rnd_below(3)), extent[3];
+    int modes = 1 + (int)rnd_below(3);
+    int large = trial >= 400; /* long runs of alike rows, which the walk adds at once */
+    char shape[64] = "(", texts[2][512];
+    for (int d = 0; d < modes; d++) {
+      extent[d] = 1 + rnd_below(modes == 3 ? (large ? 16 : 5) : (large ? 64 : 10));
+      char part[24];
+      snprintf(part, sizeof part, "%s%lld", d ? "," : "", (long long)extent[d]);
+      strcat(shape, part);
+    }
+    strcat(shape, ")");
+    for (int side = 0; side < 2; side++) {
+      int64_t family = rnd_below(5);
+      if (family == 0) {
+        random_tiled(P, modes, extent, texts[side], sizeof texts[side]);
+      } else if (family == 1 && modes == 2) { /* row-major, cut every L elements */
+        int64_t L = (extent[0] * extent[1] + P - 1) / P;
+        snprintf(texts[side], sizeof texts[side], "dist(%s, %lld, %lld, (%lld,%lld):(%lld,1))", shape, (long long)P,
+                 (long long)L, (long long)extent[0], (long long)extent[1], (long long)extent[1]);
+      } else {
+        while (!random_placements(P, modes, shape, texts[side], sizeof texts[side]))
+          ;
+      }
+    }
+    cl_dist_t *src = dist(texts[0]), *dst = dist(texts[1]);
+    char what[1100];
+    snprintf(what, sizeof what, "%s -> %s", texts[0], texts[1]);
+    expect_walks_agree(src, dst, what);
+    cl_dist_free(src);
+    cl_dist_free(dst);
+  }
+}
+
+/* The constructors' checks by strides accept and refuse what the check of
+ * every place does: random layouts, some injective, some not, some out of
+ * bounds, with and without replicas. */
+static void test_checks_agree(void **state) {
+  (void)state;
+  for (int trial = 0; trial < 3000; trial++) {
+    int64_t n0 = 1 + rnd_below(4), n1 = 1 + rnd_below(4), P = 1 + rnd_below(3), L = 1 + rnd_below(16);
+    int64_t stride[4];
+    for (int i = 0; i < 4; i++)
+      stride[i] = rnd_below(3) ? rnd_below(9) : L * rnd_below(3);
+    char text[160];
+    snprintf(text, sizeof text, "dist((%lld,%lld), %lld, %lld, ((%lld,2),%lld,%lld):((%lld,%lld),%lld,%lld))",
+             (long long)n0, (long long)n1, (long long)P, (long long)L, (long long)n0, (long long)n1,
+             (long long)(1 + rnd_below(2)), (long long)stride[0], (long long)stride[1], (long long)stride[2],
+             (long long)stride[3]);
+    cl_dist_t *fast = NULL, *ref = NULL;
+    cl_status s = cl_dist_parse(text, &fast);
+    setenv("CUTELAYOUT_DIST_PLAN", "elements", 1);
+    cl_status t = cl_dist_parse(text, &ref);
+    unsetenv("CUTELAYOUT_DIST_PLAN");
+    if (s != t)
+      fail_msg("%s: %d by strides, %d by places", text, s, t);
+    cl_dist_free(fast);
+    cl_dist_free(ref);
+  }
 }
 
 /* Shard(0) -> Shard(1) is a regular all-to-all of one piece per peer; the
@@ -541,6 +761,9 @@ static void test_dist_errors(void **state) {
   expect_parse_fails("dist((8,8), 2, 32, (8,8):(-1,8))", CL_E_BOUNDS);         /* before rank 0 */
   expect_parse_fails("dist((8,8), 2, 32, (8,8):(1,4))", CL_E_NOT_INJECTIVE);   /* two elements, one place */
   expect_parse_fails("dist(2, 2, 4, (2,2):(1,2))", CL_E_NOT_INJECTIVE);        /* two replicas on rank 0 */
+  /* The same, where the strides alone prove nothing and every place is checked. */
+  expect_parse_fails("dist((3,2), 1, 8, (3,2):(2,2))", CL_E_NOT_INJECTIVE);     /* (1,0) and (0,1) meet */
+  expect_parse_fails("dist(3, 2, 4, (3,2):(1,3))", CL_E_NOT_INJECTIVE);         /* replicas 3 apart, L = 4 */
   expect_parse_fails("dist((8,8), 2, 32, (8,8,2,2):(1,8,0,0))", CL_E_RANK);    /* rank 4 for a 2-D tensor */
   expect_parse_fails("dist((8,8), 2, 32, (8,4):(1,8))", CL_E_DOMAIN);          /* mode 1 short */
   expect_parse_fails("dist((8,0), 2, 32, (8,8):(1,8))", CL_E_DOMAIN);          /* empty extent */
@@ -654,7 +877,9 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_placements_as_dtensor), cmocka_unit_test(test_uneven_shards),
       cmocka_unit_test(test_block_cyclic),          cmocka_unit_test(test_generic_form),
-      cmocka_unit_test(test_plans_brute_force),     cmocka_unit_test(test_plan_pieces),
+      cmocka_unit_test(test_plans_brute_force),     cmocka_unit_test(test_walks_agree),
+      cmocka_unit_test(test_checks_agree),
+      cmocka_unit_test(test_plan_pieces),
       cmocka_unit_test(test_dist_errors),           cmocka_unit_test(test_plan_errors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

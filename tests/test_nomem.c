@@ -1869,13 +1869,38 @@ static int64_t call_dist_plan(const inputs *in, results *r) {
   return s;
 }
 
+/* Rank boundaries that cut rows: the modes do not separate, and the
+ * reference walk (every element) plans. */
+static int64_t call_dist_plan_by_elements(const inputs *in, results *r) {
+  (void)in;
+  cl_dist_t *a = NULL, *b = NULL;
+  cl_dist_plan_t *plan = NULL;
+  int64_t offset = 0;
+  r->layout = NULL;
+  cl_status s = cl_dist_parse("dist((2,9), 3, 6, (2,9):(9,1))", &a);
+  if (s == CL_OK)
+    s = cl_dist_parse("dist((2,9), 3, Shard(1))", &b);
+  if (s == CL_OK)
+    s = cl_dist_plan_new(a, b, 2, 1, &plan);
+  if (s == CL_OK)
+    s = cl_dist_plan_piece(plan, 0, CL_DIST_SEND, 0, &offset, &r->layout);
+  if (s == CL_OK)
+    r->value = offset;
+  cl_dist_plan_free(plan);
+  cl_dist_free(a);
+  cl_dist_free(b);
+  return s;
+}
+
 static const nomem_case dist_cases[] = {
   {"cl_dist_parse (placements)", call_dist_parse_placements, {0}, {0}, {0}, {{0}}},
   {"cl_dist_parse (generic)", call_dist_parse_generic, {0}, {0}, {0}, {{0}}},
   {"cl_dist_from_placements", call_dist_from_placements, {"(6,10)", "(4,2)"}, {0}, {0}, {{0}}},
   {"cl_dist_new", call_dist_new, {"(8,8)"}, {"((4,2),8):((1,32),4)"}, {0}, {{0}}},
+  {"cl_dist_new (checked place by place)", call_dist_new, {"(3,2)"}, {"(3,2):(2,3)"}, {0}, {{0}}},
   {"cl_dist_layout, cl_dist_shape", call_dist_layout, {"(8,8)"}, {"((4,2),8):((1,32),4)"}, {0}, {{0}}},
   {"cl_dist_plan_new, cl_dist_plan_piece", call_dist_plan, {0}, {0}, {0}, {{0}}},
+  {"cl_dist_plan_new by elements", call_dist_plan_by_elements, {0}, {0}, {0}, {{0}}},
 };
 
 static void test_distributions(void **state) {
