@@ -432,8 +432,19 @@ void bench_copy_random(void) {
   for (int64_t i = 0; i < FOOTPRINT; i++)
     src_mem[i] = (char)(i * 7 + i / 4093);
   memset(dst_mem, 0, (size_t)FOOTPRINT);
-  for (int64_t k = 0; k < count; k++)
-    res[k] = time_workload(&w[k], dst_mem, src_mem);
+  /* CUTE_LAYOUT_BENCH_ONLY=TEXT times only the workloads whose names
+   * contain TEXT (the summary is then of those). */
+  const char *only = getenv("CUTE_LAYOUT_BENCH_ONLY");
+  int64_t timed = 0;
+  for (int64_t k = 0; k < count; k++) {
+    if (only == NULL || strstr(w[k].name, only) != NULL) {
+      res[timed++] = time_workload(&w[k], dst_mem, src_mem);
+    } else {
+      cl_layout_free(w[k].dst);
+      cl_layout_free(w[k].src);
+    }
+  }
+  count = timed;
   qsort(res, (size_t)count, sizeof res[0], by_ratio);
   const struct {
     const char *name;
