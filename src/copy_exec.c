@@ -137,7 +137,7 @@ static strided_fn pick_strided(int64_t elem) {
  * element at a time (a byte slice ran at 0.15x memcpy on AMD EPYC, Zen 5). */
 static bool compacts(const cl_copy_job *p) {
   const int64_t E = p->elem;
-  return E <= 8 && (E & (E - 1)) == 0 && p->m[0].d == E && p->m[0].s == 2 * E;
+  return p->gather && E <= 8 && (E & (E - 1)) == 0 && p->m[0].d == E && p->m[0].s == 2 * E;
 }
 
 /* The strided kernel when it compacts: m1 steps [j0, j1), each a slice of
@@ -439,7 +439,7 @@ static void edges(const part *w, char *dst, const char *src, int64_t i0, int64_t
                   int64_t j0, int64_t jt, int64_t j1) {
   const cl_copy_job *p = w->p;
   const int64_t S = CL_COPY_LINE / p->elem;
-  bool tall = i1 - i0 >= S, short_cols = jt < j1 && p->elem <= 8 && j1 - j0 >= 16 / p->elem;
+  bool tall = i1 - i0 >= S, short_cols = p->gather && jt < j1 && p->elem <= 8 && j1 - j0 >= 16 / p->elem;
   if (!tall || (jt == j0 && !short_cols)) {
     elements(p, dst, src, i0, ih, j0, j1);
     elements(p, dst, src, it, i1, j0, j1);

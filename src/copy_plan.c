@@ -220,7 +220,7 @@ static void choose_kernel(cl_copy_job *p) {
 static int64_t gathered_run(cl_copy_job *p) {
   const cl_jmode *m = p->m;
   const int64_t e = p->elem;
-  if (e > 8 || m[0].s == 2 * e)
+  if (!p->gather || e > 8 || m[0].s == 2 * e)
     return p->r;
   for (int64_t q = 1; q < p->r; q++)
     if (m[q].s == 2 * e && m[q].n >= 4) {
@@ -350,8 +350,7 @@ static bool read_in_order(const cl_copy_job *p) {
  *     the same permutation of bytes runs 1.07-1.11x faster without, of
  *     2-byte elements 1.02-1.07x, while 4-byte elements ran either as fast
  *     or at 0.8x without, from one process to the next. */
-static void transpose_strategy(cl_copy_job *p, const cl_tensor_t *dst, bool stream, const cl_copy_tuning *given) {
-  cl_copy_tuning tuning = given ? *given : cl_copy_tuning_for(dst->size * (int64_t)dst->elem_size);
+static void transpose_strategy(cl_copy_job *p, const cl_tensor_t *dst, bool stream, cl_copy_tuning tuning) {
   uintptr_t first = (uintptr_t)(dst->data + p->base_d);
   bool aligned = rows_share_line_offset(p) && first % (uintptr_t)p->elem == 0;
   p->nontemporal = stream && aligned;
@@ -375,6 +374,12 @@ static void transpose_strategy(cl_copy_job *p, const cl_tensor_t *dst, bool stre
    * there with cached stores (copy_exec.c, gathered). */
   if (p->gathered)
     p->nontemporal = p->staged = p->stream_runs = p->prefetch = false;
+}
+
+/* Whether the plan of these joint modes (after step 1) may depend on the
+ * tuning: all but a single contiguous run (one memcpy). */
+static bool may_tune(const cl_copy_job *p) {
+  return p->r > 1 || (p->r == 1 && !(p->m[0].d == p->elem && p->m[0].s == p->elem));
 }
 
 void cl_copy_job_release(cl_copy_job *p) {
@@ -405,12 +410,17 @@ cl_status cl_copy_job_make(cl_copy_job *p, const cl_tensor_t *dst, const cl_leav
   cl_status s = refine(p, fd, fs, p->elem);
   if (s == CL_OK) {
     p->r = cl_jmodes_normalize(p->m, p->r, &p->base_d, &p->base_s); /* step 1 */
+    /* The tuning; only a copy it may concern is large enough to measure
+     * it (a plain copy never does). */
+    int64_t bytes = may_tune(p) ? dst->size * (int64_t)dst->elem_size : 0;
+    cl_copy_tuning t = tuning ? *tuning : cl_copy_tuning_for(bytes);
+    p->gather = t.gather;
     choose_kernel(p);
     s = transpose_tables(p);
     bool stream = stores == CL_COPY_STORES_STREAMING ||
                   (stores == CL_COPY_STORES_AUTO && dst->size >= NONTEMPORAL_BYTES / (int64_t)dst->elem_size);
     if (s == CL_OK && p->kind == CL_COPY_TRANSPOSE)
-      transpose_strategy(p, dst, stream, tuning);
+      transpose_strategy(p, dst, stream, t);
     else if (s == CL_OK && p->kind == CL_COPY_ONE)
       p->nontemporal = stream;
   }

@@ -76,6 +76,9 @@ typedef struct cl_copy_job {
    * element (a slice of step 2), compacted into a buffer before it is
    * transposed (copy_exec.c); else j steps are src-contiguous. */
   bool gathered;
+  /* The tuning's gather choice: short tiles for short or ragged src runs,
+   * whole-vector compaction, gathered runs (else elements, whole tiles). */
+  bool gather;
   bool tiles;       /* line tiles (elements of 1, 2, 4, 8 or 16 bytes), else element by element */
   bool nontemporal; /* stream the stores past the cache */
   bool staged;      /* tiles go through a staging buffer, written out as runs per dst row */

@@ -30,18 +30,18 @@
 #include <cpuid.h>
 #endif
 
-static const cl_copy_tuning defaults = {false, true, true};
+static const cl_copy_tuning defaults = {false, true, true, true};
 
 /* ------------------------------------------------------------ the environment */
 
 /* A choice forced by the environment: -1 none, else 0 or 1. */
 typedef struct forced {
   bool off;
-  int staged, prefetch, runs;
+  int staged, prefetch, runs, gather;
 } forced;
 
 static forced read_env(void) {
-  forced f = {false, -1, -1, -1};
+  forced f = {false, -1, -1, -1, -1};
   const char *tune = getenv("CUTELAYOUT_COPY_TUNE");
   if (tune != NULL && strcmp(tune, "off") == 0) {
     f.off = true;
@@ -56,6 +56,8 @@ static forced read_env(void) {
         f.prefetch = w[0] == 'p';
       else if (strcmp(w, "runs") == 0 || strcmp(w, "noruns") == 0)
         f.runs = w[0] == 'r';
+      else if (strcmp(w, "gather") == 0 || strcmp(w, "nogather") == 0)
+        f.gather = w[0] == 'g';
     }
   }
   const char *staging = getenv("CUTELAYOUT_COPY_STAGING");
@@ -71,12 +73,14 @@ static cl_copy_tuning apply(cl_copy_tuning t, forced f) {
     t.prefetch = f.prefetch == 1;
   if (f.runs >= 0)
     t.runs = f.runs == 1;
+  if (f.gather >= 0)
+    t.gather = f.gather == 1;
   return t;
 }
 
 /* ------------------------------------------------------------ the cache file */
 
-#define WISDOM_HEADER "cute-layout copy wisdom 2" /* 2: with runs */
+#define WISDOM_HEADER "cute-layout copy wisdom 3" /* 2: with runs; 3: with gather */
 #define WISDOM_NAME "copy-wisdom"
 #define PATH_CAP 4096
 
@@ -123,8 +127,8 @@ static bool cache_dir(char *out, size_t cap) {
 
 /* The file's text for tuning t: a header, the key, the choices. */
 static int wisdom_text(char *out, size_t cap, const char *processor, cl_copy_tuning t) {
-  return snprintf(out, cap, "%s\nlibrary %s\nprocessor %s\nstaged %d\nprefetch %d\nruns %d\n", WISDOM_HEADER,
-                  CUTELAYOUT_VERSION_STRING, processor, t.staged, t.prefetch, t.runs);
+  return snprintf(out, cap, "%s\nlibrary %s\nprocessor %s\nstaged %d\nprefetch %d\nruns %d\ngather %d\n",
+                  WISDOM_HEADER, CUTELAYOUT_VERSION_STRING, processor, t.staged, t.prefetch, t.runs, t.gather);
 }
 
 /* Reads the file in dir: true, with *t, only when it is whole and names this
@@ -138,10 +142,10 @@ static bool read_wisdom(const char *dir, const char *processor, cl_copy_tuning *
   size_t n = fread(text, 1, sizeof text - 1, f);
   fclose(f);
   text[n] = '\0';
-  /* The file is exactly what wisdom_text writes for one of the eight
+  /* The file is exactly what wisdom_text writes for one of the 16
    * choices, or it is not used. */
-  for (int k = 0; k < 8; k++) {
-    cl_copy_tuning c = {(k & 1) != 0, (k & 2) != 0, (k & 4) != 0};
+  for (int k = 0; k < 16; k++) {
+    cl_copy_tuning c = {(k & 1) != 0, (k & 2) != 0, (k & 4) != 0, (k & 8) != 0};
     char expect[1024];
     wisdom_text(expect, sizeof expect, processor, c);
     if (strcmp(text, expect) == 0) {
@@ -253,7 +257,9 @@ static bool faster(char *dbuf, char *sbuf, const char *dtext, const char *stext,
  *   prefetch: 128^3 floats permuted (2,0,1) (numpy's order), src rows of
  *   512 bytes;
  *   runs: 1001 x 2000 floats transposed, dst rows 4004 bytes apart, so
- *   they start at every offset in a line. */
+ *   they start at every offset in a line;
+ *   gather: 233016 x 9 floats transposed, src rows of 36 bytes (short
+ *   tiles, else an element at a time). */
 static cl_status measure(cl_copy_tuning *out) {
   char *dbuf = cl_alloc((size_t)CAL_BYTES), *sbuf = cl_alloc((size_t)CAL_BYTES);
   cl_status s = CL_OK;
@@ -276,6 +282,10 @@ static cl_status measure(cl_copy_tuning *out) {
     other.runs = !t.runs;
     if (faster(dbuf, sbuf, "(1001,2000):(1,1001)", "(1001,2000):(2000,1)", t, other, &ok))
       t.runs = other.runs;
+    other = t;
+    other.gather = !t.gather;
+    if (faster(dbuf, sbuf, "(233016,9):(1,233016)", "(233016,9):(9,1)", t, other, &ok))
+      t.gather = other.gather;
     if (ok)
       *out = t;
     else
@@ -321,7 +331,7 @@ cl_copy_tuning cl_copy_tuning_for(int64_t bytes) {
   if (f.off)
     return apply(defaults, f);
   cl_copy_tuning t = defaults;
-  if (f.staged < 0 || f.prefetch < 0 || f.runs < 0) {
+  if (f.staged < 0 || f.prefetch < 0 || f.runs < 0 || f.gather < 0) {
     char dir[PATH_CAP];
     if (!cache_dir(dir, sizeof dir))
       dir[0] = '\0';

@@ -7,7 +7,8 @@
  * asks here.  The answer comes, in this order, from
  *   1. CUTELAYOUT_COPY_TUNE: "off" (the defaults below, nothing measured or
  *      read), or a comma-separated list of "staged" / "direct",
- *      "prefetch" / "noprefetch" and "runs" / "noruns", each forcing its
+ *      "prefetch" / "noprefetch", "runs" / "noruns" and "gather" /
+ *      "nogather", each forcing its
  *      choice (the others are measured, cached or the defaults); CUTELAYOUT_COPY_STAGING = "1" / "0" forces staging
  *      alone, as before;
  *   2. what this process measured (cl_copy_calibrate, or lazily at the first
@@ -35,6 +36,11 @@ typedef struct cl_copy_tuning {
    * cache line go through the staging buffer too, each row's run streamed
    * past its unaligned ends (default: yes). */
   bool runs;
+  /* Source runs shorter than a line tile, or taking every other element,
+   * are moved through vectors: short tiles, compaction, gathered
+   * transposes (copy_exec.c); else an element at a time, or as whole
+   * tiles moved back over columns already written (default: yes). */
+  bool gather;
 } cl_copy_tuning;
 
 /* The tuning for a copy of `bytes` bytes: forced, measured, cached or the

@@ -10,8 +10,9 @@
  * MiB (the size from which a copy settles the choice): a transpose whose
  * dst rows are 8 KiB apart (STAGED when staging is chosen) and a
  * permutation with src rows of 512 bytes (PREFETCH when prefetching is),
- * and a transpose whose dst rows are 8196 bytes apart, so at every offset
- * in a line (STAGED when their runs are streamed).
+ * a transpose whose dst rows are 8196 bytes apart, so at every offset
+ * in a line (STAGED when their runs are streamed), and a transpose whose
+ * src run takes every other element (GATHERED when gathers are chosen).
  * The process remembers its choice per cache directory, so each case
  * points XDG_CACHE_HOME at a fresh one. */
 #define _POSIX_C_SOURCE 200809L /* setenv, mkdtemp */
@@ -47,6 +48,9 @@ static bool staged_now(void) {
 }
 static bool runs_now(void) {
   return (big_flags("(2048,2048):(1,2049)", "(2048,2048):(2048,1)") & CL_COPY_PLAN_STAGED) != 0;
+}
+static bool gathered_now(void) {
+  return (big_flags("(2048,2048):(1,2048)", "(2048,2048):(4097,2)") & CL_COPY_PLAN_GATHERED) != 0;
 }
 static bool prefetched_now(void) {
   return (big_flags("(128,128,256):(128,1,16384)", "(128,128,256):(16384,128,1)") & CL_COPY_PLAN_PREFETCH) != 0;
@@ -106,9 +110,11 @@ static int value_of(const char *text, const char *key) {
 static void expect_wisdom(const char *file) {
   const char *text = slurp(file);
   assert_non_null(text);
-  assert_true(strncmp(text, "cute-layout copy wisdom 2\nlibrary ", 34) == 0);
+  assert_true(strncmp(text, "cute-layout copy wisdom 3\nlibrary ", 34) == 0);
   assert_non_null(strstr(text, "\nlibrary " CUTELAYOUT_VERSION_STRING "\nprocessor "));
   int staged = value_of(text, "staged"), prefetch = value_of(text, "prefetch"), runs = value_of(text, "runs");
+  int gather = value_of(text, "gather");
+  assert_true(gather == 0 || gather == 1);
   assert_true(staged == 0 || staged == 1);
   assert_true(prefetch == 0 || prefetch == 1);
   assert_true(runs == 0 || runs == 1);
@@ -116,6 +122,7 @@ static void expect_wisdom(const char *file) {
   assert_int_equal(staged_now(), staged == 1);
   assert_int_equal(prefetched_now(), prefetch == 1);
   assert_int_equal(runs_now(), runs == 1);
+  assert_int_equal(gathered_now(), gather == 1);
 }
 
 /* ------------------------------------------------------------ tests */
@@ -148,21 +155,24 @@ static void test_cache_missing(void **state) {
 }
 
 /* A whole file of this processor and version is used as it stands: each
- * of the eight choices, planted, is the one in force (nothing measured). */
+ * of the 16 choices, planted, is the one in force (nothing measured). */
 static void test_cache_used(void **state) {
   (void)state;
-  for (int k = 0; k < 8; k++) {
+  for (int k = 0; k < 16; k++) {
     char file[256], text[1024];
     fresh_cache(file, sizeof file);
     snprintf(text, sizeof text, "%s", measured);
     char *st = strstr(text, "\nstaged ") + 8, *pf = strstr(text, "\nprefetch ") + 10, *ru = strstr(text, "\nruns ") + 6;
+    char *ga = strstr(text, "\ngather ") + 8;
     *st = (char)('0' + (k & 1));
     *pf = (char)('0' + ((k >> 1) & 1));
-    *ru = (char)('0' + (k >> 2));
+    *ru = (char)('0' + ((k >> 2) & 1));
+    *ga = (char)('0' + (k >> 3));
     plant(file, text);
     assert_int_equal(staged_now(), (k & 1) != 0);
     assert_int_equal(prefetched_now(), ((k >> 1) & 1) != 0);
-    assert_int_equal(runs_now(), (k >> 2) != 0);
+    assert_int_equal(runs_now(), ((k >> 2) & 1) != 0);
+    assert_int_equal(gathered_now(), (k >> 3) != 0);
     assert_string_equal(slurp(file), text);
   }
 }
@@ -174,7 +184,12 @@ static void test_cache_rewritten(void **state) {
   snprintf(text, sizeof text, "%s", measured);
   char *version = strstr(text, "\nlibrary ") + 9;
   version[0] = version[0] == '9' ? '8' : '9'; /* another version */
-  const char *bad[] = {"", "cute-layout copy wisdom 1\n", "garbage\x01\x02", text};
+  /* A file of format 2 (no gather line), otherwise as measured. */
+  char two[1024];
+  snprintf(two, sizeof two, "%s", measured);
+  two[24] = '2';
+  *strstr(two, "gather ") = '\0';
+  const char *bad[] = {"", "cute-layout copy wisdom 1\n", "garbage\x01\x02", text, two};
   for (size_t k = 0; k < COUNT_OF(bad); k++) {
     char file[256];
     fresh_cache(file, sizeof file);
@@ -225,7 +240,7 @@ static void test_cache_home(void **state) {
     setenv("HOME", saved, 1);
 }
 
-/* CUTELAYOUT_COPY_TUNE: off leaves the defaults (direct, prefetch, runs) and reads
+/* CUTELAYOUT_COPY_TUNE: off leaves the defaults (direct, prefetch, runs, gather) and reads
  * nothing; a list forces each named choice, the others as measured; an
  * unknown word is ignored. */
 static void test_env(void **state) {
@@ -236,13 +251,21 @@ static void test_env(void **state) {
   *(strstr(text, "\nstaged ") + 8) = '1';
   *(strstr(text, "\nprefetch ") + 10) = '0';
   *(strstr(text, "\nruns ") + 6) = '0';
+  *(strstr(text, "\ngather ") + 8) = '0';
   plant(file, text);
   setenv("CUTELAYOUT_COPY_TUNE", "off", 1);
   assert_false(staged_now());
   assert_true(prefetched_now());
   assert_true(runs_now());
+  assert_true(gathered_now());
   setenv("CUTELAYOUT_COPY_TUNE", "runs", 1);
   assert_true(runs_now());
+  assert_false(gathered_now()); /* the file's */
+  setenv("CUTELAYOUT_COPY_TUNE", "gather", 1);
+  assert_true(gathered_now());
+  setenv("CUTELAYOUT_COPY_TUNE", "nogather", 1);
+  assert_false(gathered_now());
+  setenv("CUTELAYOUT_COPY_TUNE", "runs", 1);
   assert_true(staged_now()); /* the file's */
   setenv("CUTELAYOUT_COPY_TUNE", "noruns", 1);
   assert_false(runs_now());
@@ -277,12 +300,15 @@ static void test_calibrate(void **state) {
 static void test_same_values(void **state) {
   (void)state;
   static const char *const tunes[] = {"off", "staged,prefetch", "staged,noprefetch", "direct,prefetch",
-                                      "direct,noprefetch", "runs", "noruns"};
+                                      "direct,noprefetch", "runs", "noruns", "gather", "nogather"};
   static const char *const pairs[][2] = {
       {"(128,600):(1,128)", "(128,600):(600,1)"},
       {"(700,100):(1,701)", "(700,100):(100,1)"}, /* dst rows at every offset in a line: runs */
       {"(40,64,37):(64,1,2560)", "(40,64,37):(2368,37,1)"},
       {"(256,300):(1,256)", "(256,300):(300,1)"},
+      {"(300,40):(1,300)", "(300,40):(81,2)"},  /* every other element: gathered, else an element at a time */
+      {"(3000,9):(1,3000)", "(3000,9):(9,1)"},  /* src rows of 9: short tiles, else an element at a time */
+      {"(3000,9):(9,1)", "(3000,9):(18,2)"},    /* dst contiguous, src every other element: compacted */
   };
   enum { N = 96 * 1024 }; /* the largest of the three */
   static uint32_t src[N], dst[N], want[N];
@@ -311,13 +337,15 @@ static void test_same_values(void **state) {
       cl_copy_plan_t *plan = calloc(1, sizeof *plan);
       plan->struct_size = sizeof *plan;
       assert_int_equal(cl_tensor_copy_plan(d, s, &opt, plan), CL_OK);
-      seen |= 1u << (plan->flags & (CL_COPY_PLAN_STAGED | CL_COPY_PLAN_PREFETCH));
+      seen |= 1u << (plan->flags & (CL_COPY_PLAN_STAGED | CL_COPY_PLAN_PREFETCH | CL_COPY_PLAN_GATHERED));
       free(plan);
       cl_tensor_free(d);
       cl_tensor_free(s);
     }
-    /* The forced choices did change the plan where they apply. */
-    assert_true(__builtin_popcount(seen) >= 2);
+    /* The forced choices did change the plan where they apply (the last
+     * two copies' choice shows only in what runs). */
+    if (p + 2 < COUNT_OF(pairs))
+      assert_true(__builtin_popcount(seen) >= 2);
     cl_layout_free(dl);
     cl_layout_free(sl);
   }
@@ -339,7 +367,7 @@ int main(void) {
   if (mkdtemp(root) == NULL)
     return 1;
   big_d = aligned_alloc(64, BIG);
-  big_s = aligned_alloc(64, BIG);
+  big_s = aligned_alloc(64, 2 * BIG); /* room for gathered_now's src */
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_cache_missing),    cmocka_unit_test(test_cache_used),
       cmocka_unit_test(test_cache_rewritten),  cmocka_unit_test(test_cache_unwritable),
