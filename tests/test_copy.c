@@ -1093,6 +1093,13 @@ static void test_copy_gathers(void **state) {
     }
   }
   unsetenv("CUTELAYOUT_COPY_ISA");
+  /* Runs of every length the strided kernel moves in overlapping pieces
+   * (elements of no power-of-two size, or vectors of odd length). */
+  static const size_t runs[] = {3, 5, 7, 12, 17, 24, 46, 64 + 3, 100, 255, 300};
+  for (size_t k = 0; k < COUNT_OF(runs); k++) {
+    check_copy("(9,6):(6,1)", "(9,6):(1,9)", runs[k], 0, 1, NULL);
+    check_copy("(5,(3,4)):(1,(5,15))", "(5,(3,4)):(1,(20,5))", runs[k] / 3 + 1, 1, 0, NULL);
+  }
   /* The plan: compaction is the strided kernel; a gathered transpose says
    * so, its src run of stride 2, cached stores, never staged. */
   static unsigned char a[1 << 18], b[1 << 18];
