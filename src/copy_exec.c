@@ -454,19 +454,22 @@ static void short_columns(const part *w, char *dst, const char *src, int64_t i0,
  * both extents hold a tile, as tiles moved to end on the edge, overlapping
  * tiles already written, whose elements they store again with the same
  * values; with cached stores, a moved tile's lines not being aligned for
- * streaming.  The ragged columns [jt, j1), when they hold a short tile, go
- * as short tiles, themselves moved back to end on j1: a whole tile moved
- * back would write S columns for the few (a float16 transpose of 33
- * columns wrote 64, at 0.1x memcpy); so do all the columns of a transpose
- * narrower than a tile (a byte permutation whose source rows are 19 bytes
- * went an element at a time, at 0.07x).  Else an element at a time.  A
+ * streaming.  The ragged columns [jt, j1) go as short tiles, themselves
+ * moved back to end on j1, when these write fewer columns than a whole
+ * tile moved back (a float16 transpose of 33 columns wrote 64, at 0.1x
+ * memcpy; where they write as many, 4 short tiles of floats ran at 0.84-0.93x
+ * of one whole tile); so do all the columns of a transpose narrower than a
+ * tile (a byte permutation whose source rows are 19 bytes went an element
+ * at a time, at 0.07x).  Else an element at a time.  A
  * transpose of 67 x 127 bytes went from a tile and half its elements one
  * at a time (0.03x memcpy) to four tiles. */
 static void edges(const part *w, char *dst, const char *src, int64_t i0, int64_t ih, int64_t it, int64_t i1,
                   int64_t j0, int64_t jt, int64_t j1) {
   const cl_copy_job *p = w->p;
   const int64_t S = CL_COPY_LINE / p->elem;
-  bool tall = i1 - i0 >= S, short_cols = p->gather && jt < j1 && p->elem <= 8 && j1 - j0 >= 16 / p->elem;
+  const int64_t n = 16 / p->elem, short_width = (j1 - jt + n - 1) / n * n; /* the columns short tiles write */
+  bool tall = i1 - i0 >= S;
+  bool short_cols = p->gather && jt < j1 && p->elem <= 8 && j1 - j0 >= n && (jt == j0 || short_width < S);
   if (!tall || (jt == j0 && !short_cols)) {
     elements(p, dst, src, i0, ih, j0, j1);
     elements(p, dst, src, it, i1, j0, j1);
