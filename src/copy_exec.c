@@ -460,9 +460,9 @@ static void short_columns(const part *w, char *dst, const char *src, int64_t i0,
  * memcpy; where they write as many, 4 short tiles of floats ran at 0.84-0.93x
  * of one whole tile); so do all the columns of a transpose narrower than a
  * tile (a byte permutation whose source rows are 19 bytes went an element
- * at a time, at 0.07x).  Else an element at a time.  A
- * transpose of 67 x 127 bytes went from a tile and half its elements one
- * at a time (0.03x memcpy) to four tiles. */
+ * at a time, at 0.07x).  Else an element at a time.  A transpose of 67 x
+ * 127 bytes went from a tile and half its elements one at a time (0.03x
+ * memcpy) to four tiles. */
 static void edges(const part *w, char *dst, const char *src, int64_t i0, int64_t ih, int64_t it, int64_t i1,
                   int64_t j0, int64_t jt, int64_t j1) {
   const cl_copy_job *p = w->p;
@@ -497,10 +497,10 @@ static void edges(const part *w, char *dst, const char *src, int64_t i0, int64_t
 
 static void transpose(const part *w, char *dst, const char *src, int64_t i0, int64_t i1, int64_t j0, int64_t j1);
 
-/* A gathered transpose's buffer: S rows of GATHER_STEPS elements, rows a
- * line more than their length apart so that they do not share L1 sets;
- * 16 KiB and a row of lines, which stay in L1 between the compaction and
- * the tiles. */
+/* A gathered transpose's buffer: S = 64/E rows of GATHER_STEPS elements,
+ * rows a line more than their length apart so that they do not share L1
+ * sets; at most 20 KiB, which stay in L1 between the compaction and the
+ * tiles. */
 #define GATHER_STEPS 256
 
 /* The gathered transpose (cl_copy_job.gathered) over [i0, i1) x [j0, j1):
