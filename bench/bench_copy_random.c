@@ -23,6 +23,7 @@
  * workload at that rank, and the three worst workloads by name.  With
  * CUTE_LAYOUT_BENCH_EXPLAIN set, each workload's plan
  * (cl_tensor_copy_explain) goes to stderr before its line. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -347,6 +348,26 @@ static void run_memcpy(void *ctx, int64_t iters) {
   }
 }
 
+/* The copy planned with CUTELAYOUT_COPY_TUNE set to `against_tune` (the
+ * baseline of CUTE_LAYOUT_BENCH_AGAINST, below), the caller's setting put
+ * back after each copy. */
+static const char *against_tune;
+static void run_copy_against(void *ctx, int64_t iters) {
+  random_case *c = ctx;
+  const char *mine = getenv("CUTELAYOUT_COPY_TUNE");
+  char saved[256];
+  snprintf(saved, sizeof saved, "%s", mine ? mine : "");
+  for (int64_t k = 0; k < iters; k++) {
+    setenv("CUTELAYOUT_COPY_TUNE", against_tune, 1);
+    bench_check(cl_tensor_copy(c->dst, c->src), "cl_tensor_copy");
+    if (mine != NULL)
+      setenv("CUTELAYOUT_COPY_TUNE", saved, 1);
+    else
+      unsetenv("CUTELAYOUT_COPY_TUNE");
+    bench_clobber();
+  }
+}
+
 /* A sample of the copy checked against its definition. */
 static void check_sample(const char *name, const random_case *c, int64_t e) {
   const cl_layout_t *dl = cl_tensor_layout(c->dst), *sl = cl_tensor_layout(c->src);
@@ -391,9 +412,13 @@ static result time_workload(workload *w, char *dst_mem, char *src_mem) {
   }
   bench_check(cl_tensor_copy(dst, src), "cl_tensor_copy");
   check_sample(w->name, &c, w->elem);
-  bench_pair pair = bench_compare_runs(run_memcpy, &c, run_copy, &c, 1, PAIRED_RUNS);
+  /* CUTE_LAYOUT_BENCH_AGAINST=CHOICES: the baseline is the same copy with
+   * CUTELAYOUT_COPY_TUNE=CHOICES (e.g. "nogather"), run for run, instead
+   * of memcpy: what a choice gains, measured in the same process. */
+  against_tune = getenv("CUTE_LAYOUT_BENCH_AGAINST");
+  bench_pair pair = bench_compare_runs(against_tune ? run_copy_against : run_memcpy, &c, run_copy, &c, 1, PAIRED_RUNS);
   result res = {pair.ratio, 2.0 * (double)c.bytes / pair.b * 1e-9, w->name};
-  bench_report("copy-random", w->name, res.gbps, "GB/s", res.ratio, "memcpy");
+  bench_report("copy-random", w->name, res.gbps, "GB/s", res.ratio, against_tune ? against_tune : "memcpy");
   cl_tensor_free(dst);
   cl_tensor_free(src);
   cl_layout_free(dl);
@@ -432,19 +457,31 @@ void bench_copy_random(void) {
   for (int64_t i = 0; i < FOOTPRINT; i++)
     src_mem[i] = (char)(i * 7 + i / 4093);
   memset(dst_mem, 0, (size_t)FOOTPRINT);
-  for (int64_t k = 0; k < count; k++)
-    res[k] = time_workload(&w[k], dst_mem, src_mem);
+  /* CUTE_LAYOUT_BENCH_ONLY=TEXT times only the workloads whose names
+   * contain TEXT (the summary is then of those). */
+  const char *only = getenv("CUTE_LAYOUT_BENCH_ONLY");
+  int64_t timed = 0;
+  for (int64_t k = 0; k < count; k++) {
+    if (only == NULL || strstr(w[k].name, only) != NULL) {
+      res[timed++] = time_workload(&w[k], dst_mem, src_mem);
+    } else {
+      cl_layout_free(w[k].dst);
+      cl_layout_free(w[k].src);
+    }
+  }
+  count = timed;
   qsort(res, (size_t)count, sizeof res[0], by_ratio);
   const struct {
     const char *name;
     int64_t at;
   } stats[] = {{"min", 0}, {"p10", (count - 1) / 10}, {"median", (count - 1) / 2}};
   for (size_t s = 0; s < sizeof stats / sizeof stats[0]; s++)
-    bench_report("copy-random", stats[s].name, res[stats[s].at].gbps, "GB/s", res[stats[s].at].ratio, "memcpy");
+    bench_report("copy-random", stats[s].name, res[stats[s].at].gbps, "GB/s", res[stats[s].at].ratio,
+                 against_tune ? against_tune : "memcpy");
   for (int64_t k = 0; k < 3 && k < count; k++) {
     char name[128];
     snprintf(name, sizeof name, "worst-%lld-%s", (long long)(k + 1), res[k].name);
-    bench_report("copy-random", name, res[k].gbps, "GB/s", res[k].ratio, "memcpy");
+    bench_report("copy-random", name, res[k].gbps, "GB/s", res[k].ratio, against_tune ? against_tune : "memcpy");
   }
   free(src_mem);
   free(dst_mem);

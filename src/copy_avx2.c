@@ -27,6 +27,14 @@ typedef __m256i vec;
 #define unpackhi_32 _mm256_unpackhi_epi32
 #define unpacklo_64 _mm256_unpacklo_epi64
 #define unpackhi_64 _mm256_unpackhi_epi64
+/* evens_N: a pack (exact: each kept element is first masked or sign-extended
+ * to fit), a shuffle or an unpack within lanes; the lanes' halves are then
+ * put in order across them. */
+#define evens_8(a, b) _mm256_packus_epi16(_mm256_and_si256((a), _mm256_set1_epi16(0xFF)), _mm256_and_si256((b), _mm256_set1_epi16(0xFF)))
+#define evens_16(a, b) _mm256_packs_epi32(_mm256_srai_epi32(_mm256_slli_epi32((a), 16), 16), _mm256_srai_epi32(_mm256_slli_epi32((b), 16), 16))
+#define evens_32(a, b) _mm256_castps_si256(_mm256_shuffle_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b), 0x88))
+#define evens_64(a, b) _mm256_unpacklo_epi64((a), (b))
+#define halves_in_order(v) _mm256_permute4x64_epi64((v), 0xD8)
 #include "copy_simd.h"
 #include "copy_channels.h"
 
@@ -37,6 +45,8 @@ const cl_copy_isa cl_copy_isa_avx2 = {
     {NULL, NULL},
     {NULL, NULL},
     {narrow_tile1_avx2, narrow_tile2_avx2},
+    {short_tile1_avx2, short_tile2_avx2, short_tile4_avx2, short_tile8_avx2},
+    {compact1_avx2, compact2_avx2, compact4_avx2, compact8_avx2},
     CL_CHANNELS_TABLE(interleave),
     CL_CHANNELS_TABLE(deinterleave),
     stream_lines_avx2,

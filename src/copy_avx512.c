@@ -45,6 +45,12 @@ typedef __m512i vec;
 #define unpackhi_32 _mm512_unpackhi_epi32
 #define unpacklo_64 _mm512_unpacklo_epi64
 #define unpackhi_64 _mm512_unpackhi_epi64
+/* evens_N as in copy_avx2.c, on four lanes. */
+#define evens_8(a, b) _mm512_packus_epi16(_mm512_and_si512((a), _mm512_set1_epi16(0xFF)), _mm512_and_si512((b), _mm512_set1_epi16(0xFF)))
+#define evens_16(a, b) _mm512_packs_epi32(_mm512_srai_epi32(_mm512_slli_epi32((a), 16), 16), _mm512_srai_epi32(_mm512_slli_epi32((b), 16), 16))
+#define evens_32(a, b) _mm512_castps_si512(_mm512_shuffle_ps(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b), 0x88))
+#define evens_64(a, b) _mm512_unpacklo_epi64((a), (b))
+#define halves_in_order(v) _mm512_permutexvar_epi64(_mm512_set_epi64(7, 5, 3, 1, 6, 4, 2, 0), (v))
 /* v[c] = column c of the 8 x 8 elements of 8 bytes in rows v[0..8): pairs
  * of rows interleaved, then 16-byte lanes gathered from rows two apart,
  * then from rows four apart (24 shuffles).  Writing an element's place as
@@ -77,6 +83,8 @@ const cl_copy_isa cl_copy_isa_avx512 = {
     {stashed_strip1_avx512, stashed_strip2_avx512},
     {stashed_pair1_avx512, stashed_pair2_avx512},
     {narrow_tile1_avx512, narrow_tile2_avx512},
+    {short_tile1_avx512, short_tile2_avx512, short_tile4_avx512, short_tile8_avx512},
+    {compact1_avx512, compact2_avx512, compact4_avx512, compact8_avx512},
     CL_CHANNELS_TABLE(interleave),
     CL_CHANNELS_TABLE(deinterleave),
     stream_lines_avx512,

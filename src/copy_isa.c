@@ -33,6 +33,32 @@ CL_DEFINE_SCALAR_TILE(16)
 CL_DEFINE_SCALAR_NARROW(1)
 CL_DEFINE_SCALAR_NARROW(2)
 
+/* A short tile (copy_kernels.h) one element at a time. */
+#define CL_DEFINE_SCALAR_SHORT(E)                                                                  \
+  static void short_tile##E##_scalar(char *const *d, size_t doff, const char *const *s, size_t soff, \
+                                     bool nt) {                                                     \
+    (void)nt;                                                                                       \
+    for (int c = 0; c < 16 / (E); c++)                                                              \
+      for (int r = 0; r < CL_COPY_LINE / (E); r++)                                                  \
+        memcpy(d[c] + doff + (size_t)r * (E), s[r] + soff + (size_t)c * (E), (E));                  \
+  }
+CL_DEFINE_SCALAR_SHORT(1)
+CL_DEFINE_SCALAR_SHORT(2)
+CL_DEFINE_SCALAR_SHORT(4)
+CL_DEFINE_SCALAR_SHORT(8)
+
+/* Every other element (cl_compact_fn), one at a time. */
+#define CL_DEFINE_SCALAR_COMPACT(E)                                          \
+  static void compact##E##_scalar(char *d, const char *s, int64_t n, bool more) { \
+    (void)more;                                                              \
+    for (int64_t w = 0; w < n; w++)                                          \
+      memcpy(d + w * (E), s + 2 * w * (E), (E));                             \
+  }
+CL_DEFINE_SCALAR_COMPACT(1)
+CL_DEFINE_SCALAR_COMPACT(2)
+CL_DEFINE_SCALAR_COMPACT(4)
+CL_DEFINE_SCALAR_COMPACT(8)
+
 /* The few-channel kernels as the compiler makes them for the library's
  * baseline target. */
 #define CL_SIMD_FN
@@ -46,6 +72,8 @@ const cl_copy_isa cl_copy_isa_scalar = {
     {NULL, NULL},
     {NULL, NULL},
     {narrow_tile1_scalar, narrow_tile2_scalar},
+    {short_tile1_scalar, short_tile2_scalar, short_tile4_scalar, short_tile8_scalar},
+    {compact1_scalar, compact2_scalar, compact4_scalar, compact8_scalar},
     CL_CHANNELS_TABLE(interleave),
     CL_CHANNELS_TABLE(deinterleave),
     NULL,

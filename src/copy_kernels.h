@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* Bytes of a cache line, the unit that tiles load and store whole. */
 #define CL_COPY_LINE 64
@@ -33,6 +34,11 @@ typedef void (*cl_stashed_strip_fn)(char *d, ptrdiff_t ds, const char *s, ptrdif
 /* n pixels of C channels between a packed side and a planar one (planes
  * `plane` bytes apart): see interleave and deinterleave below. */
 typedef void (*cl_channels_fn)(char *d, const char *s, ptrdiff_t plane, int64_t n);
+/* n elements of E bytes taken every other one: for w < n, the E bytes at
+ * s + 2 w E go to d + w E.  Reads nothing past the last element's end
+ * unless `more` says that another element follows it (at s + 2 n E), and
+ * then nothing past that one's start. */
+typedef void (*cl_compact_fn)(char *d, const char *s, int64_t n, bool more);
 
 typedef struct cl_copy_isa {
   const char *name;
@@ -58,6 +64,16 @@ typedef struct cl_copy_isa {
    * one line each to 64 / E destination rows of 16 * E bytes (for r < 16,
    * c < 64 / E: s[r] + soff + c*E to d[c] + doff + r*E); never streams. */
   cl_line_tile_fn narrow_tile[2];
+  /* short_tile[k] for elements of 2^k bytes, k = 0..3: the line tile's
+   * first 16 bytes of each source row only, 64 / E source rows of 16 / E
+   * elements to 16 / E destination lines (for r < 64/E, c < 16/E: s[r] +
+   * soff + c*E to d[c] + doff + r*E; nt as for line_tile).  For transposes
+   * whose source rows are shorter than a line, and the ragged columns of a
+   * longer one, which a whole tile moved back would write almost twice. */
+  cl_line_tile_fn short_tile[4];
+  /* compact[k]: every other element of 2^k bytes, k = 0..3 (cl_compact_fn):
+   * a slice of every second element read whole vectors at a time. */
+  cl_compact_fn compact[4];
   /* interleave[k][C - 2] for C = 2, 3, 4 channels of 2^k-byte elements, k =
    * 0..3 (copy_channels.h): for w < n, c < C, the element at s + c*plane +
    * w*E goes to d + (w*C + c)*E (planar to packed, NCHW -> NHWC);

@@ -212,6 +212,24 @@ static void choose_kernel(cl_copy_job *p) {
     long_inner_loop(p);
 }
 
+/* When no mode is contiguous on the src side: the mode that takes every
+ * other src element (a slice of step 2), at least 4 steps long, for
+ * elements that cl_copy_isa's compact moves (1 to 8 bytes), unless dst's
+ * unit mode is that one (then the strided kernel compacts it directly);
+ * it becomes a gathered j run.  p->r when there is none. */
+static int64_t gathered_run(cl_copy_job *p) {
+  const cl_jmode *m = p->m;
+  const int64_t e = p->elem;
+  if (!p->gather || e > 8 || m[0].s == 2 * e)
+    return p->r;
+  for (int64_t q = 1; q < p->r; q++)
+    if (m[q].s == 2 * e && m[q].n >= 4) {
+      p->gathered = true;
+      return q;
+    }
+  return p->r;
+}
+
 static bool choose_transpose(cl_copy_job *p) {
   cl_jmode *m = p->m;
   /* A transpose: dst's fastest mode is unit-stride, src's fastest is another
@@ -222,6 +240,8 @@ static bool choose_transpose(cl_copy_job *p) {
   int64_t q = 1;
   while (q < p->r && !(m[q].s == p->elem && m[q].n >= 4))
     q++;
+  if (q == p->r)
+    q = gathered_run(p);
   if (q == p->r)
     return false;
   p->kind = CL_COPY_TRANSPOSE;
@@ -237,7 +257,7 @@ static bool choose_transpose(cl_copy_job *p) {
   m[p->ichain] = j0;
   p->r++;
   p->jn = j0.n;
-  p->jchain = grow_run(p, p->ichain, 1, false, &p->jn);
+  p->jchain = p->gathered ? 1 : grow_run(p, p->ichain, 1, false, &p->jn);
   return true;
 }
 
@@ -338,8 +358,7 @@ static bool read_in_order(const cl_copy_job *p) {
  *     while the strip's src rows, back to back, are still one stream; on
  *     AMD EPYC (Zen 5) the 256^3 (2,0,1) permutation of 8-byte elements
  *     went from 0.60-0.69x memcpy to 0.72-1.11x. */
-static void transpose_strategy(cl_copy_job *p, const cl_tensor_t *dst, bool stream, const cl_copy_tuning *given) {
-  cl_copy_tuning tuning = given ? *given : cl_copy_tuning_for(dst->size * (int64_t)dst->elem_size);
+static void transpose_strategy(cl_copy_job *p, const cl_tensor_t *dst, bool stream, cl_copy_tuning tuning) {
   uintptr_t first = (uintptr_t)(dst->data + p->base_d);
   bool aligned = rows_share_line_offset(p) && first % (uintptr_t)p->elem == 0;
   p->nontemporal = stream && aligned;
@@ -350,10 +369,26 @@ static void transpose_strategy(cl_copy_job *p, const cl_tensor_t *dst, bool stre
   int64_t row_step = p->jd ? p->jd[1] : p->m[p->ichain].d;
   p->staged = p->nontemporal && row_step % CL_COPY_STAGE_RUN == 0 && p->in * p->elem >= p->stage_run &&
               (p->elem < 4 ? tuning.staged_narrow : tuning.staged);
+  /* A few dst rows stream well enough written a line at a time: on AMD
+   * EPYC (Zen 5), whose calibration stages, staging 32 or 33 rows took
+   * float64 and float16 permutations from 0.65-1.08x memcpy to 0.13-0.34x
+   * (three runs each). */
+  if (p->jn < CL_COPY_STAGE_MIN_ROWS)
+    p->staged = false;
   p->stream_runs = stream && !aligned && p->in * p->elem >= p->stage_run && tuning.runs;
   p->staged = p->staged || p->stream_runs;
   p->prefetch = tuning.prefetch && p->jn * p->elem <= SHORT_ROW_BYTES && !(p->elem <= IN_ORDER_UNFETCHED_BYTES && read_in_order(p));
   p->tall = tuning.tall && p->elem >= 4 && read_in_order(p);
+  /* A gathered run is compacted into a buffer in L1 and transposed from
+   * there with cached stores (copy_exec.c, gathered). */
+  if (p->gathered)
+    p->nontemporal = p->staged = p->stream_runs = p->prefetch = p->tall = false;
+}
+
+/* Whether the plan of these joint modes (after step 1) may depend on the
+ * tuning: all but a single contiguous run (one memcpy). */
+static bool may_tune(const cl_copy_job *p) {
+  return p->r > 1 || (p->r == 1 && !(p->m[0].d == p->elem && p->m[0].s == p->elem));
 }
 
 void cl_copy_job_release(cl_copy_job *p) {
@@ -378,18 +413,23 @@ cl_status cl_copy_job_make(cl_copy_job *p, const cl_tensor_t *dst, const cl_leav
   p->base_d = p->base_s = 0;
   p->ichain = p->in = p->jchain = p->jn = 0;
   p->is = p->jd = NULL;
-  p->nontemporal = p->staged = p->stream_runs = p->prefetch = p->tall = false;
+  p->nontemporal = p->staged = p->stream_runs = p->prefetch = p->tall = p->gathered = false;
   p->channels = CL_CHANNELS_NONE;
   p->stage_rows = p->stage_run = 0;
   cl_status s = refine(p, fd, fs, p->elem);
   if (s == CL_OK) {
     p->r = cl_jmodes_normalize(p->m, p->r, &p->base_d, &p->base_s); /* step 1 */
+    /* The tuning; only a copy it may concern is large enough to measure
+     * it (a plain copy never does). */
+    int64_t bytes = may_tune(p) ? dst->size * (int64_t)dst->elem_size : 0;
+    cl_copy_tuning t = tuning ? *tuning : cl_copy_tuning_for(bytes);
+    p->gather = t.gather;
     choose_kernel(p);
     s = transpose_tables(p);
     bool stream = stores == CL_COPY_STORES_STREAMING ||
                   (stores == CL_COPY_STORES_AUTO && dst->size >= NONTEMPORAL_BYTES / (int64_t)dst->elem_size);
     if (s == CL_OK && p->kind == CL_COPY_TRANSPOSE)
-      transpose_strategy(p, dst, stream, tuning);
+      transpose_strategy(p, dst, stream, t);
     else if (s == CL_OK && p->kind == CL_COPY_ONE)
       p->nontemporal = stream;
   }
@@ -409,7 +449,8 @@ void cl_copy_job_describe(const cl_copy_job *p, int64_t elem_size, cl_copy_plan_
   out->kernel = kernels[p->kind];
   out->flags = (p->nontemporal || p->stream_runs ? CL_COPY_PLAN_STREAMING : 0u) |
                (p->kind == CL_COPY_TRANSPOSE && p->staged ? CL_COPY_PLAN_STAGED : 0u) |
-               (p->kind == CL_COPY_TRANSPOSE && p->prefetch ? CL_COPY_PLAN_PREFETCH : 0u);
+               (p->kind == CL_COPY_TRANSPOSE && p->prefetch ? CL_COPY_PLAN_PREFETCH : 0u) |
+               (p->kind == CL_COPY_TRANSPOSE && p->gathered ? CL_COPY_PLAN_GATHERED : 0u);
   out->elem_size = e;
   out->vector = p->vector;
   out->dst_offset = p->base_d / e;

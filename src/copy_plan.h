@@ -72,6 +72,13 @@ typedef struct cl_copy_job {
    * (offset = step * stride). */
   int64_t ichain, in, jchain, jn;
   int64_t *is, *jd;
+  /* Gathered: the j run is one mode along which src takes every other
+   * element (a slice of step 2), compacted into a buffer before it is
+   * transposed (copy_exec.c); else j steps are src-contiguous. */
+  bool gathered;
+  /* The tuning's gather choice: short tiles for short or ragged src runs,
+   * whole-vector compaction, gathered runs (else elements, whole tiles). */
+  bool gather;
   bool tiles;       /* line tiles (elements of 1, 2, 4, 8 or 16 bytes), else element by element */
   bool nontemporal; /* stream the stores past the cache */
   bool staged;      /* tiles go through a staging buffer, written out as runs per dst row */
@@ -122,5 +129,7 @@ cl_status cl_copy_job_run(const cl_copy_job *p, char *dst, const char *src, int 
 #define CL_COPY_STAGE_RUN 256
 #define CL_COPY_STAGE_RUN_MAX 4096
 #define CL_COPY_STAGE_ROWS 1024
+/* Fewer dst rows than this are never staged: see transpose_strategy. */
+#define CL_COPY_STAGE_MIN_ROWS 64
 
 #endif

@@ -14,6 +14,10 @@
  *   store_lane(p, v, L)  unaligned store of v's 16-byte lane L
  *   unpacklo_N(a, b), unpackhi_N(a, b)   interleave the N-byte elements of the
  *                     low (high) halves of each 16-byte lane of a and b
+ *   evens_N(a, b)     in each 16-byte lane, the even-numbered N-bit elements
+ *                     of a's lane, then those of b's lane
+ *   halves_in_order(v)  the 8-byte halves of v reordered so that those that
+ *                     came from a (above) come first, in order, then b's
  *   CL_SIMD_STRIDED   (optional) also define the strided and stashed tiles
  *   CL_SIMD_LINES8    (optional, VBYTES 64) lines_transpose8(v) transposes
  *                     the 8 x 8 elements of 8 bytes in vectors v[0..8)
@@ -81,10 +85,11 @@ CL_SIMD_FN static inline void CL_SIMD_NAME(put)(char *p, vec v, bool nt) {
  * more vectors than there are registers, and the compiler keeps some in L1;
  * storing each group as it comes instead leaves half-written lines to be
  * flushed apart, 10 times slower on Sapphire Rapids.) */
-#define CL_DEFINE_LINE_TILE(NAME, E)                                                                     \
+#define CL_DEFINE_LINE_TILE(NAME, E) CL_DEFINE_TILE_COLUMNS(NAME, E, CL_LINE)
+#define CL_DEFINE_TILE_COLUMNS(NAME, E, COLS)                                                            \
   CL_SIMD_FN static void CL_SIMD_NAME(NAME##E)(TILE_PARAMS, bool nt) {                                   \
     enum { n = 16 / (E), groups = CL_LINE / VBYTES, rows = VBYTES / (E) };                               \
-    _Pragma("GCC unroll 4") for (int c = 0; c < CL_LINE; c += 16) {                                      \
+    _Pragma("GCC unroll 4") for (int c = 0; c < (COLS); c += 16) {                                       \
       vec v[groups][n];                                                                                  \
       _Pragma("GCC unroll 4") for (int g = 0; g < groups; g++) {                                         \
         _Pragma("GCC unroll 16") for (int k = 0; k < n; k++)                                             \
@@ -219,6 +224,11 @@ CL_SIMD_FN static inline void CL_SIMD_NAME(fetch_rows)(const char *s, ptrdiff_t 
 #define TILE_SRC(r) (s[r] + soff)
 #define TILE_DST(c) (d[c] + doff)
 CL_DEFINE_LINE_TILES(line_tile)
+/* Short tiles (copy_kernels.h): one 16-byte column of a line tile. */
+CL_DEFINE_TILE_COLUMNS(short_tile, 1, 16)
+CL_DEFINE_TILE_COLUMNS(short_tile, 2, 16)
+CL_DEFINE_TILE_COLUMNS(short_tile, 4, 16)
+CL_DEFINE_TILE_COLUMNS(short_tile, 8, 16)
 #undef TILE_PARAMS
 #undef TILE_SRC
 #undef TILE_DST
@@ -265,6 +275,25 @@ CL_DEFINE_STASHED(2)
 CL_DEFINE_NARROW_TILE(1)
 CL_DEFINE_NARROW_TILE(2)
 
+/* Every other element (cl_compact_fn): two vectors of the source make one
+ * of the destination.  A pair of vectors ends with the odd element after
+ * its last even one, so it is loaded only where an element follows it. */
+#define CL_DEFINE_COMPACT(E, N)                                                                          \
+  CL_SIMD_FN static void CL_SIMD_NAME(compact##E)(char *d, const char *s, int64_t n, bool more) {        \
+    enum { per = VBYTES / (E) };                                                                         \
+    int64_t w = 0;                                                                                       \
+    for (; w + per < n + more; w += per) {                                                               \
+      const char *from = s + 2 * w * (E);                                                                \
+      store(d + w * (E), halves_in_order(evens_##N(load(from), load(from + VBYTES))));                   \
+    }                                                                                                    \
+    for (; w < n; w++)                                                                                   \
+      memcpy(d + w * (E), s + 2 * w * (E), (E));                                                         \
+  }
+CL_DEFINE_COMPACT(1, 8)
+CL_DEFINE_COMPACT(2, 16)
+CL_DEFINE_COMPACT(4, 32)
+CL_DEFINE_COMPACT(8, 64)
+
 /* n bytes from s to d, d aligned to a line and n a multiple of the line:
  * streaming stores, whole lines. */
 CL_SIMD_FN static void CL_SIMD_NAME(stream_lines)(char *d, const char *s, size_t n) {
@@ -276,6 +305,8 @@ CL_SIMD_FN static void CL_SIMD_NAME(stream_lines)(char *d, const char *s, size_t
 #undef CL_DEFINE_LANE_TRANSPOSE
 #undef CL_TILE_PUT
 #undef CL_DEFINE_LINE_TILE
+#undef CL_DEFINE_TILE_COLUMNS
+#undef CL_DEFINE_COMPACT
 #undef CL_STASH_ROW
 #undef CL_DEFINE_STASHED
 #undef CL_DEFINE_TILE8

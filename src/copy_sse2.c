@@ -22,6 +22,11 @@ typedef __m128i vec;
 #define unpackhi_32 _mm_unpackhi_epi32
 #define unpacklo_64 _mm_unpacklo_epi64
 #define unpackhi_64 _mm_unpackhi_epi64
+#define evens_8(a, b) _mm_packus_epi16(_mm_and_si128((a), _mm_set1_epi16(0xFF)), _mm_and_si128((b), _mm_set1_epi16(0xFF)))
+#define evens_16(a, b) _mm_packs_epi32(_mm_srai_epi32(_mm_slli_epi32((a), 16), 16), _mm_srai_epi32(_mm_slli_epi32((b), 16), 16))
+#define evens_32(a, b) _mm_castps_si128(_mm_shuffle_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(b), 0x88))
+#define evens_64(a, b) _mm_unpacklo_epi64((a), (b))
+#define halves_in_order(v) (v)
 #include "copy_simd.h"
 #include "copy_channels.h"
 
@@ -35,6 +40,8 @@ const cl_copy_isa cl_copy_isa_sse2 = {
     {NULL, NULL},
     {NULL, NULL},
     {narrow_tile1_sse2, narrow_tile2_sse2},
+    {short_tile1_sse2, short_tile2_sse2, short_tile4_sse2, short_tile8_sse2},
+    {compact1_sse2, compact2_sse2, compact4_sse2, compact8_sse2},
     CL_CHANNELS_TABLE(interleave),
     CL_CHANNELS_TABLE(deinterleave),
     stream_lines_sse2,

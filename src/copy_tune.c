@@ -33,19 +33,23 @@
 #include <cpuid.h>
 #endif
 
-static const cl_copy_tuning defaults = {
-    .staged = false, .staged_narrow = false, .prefetch = true, .runs = true, .tall = false};
+static const cl_copy_tuning defaults = {.staged = false,
+                                        .staged_narrow = false,
+                                        .prefetch = true,
+                                        .runs = true,
+                                        .tall = false,
+                                        .gather = true};
 
 /* ------------------------------------------------------------ the environment */
 
 /* A choice forced by the environment: -1 none, else 0 or 1. */
 typedef struct forced {
   bool off;
-  int staged, staged_narrow, prefetch, runs, tall;
+  int staged, staged_narrow, prefetch, runs, tall, gather;
 } forced;
 
 static forced read_env(void) {
-  forced f = {false, -1, -1, -1, -1, -1};
+  forced f = {false, -1, -1, -1, -1, -1, -1};
   const char *tune = getenv("CUTELAYOUT_COPY_TUNE");
   if (tune != NULL && strcmp(tune, "off") == 0) {
     f.off = true;
@@ -64,6 +68,8 @@ static forced read_env(void) {
         f.runs = w[0] == 'r';
       else if (strcmp(w, "tall") == 0 || strcmp(w, "notall") == 0)
         f.tall = w[0] == 't';
+      else if (strcmp(w, "gather") == 0 || strcmp(w, "nogather") == 0)
+        f.gather = w[0] == 'g';
     }
   }
   const char *staging = getenv("CUTELAYOUT_COPY_STAGING");
@@ -83,12 +89,15 @@ static cl_copy_tuning apply(cl_copy_tuning t, forced f) {
     t.runs = f.runs == 1;
   if (f.tall >= 0)
     t.tall = f.tall == 1;
+  if (f.gather >= 0)
+    t.gather = f.gather == 1;
   return t;
 }
 
 /* ------------------------------------------------------------ the cache file */
 
-#define WISDOM_HEADER "cute-layout copy wisdom 3" /* 2: with runs; 3: with staged-narrow and tall */
+/* 2: with runs; 3: with staged-narrow and tall; 4: with gather. */
+#define WISDOM_HEADER "cute-layout copy wisdom 4"
 #define WISDOM_NAME "copy-wisdom"
 #define PATH_CAP 4096
 
@@ -135,9 +144,10 @@ static bool cache_dir(char *out, size_t cap) {
 
 /* The file's text for tuning t: a header, the key, the choices. */
 static int wisdom_text(char *out, size_t cap, const char *processor, cl_copy_tuning t) {
-  return snprintf(out, cap, "%s\nlibrary %s\nprocessor %s\nstaged %d\nstaged-narrow %d\nprefetch %d\nruns %d\ntall %d\n",
+  return snprintf(out, cap,
+                  "%s\nlibrary %s\nprocessor %s\nstaged %d\nstaged-narrow %d\nprefetch %d\nruns %d\ntall %d\ngather %d\n",
                   WISDOM_HEADER, CUTELAYOUT_VERSION_STRING, processor, t.staged, t.staged_narrow, t.prefetch, t.runs,
-                  t.tall);
+                  t.tall, t.gather);
 }
 
 /* Reads the file in dir: true, with *t, only when it is whole and names this
@@ -151,10 +161,15 @@ static bool read_wisdom(const char *dir, const char *processor, cl_copy_tuning *
   size_t n = fread(text, 1, sizeof text - 1, f);
   fclose(f);
   text[n] = '\0';
-  /* The file is exactly what wisdom_text writes for one of the 32 choices,
+  /* The file is exactly what wisdom_text writes for one of the 64 choices,
    * or it is not used. */
-  for (int k = 0; k < 32; k++) {
-    cl_copy_tuning c = {(k & 1) != 0, (k & 2) != 0, (k & 4) != 0, (k & 8) != 0, (k & 16) != 0};
+  for (int k = 0; k < 64; k++) {
+    cl_copy_tuning c = {.staged = (k & 1) != 0,
+                        .staged_narrow = (k & 2) != 0,
+                        .prefetch = (k & 4) != 0,
+                        .runs = (k & 8) != 0,
+                        .tall = (k & 16) != 0,
+                        .gather = (k & 32) != 0};
     char expect[1024];
     wisdom_text(expect, sizeof expect, processor, c);
     if (strcmp(text, expect) == 0) {
@@ -293,7 +308,9 @@ static bool faster(cal_buffers *buf, cal_copy c, cl_copy_tuning a, cl_copy_tunin
  *   prefetch and tall: 128^3 floats permuted (2,0,1) (numpy's order), src
  *   rows of 512 bytes, back to back;
  *   runs: 1001 x 2000 floats transposed, dst rows 4004 bytes apart, so
- *   they start at every offset in a line. */
+ *   they start at every offset in a line;
+ *   gather: 233016 x 9 floats transposed, src rows of 36 bytes (short
+ *   tiles, else an element at a time). */
 static cl_status measure(cl_copy_tuning *out) {
   const size_t bytes = (size_t)(CAL_SLICES * CAL_BYTES);
   char *dbuf = cl_alloc(bytes), *sbuf = cl_alloc(bytes);
@@ -307,7 +324,8 @@ static cl_status measure(cl_copy_tuning *out) {
     static const cal_copy staging = {"(1024,2048):(1,1024)", "(1024,2048):(2048,1)", 4},
                           narrow = {"(2048,4096):(1,2048)", "(2048,4096):(4096,1)", 1},
                           fetching = {"(128,128,128):(128,1,16384)", "(128,128,128):(16384,128,1)", 4},
-                          runs = {"(1001,2000):(1,1001)", "(1001,2000):(2000,1)", 4};
+                          runs = {"(1001,2000):(1,1001)", "(1001,2000):(2000,1)", 4},
+                          gathering = {"(233016,9):(1,233016)", "(233016,9):(9,1)", 4};
     bool ok = true;
     cl_copy_tuning t = defaults, other = defaults;
     other.staged = !t.staged;
@@ -329,6 +347,10 @@ static cl_status measure(cl_copy_tuning *out) {
     other.runs = !t.runs;
     if (faster(&buf, runs, t, other, &ok))
       t.runs = other.runs;
+    other = t;
+    other.gather = !t.gather;
+    if (faster(&buf, gathering, t, other, &ok))
+      t.gather = other.gather;
     if (ok)
       *out = t;
     else
@@ -374,7 +396,7 @@ cl_copy_tuning cl_copy_tuning_for(int64_t bytes) {
   if (f.off)
     return apply(defaults, f);
   cl_copy_tuning t = defaults;
-  if (f.staged < 0 || f.staged_narrow < 0 || f.prefetch < 0 || f.runs < 0 || f.tall < 0) {
+  if (f.staged < 0 || f.staged_narrow < 0 || f.prefetch < 0 || f.runs < 0 || f.tall < 0 || f.gather < 0) {
     char dir[PATH_CAP];
     if (!cache_dir(dir, sizeof dir))
       dir[0] = '\0';

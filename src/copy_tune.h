@@ -9,10 +9,10 @@
  *      read), or a comma-separated list of "staged" / "direct" (both
  *      staging choices), "narrow-staged" / "narrow-direct" (that of 1- and
  *      2-byte elements alone), "prefetch" / "noprefetch", "runs" /
- *      "noruns" and "tall" / "notall", each forcing its choice, later words over earlier ones
- *      (the others are measured, cached or the defaults);
- *      CUTELAYOUT_COPY_STAGING = "1" / "0" forces both staging choices
- *      alone, as before;
+ *      "noruns", "tall" / "notall" and "gather" / "nogather", each forcing
+ *      its choice, later words over earlier ones (the others are measured,
+ *      cached or the defaults); CUTELAYOUT_COPY_STAGING = "1" / "0" forces
+ *      both staging choices alone, as before;
  *   2. what this process measured (cl_copy_calibrate, or lazily at the first
  *      copy of TUNE_LAZY_BYTES or more);
  *   3. the cache file $XDG_CACHE_HOME/cute-layout/copy-wisdom (else
@@ -51,6 +51,11 @@ typedef struct cl_copy_tuning {
    * cache line go through the staging buffer too, each row's run streamed
    * past its unaligned ends (default: yes). */
   bool runs;
+  /* Source runs shorter than a line tile, or taking every other element,
+   * are moved through vectors: short tiles, compaction, gathered
+   * transposes (copy_exec.c); else an element at a time, or as whole
+   * tiles moved back over columns already written (default: yes). */
+  bool gather;
 } cl_copy_tuning;
 
 /* The tuning for a copy of `bytes` bytes: forced, measured, cached or the

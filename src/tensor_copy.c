@@ -288,13 +288,16 @@ static void explain_plan(cl_sink *t, const cl_copy_plan_t *p) {
       in *= p->extent[k];
     for (int64_t k = p->dst_run; k < p->dst_run + p->src_run; k++)
       jn *= p->extent[k];
-    cl_sink_printf(t, ", %lld dst-contiguous steps (%lld mode%s) by %lld src-contiguous steps (%lld mode%s), in tiles of %lldx%lld",
-                   (long long)in, (long long)p->dst_run, plural(p->dst_run), (long long)jn, (long long)p->src_run,
+    cl_sink_printf(t, ", %lld dst-contiguous steps (%lld mode%s) by %lld src-%s steps (%lld mode%s), in tiles of %lldx%lld",
+                   (long long)in, (long long)p->dst_run, plural(p->dst_run), (long long)jn,
+                   p->flags & CL_COPY_PLAN_GATHERED ? "every-other-element" : "contiguous", (long long)p->src_run,
                    plural(p->src_run), (long long)side, (long long)side);
     if (p->flags & CL_COPY_PLAN_STAGED)
       cl_sink_printf(t, ", staged");
     if (p->flags & CL_COPY_PLAN_PREFETCH)
       cl_sink_printf(t, ", prefetched");
+    if (p->flags & CL_COPY_PLAN_GATHERED)
+      cl_sink_printf(t, ", gathered");
   }
   if (p->flags & CL_COPY_PLAN_STREAMING)
     cl_sink_printf(t, ", non-temporal stores");

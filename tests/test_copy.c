@@ -560,6 +560,8 @@ static void test_copy_threads(void **state) {
       {"(8190,64):(1,8192)", "(8190,64):(64,1)", CL_COPY_STORES_CACHED},               /* a transpose split along i */
       {"(32,16,32,32):(32,1040,1,16640)", "(32,16,32,32):(16384,1024,32,1)", CL_COPY_STORES_AUTO}, /* an outer mode */
       {"(3,2,174763):(2,1,6)", "(2,3,174763):(3,1,6)", CL_COPY_STORES_AUTO},           /* tails */
+      {"(1100,1000):(1,1100)", "(1100,1000):(2003,2)", CL_COPY_STORES_AUTO},           /* gathered transpose */
+      {"(1100,250):(1,1100)", "(1100,250):(503,2)", CL_COPY_STORES_AUTO},              /* the same, split along i */
   };
   static const int counts[] = {2, 3, 7};
   for (size_t k = 0; k < COUNT_OF(cases); k++)
@@ -722,7 +724,10 @@ static void check_plan(const char *ds, const char *ss, size_t elem) {
     fail_msg("the plan of %s <- %s (elem %zu) does not copy what the copy does", ds, ss, elem);
   if (p->kernel == CL_COPY_KERNEL_TRANSPOSE) {
     assert_int_equal(p->dst_stride[0], p->vector);
-    assert_int_equal(p->src_stride[p->dst_run], p->vector);
+    bool gathered = (p->flags & CL_COPY_PLAN_GATHERED) != 0;
+    assert_int_equal(p->src_stride[p->dst_run], gathered ? 2 * p->vector : p->vector);
+    if (gathered)
+      assert_int_equal(p->src_run, 1);
     for (int64_t k = 1; k < p->dst_run; k++)
       assert_int_equal(p->dst_stride[k], p->dst_stride[k - 1] * p->extent[k - 1]);
     for (int64_t k = p->dst_run + 1; k < p->dst_run + p->src_run; k++)
@@ -1076,6 +1081,95 @@ static void test_copy_empty(void **state) {
   cl_tensor_free(b);
 }
 
+/* Slices of every other element and short source rows, for every
+ * element size and set, with odd extents, misaligned bases and each way of
+ * storing:
+ *   - dst contiguous, src every other element (the strided kernel's
+ *     compaction), rows of fewer elements than a vector holds, of a whole
+ *     number of vectors and of a remainder;
+ *   - transposes whose src rows hold fewer elements than a line tile's
+ *     side, or a ragged remainder past whole tiles (short tiles, moved back
+ *     to end on the edge), dst rows aligned to a line (streamed) or not;
+ *   - transposes whose src run takes every other element (gathered),
+ *     narrower than a tile, of one buffer's width (256 steps) and past it,
+ *     rows from one to several tiles high. */
+static void test_copy_gathers(void **state) {
+  (void)state;
+  static const size_t elems[] = {1, 2, 4, 8, 16, 3};
+  static const int64_t rows[] = {1, 7, 64, 65, 130, 300};
+  static const int64_t heights[] = {5, 64, 70, 131};
+  static const int64_t widths[] = {2, 4, 9, 17, 31, 33, 63, 64, 65, 70, 127, 256, 300};
+  char ds[96], ss[96];
+  for (size_t isa = 0; isa < COUNT_OF(isas); isa++) {
+    setenv("CUTELAYOUT_COPY_ISA", isas[isa], 1);
+    for (size_t e = 0; e < COUNT_OF(elems); e++) {
+      cl_copy_options_t o = with_stores((cl_copy_stores_t)(e % 3));
+      for (size_t k = 0; k < COUNT_OF(rows); k++) {
+        long long n = rows[k];
+        snprintf(ds, sizeof ds, "(%lld,3):(1,%lld)", n, n + 1);
+        snprintf(ss, sizeof ss, "(%lld,3):(2,%lld)", n, 2 * n + 5);
+        check_copy(ds, ss, elems[e], 0, 0, &o);
+        check_copy(ds, ss, elems[e], 3, 1, &o);
+      }
+      for (size_t h = 0; h < COUNT_OF(heights); h++)
+        for (size_t k = 0; k < COUNT_OF(widths); k++) {
+          long long I = heights[h], J = widths[k];
+          /* Short tiles: dst rows I apart (a line apart for I = 64). */
+          snprintf(ds, sizeof ds, "(%lld,%lld):(1,%lld)", I, J, I);
+          snprintf(ss, sizeof ss, "(%lld,%lld):(%lld,1)", I, J, J + (I % 2));
+          check_copy(ds, ss, elems[e], 0, 5, &o);
+          /* Gathered: src rows 2 J + 3 apart, every other element. */
+          snprintf(ss, sizeof ss, "(%lld,%lld):(%lld,2)", I, J, 2 * J + 3);
+          check_copy(ds, ss, elems[e], 0, 0, &o);
+          check_copy(ds, ss, elems[e], 1, 7, &o);
+        }
+      /* Short tiles streamed, dst rows a line apart at every size. */
+      cl_copy_options_t st = with_stores(CL_COPY_STORES_STREAMING);
+      long long S = 64 / (long long)elems[e];
+      snprintf(ds, sizeof ds, "(%lld,%lld):(1,%lld)", 3 * S, S + 5, 3 * S);
+      snprintf(ss, sizeof ss, "(%lld,%lld):(%lld,1)", 3 * S, S + 5, S + 5);
+      check_copy(ds, ss, elems[e], 0, 0, &st);
+    }
+  }
+  unsetenv("CUTELAYOUT_COPY_ISA");
+  /* Runs of every length the strided kernel moves in overlapping pieces
+   * (elements of no power-of-two size, or vectors of odd length). */
+  static const size_t runs[] = {3, 5, 7, 12, 17, 24, 46, 64 + 3, 100, 255, 300};
+  for (size_t k = 0; k < COUNT_OF(runs); k++) {
+    check_copy("(9,6):(6,1)", "(9,6):(1,9)", runs[k], 0, 1, NULL);
+    check_copy("(5,(3,4)):(1,(5,15))", "(5,(3,4)):(1,(20,5))", runs[k] / 3 + 1, 1, 0, NULL);
+  }
+  /* The plan: compaction is the strided kernel; a gathered transpose says
+   * so, its src run of stride 2, cached stores, never staged. */
+  static unsigned char a[1 << 18], b[1 << 18];
+  const cl_copy_options_t stream = with_stores(CL_COPY_STORES_STREAMING);
+  cl_tensor_t *d = tensor(b, CL_DTYPE_UINT8, "(100,300):(1,100)"), *s = tensor(a, CL_DTYPE_UINT8, "(100,300):(601,2)");
+  cl_copy_plan_t *p = plan_of(d, s, &stream);
+  assert_int_equal(p->kernel, CL_COPY_KERNEL_TRANSPOSE);
+  assert_int_equal(p->flags, CL_COPY_PLAN_GATHERED);
+  assert_int_equal(p->src_stride[p->dst_run], 2);
+  char text[512];
+  assert_true(cl_tensor_copy_explain(d, s, text, sizeof text) > 0);
+  assert_non_null(strstr(text, "by 300 src-every-other-element steps (1 mode), in tiles of 64x64, gathered"));
+  free(p);
+  cl_tensor_free(d);
+  cl_tensor_free(s);
+  d = tensor(b, CL_DTYPE_UINT8, "(100,300):(1,100)");
+  s = tensor(a, CL_DTYPE_UINT8, "(100,300):(2,200)");
+  p = plan_of(d, s, &stream);
+  assert_int_equal(p->kernel, CL_COPY_KERNEL_STRIDED);
+  free(p);
+  cl_tensor_free(d);
+  cl_tensor_free(s);
+  /* Few dst rows (33) are not staged, 64 are (staging forced on). */
+  assert_int_equal(flags_of(b, a, CL_DTYPE_FLOAT32, "(1024,33):(1,1024)", "(1024,33):(33,1)", &stream) &
+                       (CL_COPY_PLAN_STREAMING | CL_COPY_PLAN_STAGED),
+                   CL_COPY_PLAN_STREAMING);
+  assert_int_equal(flags_of(b, a, CL_DTYPE_FLOAT32, "(1024,64):(1,1024)", "(1024,64):(64,1)", &stream) &
+                       (CL_COPY_PLAN_STREAMING | CL_COPY_PLAN_STAGED),
+                   CL_COPY_PLAN_STREAMING | CL_COPY_PLAN_STAGED);
+}
+
 int main(void) {
   /* Every staged path runs, whatever this processor prefers; nothing is
    * measured (test_copy_tune covers the choice). */
@@ -1093,7 +1187,7 @@ int main(void) {
       cmocka_unit_test(test_copy_empty),        cmocka_unit_test(test_copy_plan_definition),
       cmocka_unit_test(test_copy_plan_examples), cmocka_unit_test(test_copy_plan_flags),
       cmocka_unit_test(test_copy_plan_errors),  cmocka_unit_test(test_copy_unstaged),
-      cmocka_unit_test(test_copy_tall),
+      cmocka_unit_test(test_copy_tall),         cmocka_unit_test(test_copy_gathers),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

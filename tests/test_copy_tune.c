@@ -11,8 +11,9 @@
  * rows are 8 KiB apart (STAGED when staging is chosen), the same of bytes
  * (STAGED when staging is chosen for 1- and 2-byte elements), a
  * permutation with src rows of 512 bytes (PREFETCH when prefetching is),
- * and a transpose whose dst rows are 8196 bytes apart, so at every offset
- * in a line (STAGED when their runs are streamed).
+ * a transpose whose dst rows are 8196 bytes apart, so at every offset
+ * in a line (STAGED when their runs are streamed), and a transpose whose
+ * src run takes every other element (GATHERED when gathers are chosen).
  * The process remembers its choice per cache directory, so each case
  * points XDG_CACHE_HOME at a fresh one. */
 #define _POSIX_C_SOURCE 200809L /* setenv, mkdtemp */
@@ -56,6 +57,9 @@ static bool narrow_staged_now(void) {
 }
 static bool runs_now(void) {
   return (big_flags("(2048,2048):(1,2049)", "(2048,2048):(2048,1)") & CL_COPY_PLAN_STAGED) != 0;
+}
+static bool gathered_now(void) {
+  return (big_flags("(2048,2048):(1,2048)", "(2048,2048):(4097,2)") & CL_COPY_PLAN_GATHERED) != 0;
 }
 static bool prefetched_now(void) {
   return (big_flags("(128,128,256):(128,1,16384)", "(128,128,256):(16384,128,1)") & CL_COPY_PLAN_PREFETCH) != 0;
@@ -115,10 +119,12 @@ static int value_of(const char *text, const char *key) {
 static void expect_wisdom(const char *file) {
   const char *text = slurp(file);
   assert_non_null(text);
-  assert_true(strncmp(text, "cute-layout copy wisdom 3\nlibrary ", 34) == 0);
+  assert_true(strncmp(text, "cute-layout copy wisdom 4\nlibrary ", 34) == 0);
   assert_non_null(strstr(text, "\nlibrary " CUTELAYOUT_VERSION_STRING "\nprocessor "));
   int staged = value_of(text, "staged"), narrow = value_of(text, "staged-narrow");
   int prefetch = value_of(text, "prefetch"), runs = value_of(text, "runs"), tall = value_of(text, "tall");
+  int gather = value_of(text, "gather");
+  assert_true(gather == 0 || gather == 1);
   assert_true(staged == 0 || staged == 1);
   assert_true(tall == 0 || tall == 1);
   assert_true(narrow == 0 || narrow == 1);
@@ -129,6 +135,7 @@ static void expect_wisdom(const char *file) {
   assert_int_equal(narrow_staged_now(), narrow == 1);
   assert_int_equal(prefetched_now(), prefetch == 1);
   assert_int_equal(runs_now(), runs == 1);
+  assert_int_equal(gathered_now(), gather == 1);
 }
 
 /* ------------------------------------------------------------ tests */
@@ -161,28 +168,31 @@ static void test_cache_missing(void **state) {
 }
 
 /* A whole file of this processor and version is used as it stands: each
- * of the 32 choices, planted, is the one in force (nothing measured; the
+ * of the 64 choices, planted, is the one in force (nothing measured; the
  * tall choice shows in no plan flag, but a file not taken would be
  * rewritten with the measured choices, which the loop cannot all
  * match). */
 static void test_cache_used(void **state) {
   (void)state;
-  for (int k = 0; k < 32; k++) {
+  for (int k = 0; k < 64; k++) {
     char file[256], text[1024];
     fresh_cache(file, sizeof file);
     snprintf(text, sizeof text, "%s", measured);
     char *st = strstr(text, "\nstaged ") + 8, *pf = strstr(text, "\nprefetch ") + 10, *ru = strstr(text, "\nruns ") + 6;
     char *na = strstr(text, "\nstaged-narrow ") + 15, *ta = strstr(text, "\ntall ") + 6;
+    char *ga = strstr(text, "\ngather ") + 8;
     *st = (char)('0' + (k & 1));
     *pf = (char)('0' + ((k >> 1) & 1));
     *ru = (char)('0' + ((k >> 2) & 1));
     *na = (char)('0' + ((k >> 3) & 1));
-    *ta = (char)('0' + (k >> 4));
+    *ta = (char)('0' + ((k >> 4) & 1));
+    *ga = (char)('0' + (k >> 5));
     plant(file, text);
     assert_int_equal(staged_now(), (k & 1) != 0);
     assert_int_equal(prefetched_now(), ((k >> 1) & 1) != 0);
     assert_int_equal(runs_now(), ((k >> 2) & 1) != 0);
     assert_int_equal(narrow_staged_now(), ((k >> 3) & 1) != 0);
+    assert_int_equal(gathered_now(), (k >> 5) != 0);
     assert_string_equal(slurp(file), text);
   }
 }
@@ -194,14 +204,22 @@ static void test_cache_rewritten(void **state) {
   snprintf(text, sizeof text, "%s", measured);
   char *version = strstr(text, "\nlibrary ") + 9;
   version[0] = version[0] == '9' ? '8' : '9'; /* another version */
-  /* The previous format: header 2, no staged-narrow line. */
+  /* The previous formats: header 2, no staged-narrow line (nor tall,
+   * gather); header 3, no gather line. */
   snprintf(format2, sizeof format2, "%s", measured);
   format2[strlen("cute-layout copy wisdom ")] = '2';
   char *narrow = strstr(format2, "\nstaged-narrow ");
   memmove(narrow, narrow + strlen("\nstaged-narrow 0"), strlen(narrow + strlen("\nstaged-narrow 0")) + 1);
+  *strstr(format2, "\ntall ") = '\0';
+  strcat(format2, "\n");
   assert_non_null(strstr(format2, "\nstaged "));
   assert_null(strstr(format2, "narrow"));
-  const char *bad[] = {"", "cute-layout copy wisdom 1\n", "garbage\x01\x02", text, format2};
+  char format3[1024];
+  snprintf(format3, sizeof format3, "%s", measured);
+  format3[strlen("cute-layout copy wisdom ")] = '3';
+  *strstr(format3, "\ngather ") = '\0';
+  strcat(format3, "\n");
+  const char *bad[] = {"", "cute-layout copy wisdom 1\n", "garbage\x01\x02", text, format2, format3};
   for (size_t k = 0; k < COUNT_OF(bad); k++) {
     char file[256];
     fresh_cache(file, sizeof file);
@@ -252,7 +270,7 @@ static void test_cache_home(void **state) {
     setenv("HOME", saved, 1);
 }
 
-/* CUTELAYOUT_COPY_TUNE: off leaves the defaults (direct, prefetch, runs) and reads
+/* CUTELAYOUT_COPY_TUNE: off leaves the defaults (direct, prefetch, runs, gather) and reads
  * nothing; a list forces each named choice, the others as measured; an
  * unknown word is ignored. */
 static void test_env(void **state) {
@@ -264,14 +282,22 @@ static void test_env(void **state) {
   *(strstr(text, "\nstaged-narrow ") + 15) = '0';
   *(strstr(text, "\nprefetch ") + 10) = '0';
   *(strstr(text, "\nruns ") + 6) = '0';
+  *(strstr(text, "\ngather ") + 8) = '0';
   plant(file, text);
   setenv("CUTELAYOUT_COPY_TUNE", "off", 1);
   assert_false(staged_now());
   assert_false(narrow_staged_now());
   assert_true(prefetched_now());
   assert_true(runs_now());
+  assert_true(gathered_now());
   setenv("CUTELAYOUT_COPY_TUNE", "runs", 1);
   assert_true(runs_now());
+  assert_false(gathered_now()); /* the file's */
+  setenv("CUTELAYOUT_COPY_TUNE", "gather", 1);
+  assert_true(gathered_now());
+  setenv("CUTELAYOUT_COPY_TUNE", "nogather", 1);
+  assert_false(gathered_now());
+  setenv("CUTELAYOUT_COPY_TUNE", "runs", 1);
   assert_true(staged_now()); /* the file's */
   setenv("CUTELAYOUT_COPY_TUNE", "noruns", 1);
   assert_false(runs_now());
@@ -390,12 +416,16 @@ static void test_same_values(void **state) {
   static const char *const tunes[] = {"off",           "staged,prefetch", "staged,noprefetch",
                                       "direct,prefetch", "direct,noprefetch", "runs",
                                       "noruns",          "narrow-staged",   "narrow-direct",
-                                      "tall",            "notall"};
+                                      "tall",            "notall",          "gather",
+                                      "nogather"};
   static const char *const pairs[][2] = {
       {"(128,600):(1,128)", "(128,600):(600,1)"},
       {"(700,100):(1,701)", "(700,100):(100,1)"}, /* dst rows at every offset in a line: runs */
       {"(40,64,37):(64,1,2560)", "(40,64,37):(2368,37,1)"},
       {"(256,300):(1,256)", "(256,300):(300,1)"},
+      {"(300,40):(1,300)", "(300,40):(81,2)"},  /* every other element: gathered, else an element at a time */
+      {"(3000,9):(1,3000)", "(3000,9):(9,1)"},  /* src rows of 9: short tiles, else an element at a time */
+      {"(3000,9):(9,1)", "(3000,9):(18,2)"},    /* dst contiguous, src every other element: compacted */
   };
   enum { N = 96 * 1024 }; /* the largest of the three */
   static uint32_t src[N], dst[N], want[N];
@@ -424,13 +454,15 @@ static void test_same_values(void **state) {
       cl_copy_plan_t *plan = calloc(1, sizeof *plan);
       plan->struct_size = sizeof *plan;
       assert_int_equal(cl_tensor_copy_plan(d, s, &opt, plan), CL_OK);
-      seen |= 1u << (plan->flags & (CL_COPY_PLAN_STAGED | CL_COPY_PLAN_PREFETCH));
+      seen |= 1u << (plan->flags & (CL_COPY_PLAN_STAGED | CL_COPY_PLAN_PREFETCH | CL_COPY_PLAN_GATHERED));
       free(plan);
       cl_tensor_free(d);
       cl_tensor_free(s);
     }
-    /* The forced choices did change the plan where they apply. */
-    assert_true(__builtin_popcount(seen) >= 2);
+    /* The forced choices did change the plan where they apply (the last
+     * two copies' choice shows only in what runs). */
+    if (p + 2 < COUNT_OF(pairs))
+      assert_true(__builtin_popcount(seen) >= 2);
     cl_layout_free(dl);
     cl_layout_free(sl);
   }
@@ -452,7 +484,7 @@ int main(void) {
   if (mkdtemp(root) == NULL)
     return 1;
   big_d = aligned_alloc(64, BIG);
-  big_s = aligned_alloc(64, BIG);
+  big_s = aligned_alloc(64, 2 * BIG); /* room for gathered_now's src */
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_cache_missing),    cmocka_unit_test(test_cache_used),
       cmocka_unit_test(test_cache_rewritten),  cmocka_unit_test(test_cache_unwritable),

@@ -321,7 +321,10 @@ CL_API void cl_copy_pool_free(cl_copy_pool_t *pool);
  *                             next mode continuing the run), modes
  *                             [dst_run, dst_run + src_run) the run along
  *                             which src is contiguous (src_stride[dst_run] ==
- *                             vector); the copy tiles the two runs.
+ *                             vector), or with CL_COPY_PLAN_GATHERED one
+ *                             mode taking every other src element
+ *                             (src_stride[dst_run] == 2 * vector); the copy
+ *                             tiles the two runs.
  * Modes past the ones the kernel walks have positive dst strides in no
  * particular order.  Every joint mode has an extent of at least 2, so rank
  * and the tail ranks are at most 62 (their product is the size), below
@@ -339,6 +342,7 @@ typedef enum cl_copy_kernel {
 #define CL_COPY_PLAN_STREAMING 1u /* streaming stores */
 #define CL_COPY_PLAN_STAGED 2u    /* transpose blocks staged and written as runs per dst row */
 #define CL_COPY_PLAN_PREFETCH 4u  /* short src rows prefetched */
+#define CL_COPY_PLAN_GATHERED 8u  /* transpose whose src run is every other element, compacted first */
 
 typedef struct cl_copy_plan {
   size_t struct_size;      /* sizeof(cl_copy_plan_t), set by the caller */

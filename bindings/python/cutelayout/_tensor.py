@@ -705,7 +705,8 @@ _KERNELS = {0: 'none', 1: 'memcpy', 2: 'strided', 3: 'transpose'}
 def copy_plan(dst, src, stores='auto', threads=1):
     """The plan copy(dst, src, stores, threads) would run (cl_tensor_copy_plan),
     as a dict: 'kernel' ('none', 'memcpy', 'strided', 'transpose'),
-    'streaming', 'staged', 'prefetch', 'elem_size', 'vector', the offsets,
+    'streaming', 'staged', 'prefetch', 'gathered' (a transpose whose source
+    run takes every other element), 'elem_size', 'vector', the offsets,
     the joint modes' 'extent', 'dst_stride' and 'src_stride' (in elements),
     a transpose's 'dst_run' and 'src_run', and the unrefined tails."""
     dst, src = as_tensor(dst), as_tensor(src)
@@ -720,6 +721,7 @@ def copy_plan(dst, src, stores='auto', threads=1):
             'streaming': bool(plan.flags & capi.CL_COPY_PLAN_STREAMING),
             'staged': bool(plan.flags & capi.CL_COPY_PLAN_STAGED),
             'prefetch': bool(plan.flags & capi.CL_COPY_PLAN_PREFETCH),
+            'gathered': bool(plan.flags & capi.CL_COPY_PLAN_GATHERED),
             'elem_size': plan.elem_size, 'vector': plan.vector,
             'dst_offset': plan.dst_offset, 'src_offset': plan.src_offset,
             'extent': modes(plan.extent, plan.rank), 'dst_stride': modes(plan.dst_stride, plan.rank),

@@ -192,6 +192,11 @@ class TestCopyPlan(unittest.TestCase):
         self.assertEqual(plan['kernel'], 'transpose')
         self.assertEqual(plan['elem_size'], 4)
         self.assertIn('transpose', cl.copy_explain(dst, src))
+        self.assertFalse(plan['gathered'])
+        gathered = cl.copy_plan(cl.Tensor.zeros('(100,30):(1,100)', 'uint8'),
+                                cl.Tensor.zeros('(100,30):(61,2)', 'uint8'))
+        self.assertTrue(gathered['gathered'])
+        self.assertEqual(gathered['src_stride'][gathered['dst_run']], 2)
         same = cl.copy_plan(cl.Tensor.zeros('256:1', 'float32'), cl.Tensor.zeros('(16,16):(1,16)', 'float32'))
         self.assertEqual(same['kernel'], 'memcpy')
         with self.assertRaises(ValueError):

@@ -17,6 +17,7 @@ pub const CL_COPY_PLAN_MAX_MODES: u32 = 64;
 pub const CL_COPY_PLAN_STREAMING: u32 = 1;
 pub const CL_COPY_PLAN_STAGED: u32 = 2;
 pub const CL_COPY_PLAN_PREFETCH: u32 = 4;
+pub const CL_COPY_PLAN_GATHERED: u32 = 8;
 pub const CL_PRINT_NO_HEADER: u32 = 1;
 pub type __uint8_t = std::os::raw::c_uchar;
 pub type __uint16_t = std::os::raw::c_ushort;
