@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -302,6 +303,16 @@ static bool faster(cal_buffers *buf, cal_copy c, cl_copy_tuning a, cl_copy_tunin
   return best_b < best_a;
 }
 
+/* Flips the choice at byte `choice` of *t when the flipped tuning runs the
+ * copy c faster. */
+static void choose_by_timing(cal_buffers *buf, cal_copy c, size_t choice, cl_copy_tuning *t, bool *ok) {
+  cl_copy_tuning other = *t;
+  bool *flipped = (bool *)((char *)&other + choice);
+  *flipped = !*flipped;
+  if (faster(buf, c, *t, other, ok))
+    *t = other;
+}
+
 /* Measures each choice on a copy that exercises it:
  *   staged: 1024 x 2048 floats transposed, dst rows 4 KiB apart;
  *   staged_narrow: 2048 x 4096 bytes transposed, dst rows 2 KiB apart;
@@ -324,36 +335,23 @@ static cl_status measure(cl_copy_tuning *out) {
     memset(dbuf, 0, bytes);
     memset(sbuf, 0x5a, bytes); /* every page touched before the timings */
     cal_buffers buf = {dbuf, sbuf, 0};
-    static const cal_copy staging = {"(1024,2048):(1,1024)", "(1024,2048):(2048,1)", 4},
-                          narrow = {"(2048,4096):(1,2048)", "(2048,4096):(4096,1)", 1},
-                          fetching = {"(128,128,128):(128,1,16384)", "(128,128,128):(16384,128,1)", 4},
-                          runs = {"(1001,2000):(1,1001)", "(1001,2000):(2000,1)", 4},
-                          gathering = {"(441505,19):(1,441505)", "(441505,19):(19,1)", 1};
+    /* In this order: prefetch and tall are timed on the same copy, and each
+     * choice is timed with the ones before it settled. */
+    static const struct {
+      size_t choice; /* a bool member of cl_copy_tuning */
+      cal_copy copy;
+    } choices[] = {
+        {offsetof(cl_copy_tuning, staged), {"(1024,2048):(1,1024)", "(1024,2048):(2048,1)", 4}},
+        {offsetof(cl_copy_tuning, staged_narrow), {"(2048,4096):(1,2048)", "(2048,4096):(4096,1)", 1}},
+        {offsetof(cl_copy_tuning, prefetch), {"(128,128,128):(128,1,16384)", "(128,128,128):(16384,128,1)", 4}},
+        {offsetof(cl_copy_tuning, tall), {"(128,128,128):(128,1,16384)", "(128,128,128):(16384,128,1)", 4}},
+        {offsetof(cl_copy_tuning, runs), {"(1001,2000):(1,1001)", "(1001,2000):(2000,1)", 4}},
+        {offsetof(cl_copy_tuning, gather), {"(441505,19):(1,441505)", "(441505,19):(19,1)", 1}},
+    };
     bool ok = true;
-    cl_copy_tuning t = defaults, other = defaults;
-    other.staged = !t.staged;
-    if (faster(&buf, staging, t, other, &ok))
-      t.staged = other.staged;
-    other = t;
-    other.staged_narrow = !t.staged_narrow;
-    if (faster(&buf, narrow, t, other, &ok))
-      t.staged_narrow = other.staged_narrow;
-    other = t;
-    other.prefetch = !t.prefetch;
-    if (faster(&buf, fetching, t, other, &ok))
-      t.prefetch = other.prefetch;
-    other = t;
-    other.tall = !t.tall;
-    if (faster(&buf, fetching, t, other, &ok))
-      t.tall = other.tall;
-    other = t;
-    other.runs = !t.runs;
-    if (faster(&buf, runs, t, other, &ok))
-      t.runs = other.runs;
-    other = t;
-    other.gather = !t.gather;
-    if (faster(&buf, gathering, t, other, &ok))
-      t.gather = other.gather;
+    cl_copy_tuning t = defaults;
+    for (size_t k = 0; k < sizeof choices / sizeof choices[0]; k++)
+      choose_by_timing(&buf, choices[k].copy, choices[k].choice, &t, &ok);
     if (ok)
       *out = t;
     else
