@@ -31,6 +31,7 @@
 
 #include <cutelayout/cutelayout.h>
 
+#include "bench_random.h"
 #include "bench_util.h"
 
 #define SEED UINT64_C(0x5eed2808)
@@ -41,58 +42,12 @@
 #define MAX_RANK 6
 #define MAX_WORKLOADS 160
 
-/* splitmix64: the same workloads on every machine and every run. */
-static uint64_t rng_state = SEED;
-static uint64_t rng_next(void) {
-  uint64_t z = (rng_state += UINT64_C(0x9e3779b97f4a7c15));
-  z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-  z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-  return z ^ (z >> 31);
-}
-/* Uniform in [lo, hi]. */
-static int64_t rng_range(int64_t lo, int64_t hi) { return lo + (int64_t)(rng_next() % (uint64_t)(hi - lo + 1)); }
-
-static bool is_prime(int64_t n) {
-  if (n < 2)
-    return false;
-  for (int64_t d = 2; d * d <= n; d++)
-    if (n % d == 0)
-      return false;
-  return true;
-}
-
-/* An extent near x of one of three kinds, chosen at random: a power of two,
- * an odd number, a prime. */
-static int64_t extent_near(int64_t x) {
-  if (x < 2)
-    x = 2;
-  switch (rng_next() % 3) {
-  case 0: {
-    int64_t p = 2;
-    while (p * 2 <= x + x / 3)
-      p *= 2;
-    return p;
-  }
-  case 1:
-    return x < 3 ? 3 : x | 1;
-  default:
-    while (!is_prime(x))
-      x++;
-    return x;
-  }
-}
+static bench_rng rng = {SEED};
+static uint64_t rng_next(void) { return bench_rng_next(&rng); }
+static int64_t rng_range(int64_t lo, int64_t hi) { return bench_rng_range(&rng, lo, hi); }
+static int64_t extent_near(int64_t x) { return bench_extent_near(&rng, x, INT64_MAX); }
 
 static const int64_t elem_sizes[] = {1, 2, 4, 8, 16};
-static const char *elem_name(int64_t e) {
-  switch (e) {
-  case 1: return "u8";
-  case 2: return "f16";
-  case 4: return "f32";
-  case 8: return "f64";
-  default: return "c128";
-  }
-}
-
 /* One workload: the coordinates (extents n[0..r), mode 0 fastest) and the
  * element offsets of each mode on both sides. */
 typedef struct workload {
@@ -181,7 +136,7 @@ static void make_perm(workload *w, int64_t r, int64_t e, const int64_t *spad, co
     ident[k] = k;
   compact(w->n, spad, ident, r, w->ss);
   compact(w->n, dpad, perm, r, w->ds);
-  int len = snprintf(w->name, sizeof w->name, "%s%lld-%s-", family, (long long)r, elem_name(e));
+  int len = snprintf(w->name, sizeof w->name, "%s%lld-%s-", family, (long long)r, bench_elem_name(e));
   len += name_extents(w->name + len, sizeof w->name - (size_t)len, w->n, r);
   len += snprintf(w->name + len, sizeof w->name - (size_t)len, "-");
   for (int64_t k = 0; k < r; k++)
@@ -204,7 +159,7 @@ static void make_image(workload *w, int64_t e, bool to_nhwc) {
   memcpy(w->n, n, sizeof n);
   compact(w->n, NULL, to_nhwc ? nchw : nhwc, 4, w->ss);
   compact(w->n, NULL, to_nhwc ? nhwc : nchw, 4, w->ds);
-  snprintf(w->name, sizeof w->name, "image-%s-%s-%lldx%lldx%lldx%lld", elem_name(e), to_nhwc ? "nchw2nhwc" : "nhwc2nchw",
+  snprintf(w->name, sizeof w->name, "image-%s-%s-%lldx%lldx%lldx%lld", bench_elem_name(e), to_nhwc ? "nchw2nhwc" : "nhwc2nchw",
            (long long)batch, (long long)c, (long long)ht, (long long)wd);
 }
 
@@ -229,7 +184,7 @@ static void make_heads(workload *w, int64_t e) {
   memcpy(w->n, n, sizeof n);
   compact(w->n, NULL, bshd, 4, w->ss);
   compact(w->n, NULL, bhsd, 4, w->ds);
-  snprintf(w->name, sizeof w->name, "heads-%s-%lldx%lldx%lldx%lld", elem_name(e), (long long)b, (long long)s,
+  snprintf(w->name, sizeof w->name, "heads-%s-%lldx%lldx%lldx%lld", bench_elem_name(e), (long long)b, (long long)s,
            (long long)h, (long long)d);
 }
 
@@ -308,7 +263,7 @@ static void make_hier(workload *w, int64_t e, int op) {
   w->elem = e;
   w->dst = gather ? row : out;
   w->src = gather ? out : row;
-  snprintf(w->name, sizeof w->name, "hier-%s-%s-%lldx%lld-tile%lldx%lld-%s", ops[op], elem_name(e),
+  snprintf(w->name, sizeof w->name, "hier-%s-%s-%lldx%lld-tile%lldx%lld-%s", ops[op], bench_elem_name(e),
            (long long)(gm * tm), (long long)(gn * tn), (long long)tm, (long long)tn, gather ? "to-rowmajor" : "from-rowmajor");
 }
 
@@ -447,7 +402,7 @@ void bench_copy_random(void);
 void bench_copy_random(void) {
   static workload w[MAX_WORKLOADS];
   static result res[MAX_WORKLOADS];
-  rng_state = SEED;
+  rng.state = SEED;
   int64_t count = draw_workloads(w);
   char *src_mem = aligned_alloc(64, (size_t)FOOTPRINT), *dst_mem = aligned_alloc(64, (size_t)FOOTPRINT);
   if (src_mem == NULL || dst_mem == NULL) {

@@ -44,18 +44,13 @@
 
 #include <cutelayout/cuda.h>
 
+#include "bench_cuda.h"
+#include "bench_random.h"
 #include "bench_util.h"
 
 namespace {
 
-#define CUDA_CHECK(call)                                                                                    \
-  do {                                                                                                      \
-    cudaError_t e_ = (call);                                                                                \
-    if (e_ != cudaSuccess) {                                                                                \
-      std::fprintf(stderr, "cute-layout-bench: gpu-random: %s: %s\n", #call, cudaGetErrorString(e_));       \
-      std::exit(1);                                                                                         \
-    }                                                                                                       \
-  } while (0)
+#define CUDA_CHECK(call) BENCH_CUDA_CHECK("gpu-random", call)
 
 constexpr uint64_t kSeed = 0x5eed2727;
 constexpr int64_t kMinBytes = int64_t(8) << 20, kMaxBytes = int64_t(256) << 20;
@@ -68,56 +63,12 @@ constexpr unsigned long long kHoldNs = 2000000;     // the queue fills behind 2 
 
 // ---------------------------------------------------------------- drawing
 
-// splitmix64: the same workloads on every machine and every run.
-uint64_t rng_state = kSeed;
-uint64_t rng_next() {
-  uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-int64_t rng_range(int64_t lo, int64_t hi) { return lo + int64_t(rng_next() % uint64_t(hi - lo + 1)); }
-
-bool is_prime(int64_t n) {
-  if (n < 2)
-    return false;
-  for (int64_t d = 2; d * d <= n; d++)
-    if (n % d == 0)
-      return false;
-  return true;
-}
-
-// An extent near x, at most kMaxExtent, of one of three kinds chosen at
-// random: a power of two, an odd number, a prime.
-int64_t extent_near(int64_t x) {
-  x = std::max<int64_t>(2, std::min(x, kMaxExtent - 10));
-  switch (rng_next() % 3) {
-  case 0: {
-    int64_t p = 2;
-    while (p * 2 <= x + x / 3 && p * 2 <= kMaxExtent)
-      p *= 2;
-    return p;
-  }
-  case 1:
-    return x < 3 ? 3 : x | 1;
-  default:
-    while (!is_prime(x))
-      x++;
-    return x;
-  }
-}
+bench_rng rng = {kSeed};
+uint64_t rng_next() { return bench_rng_next(&rng); }
+int64_t rng_range(int64_t lo, int64_t hi) { return bench_rng_range(&rng, lo, hi); }
+int64_t extent_near(int64_t x) { return bench_extent_near(&rng, x, kMaxExtent); }
 
 const int64_t elem_sizes[] = {1, 2, 4, 8, 16};
-const char *elem_name(int64_t e) {
-  switch (e) {
-  case 1: return "u8";
-  case 2: return "f16";
-  case 4: return "f32";
-  case 8: return "f64";
-  default: return "c128";
-  }
-}
-
 // Bytes of data, log-uniform in [kMinBytes, kMaxBytes].
 int64_t draw_bytes() {
   double u = double(rng_next() >> 11) / double(1ull << 53);
@@ -233,7 +184,7 @@ perm_draw draw_perm(int r, int64_t e) {
 }
 
 std::string perm_name(const char *family, const perm_draw &p, int64_t e) {
-  std::string t = std::string(family) + std::to_string(p.n.size()) + "-" + elem_name(e) + "-" + extents_name(p.n) + "-";
+  std::string t = std::string(family) + std::to_string(p.n.size()) + "-" + bench_elem_name(e) + "-" + extents_name(p.n) + "-";
   for (int64_t k : p.perm)
     t += std::to_string(k);
   return t;
@@ -265,7 +216,7 @@ workload make_image(int64_t e, bool to_nhwc) {
   w.elem = e;
   w.src = layout_text(n, compact(n, to_nhwc ? nchw : nhwc));
   w.dst = layout_text(n, compact(n, to_nhwc ? nhwc : nchw));
-  w.name = std::string("image-") + elem_name(e) + (to_nhwc ? "-nchw2nhwc-" : "-nhwc2nchw-") + std::to_string(batch) +
+  w.name = std::string("image-") + bench_elem_name(e) + (to_nhwc ? "-nchw2nhwc-" : "-nhwc2nchw-") + std::to_string(batch) +
            "x" + std::to_string(c) + "x" + std::to_string(ht) + "x" + std::to_string(wd);
   return w;
 }
@@ -285,7 +236,7 @@ workload make_heads(int64_t e, bool split) {
   w.elem = e;
   w.src = layout_text(n, compact(n, split ? bshd : bhsd));
   w.dst = layout_text(n, compact(n, split ? bhsd : bshd));
-  w.name = std::string("heads-") + elem_name(e) + (split ? "-split-" : "-merge-") + std::to_string(b) + "x" +
+  w.name = std::string("heads-") + bench_elem_name(e) + (split ? "-split-" : "-merge-") + std::to_string(b) + "x" +
            std::to_string(s) + "x" + std::to_string(h) + "x" + std::to_string(d);
   return w;
 }
@@ -337,7 +288,7 @@ workload make_nounit(int64_t e) {
   w.elem = e;
   w.src = layout_text(n, {step, n[0] * step + rng_range(0, 9)});
   w.dst = layout_text(n, {2 * n[1] + rng_range(1, 9), 2});
-  w.name = std::string("nounit-") + elem_name(e) + "-" + extents_name(n) + "-step" + std::to_string(step);
+  w.name = std::string("nounit-") + bench_elem_name(e) + "-" + extents_name(n) + "-step" + std::to_string(step);
   return w;
 }
 
@@ -397,7 +348,7 @@ workload make_swizzle(int64_t e) {
                     ",1)";
   w.dst = to_rowmajor ? row : tiled;
   w.src = to_rowmajor ? tiled : row;
-  w.name = std::string("swizzle-") + elem_name(e) + "-" + std::to_string(mm) + "x" + std::to_string(nn) +
+  w.name = std::string("swizzle-") + bench_elem_name(e) + "-" + std::to_string(mm) + "x" + std::to_string(nn) +
            (to_rowmajor ? "-to-rowmajor" : "-from-rowmajor");
   return w;
 }
@@ -453,7 +404,7 @@ workload make_hier(int64_t e, int op) {
   w.elem = e;
   w.dst = text_of(gather ? row : out);
   w.src = text_of(gather ? out : row);
-  w.name = std::string("hier-") + ops[op] + "-" + elem_name(e) + "-" + std::to_string(gm * tm) + "x" +
+  w.name = std::string("hier-") + ops[op] + "-" + bench_elem_name(e) + "-" + std::to_string(gm * tm) + "x" +
            std::to_string(gn * tn) + "-tile" + std::to_string(tm) + "x" + std::to_string(tn) +
            (gather ? "-to-rowmajor" : "-from-rowmajor");
   cl_layout_free(out);
@@ -463,7 +414,7 @@ workload make_hier(int64_t e, int op) {
 
 // The workloads, in a fixed order from the seed.
 std::vector<workload> draw_workloads() {
-  rng_state = kSeed;
+  rng.state = kSeed;
   std::vector<workload> w;
   for (int k = 0; k < 100; k++)  // every element size, ranks 2 to 6
     w.push_back(make_perm(2 + k % 5, elem_sizes[(k / 5) % 5]));
