@@ -46,18 +46,12 @@
 #include <cutelayout/cuda.h>
 
 #include "bench_gpu_cute.h"
+#include "bench_cuda.h"
 #include "bench_util.h"
 
 namespace {
 
-#define CUDA_CHECK(call)                                                                                    \
-  do {                                                                                                      \
-    cudaError_t e_ = (call);                                                                                \
-    if (e_ != cudaSuccess) {                                                                                \
-      std::fprintf(stderr, "cute-layout-bench: gpu: %s: %s\n", #call, cudaGetErrorString(e_));              \
-      std::exit(1);                                                                                         \
-    }                                                                                                       \
-  } while (0)
+#define CUDA_CHECK(call) BENCH_CUDA_CHECK("gpu", call)
 
 constexpr int kRuns = 15;
 constexpr double kRunSeconds = 0.002;     // GPU time of one timed run
