@@ -3,11 +3,11 @@
 // checks on the host, then a plan (plan.c) and a launch (kernels.cu).
 #include <cuda_runtime.h>
 
-#include <cstdarg>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 
+#include "cuda_status.h"
 #include "cuda_impl.h"
 
 namespace {
@@ -31,20 +31,8 @@ address_range_fn address_range() {
   return fn;
 }
 
-__attribute__((format(printf, 2, 3))) cl_status fail(cl_status status, const char *fmt, ...) {
-  char message[256];
-  va_list ap;
-  va_start(ap, fmt);
-  std::vsnprintf(message, sizeof message, fmt, ap);
-  va_end(ap);
-  return cl_set_last_error(status, message);
-}
-
-cl_status null_argument(const char *function, const char *argument) {
-  char message[256];
-  std::snprintf(message, sizeof message, "%s: argument '%s' is NULL", function, argument);
-  return cl_set_last_error(CL_E_NULL, message);
-}
+using cl_cuda_status::fail;
+using cl_cuda_status::null_argument;
 
 cl_cuda_side tensor_side(const cl_tensor_t *t) {
   cl_cuda_side side = {static_cast<char *>(cl_tensor_data(t)), cl_tensor_layout(t), {0, 0, 0}, 0};

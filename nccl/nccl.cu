@@ -4,12 +4,12 @@
 #include <cuda_runtime.h>
 #include <nccl.h>
 
-#include <cstdarg>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
+#include "cuda_status.h"
 #include <cutelayout/nccl.h>
 
 #define TRY(expr)                                                                                                      \
@@ -40,18 +40,8 @@ struct side {
   int64_t *staged; // where peer p's elements start in the staging buffer
 };
 
-__attribute__((format(printf, 2, 3))) cl_status fail(cl_status status, const char *fmt, ...) {
-  char message[256];
-  va_list ap;
-  va_start(ap, fmt);
-  std::vsnprintf(message, sizeof message, fmt, ap);
-  va_end(ap);
-  return cl_set_last_error(status, message);
-}
-
-cl_status null_argument(const char *function, const char *argument) {
-  return fail(CL_E_NULL, "%s: argument '%s' is NULL", function, argument);
-}
+using cl_cuda_status::fail;
+using cl_cuda_status::null_argument;
 
 cl_status cuda_fail(cudaError_t e, const char *what) {
   cudaGetLastError();
