@@ -205,6 +205,45 @@ static std::vector<std::string> families(int p) {
   return out;
 }
 
+// Elements contiguous in the source are sent from it, those contiguous in
+// the destination received into it, an all-gather's into place: only the
+// rest is staged.  Each redistribution is also checked against the host.
+static void test_in_place(const std::vector<ncclComm_t> &comms) {
+  int p = int(comms.size());
+  char t[3][96];
+  std::snprintf(t[0], sizeof t[0], "dist((16,16), %d, Shard(0))", p);
+  std::snprintf(t[1], sizeof t[1], "dist((16,16), %d, Shard(1))", p);
+  std::snprintf(t[2], sizeof t[2], "dist((16,16), %d, Replicate)", p);
+  cl_dist_t *rows = parse(t[0]), *cols = parse(t[1]), *all = parse(t[2]);
+  struct {
+    const cl_dist_t *src, *dst;
+    size_t staged; // elements
+  } cases[] = {
+      {rows, cols, size_t(p - 1) * 256 / size_t(p * p)}, // packed to send, received in place
+      {cols, rows, size_t(p - 1) * 256 / size_t(p * p)}, // sent in place, unpacked
+      {rows, all, 0},                                    // an all-gather
+  };
+  for (const auto &c : cases) {
+    std::vector<job> jobs = run_all(comms, c.src, c.dst, 4);
+    for (int q = 0; q < p; q++) {
+      CHECK(jobs[q].status == CL_OK && jobs[q].ok, "in place, rank %d", q);
+      CHECK(jobs[q].staging == c.staged * 4, "rank %d staged %zu bytes, not %zu", q, jobs[q].staging, c.staged * 4);
+    }
+  }
+  if (p == 4) { // a 2x2 mesh's transposition: whole buffers to one peer
+    cl_dist_t *a = parse("dist((8,8), (2,2), Shard(0), Shard(1))"), *b = parse("dist((8,8), (2,2), Shard(1), Shard(0))");
+    std::vector<job> jobs = run_all(comms, a, b, 2);
+    for (int q = 0; q < p; q++)
+      CHECK(jobs[q].status == CL_OK && jobs[q].ok && jobs[q].staging == 0, "2x2 mesh, rank %d staged %zu bytes", q,
+            jobs[q].staging);
+    cl_dist_free(a);
+    cl_dist_free(b);
+  }
+  cl_dist_free(rows);
+  cl_dist_free(cols);
+  cl_dist_free(all);
+}
+
 static int test_gpu(void) {
   int ndev = 0;
   if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev < 2) {
@@ -233,10 +272,13 @@ static int test_gpu(void) {
   for (size_t c = 0; c < cases.size(); c++) {
     cl_dist_t *a = parse(fam[cases[c].first].c_str()), *b = parse(fam[cases[c].second].c_str());
     size_t elem = elems[c % 5];
+    // Both schedules of the exchange, in turn (read when an executor is made).
+    const char *schedule = c % 2 == 0 ? "rounds" : "group";
+    setenv("CUTELAYOUT_NCCL_SCHEDULE", schedule, 1);
     std::vector<job> jobs = run_all(comms, a, b, elem);
     for (int q = 0; q < ndev; q++)
-      CHECK(jobs[q].status == CL_OK && jobs[q].ok, "%s -> %s, %zu-byte elements, rank %d",
-            fam[cases[c].first].c_str(), fam[cases[c].second].c_str(), elem, q);
+      CHECK(jobs[q].status == CL_OK && jobs[q].ok, "%s -> %s, %zu-byte elements, %s, rank %d",
+            fam[cases[c].first].c_str(), fam[cases[c].second].c_str(), elem, schedule, q);
     // Staging: what goes to and comes from other ranks, no more.
     if (cl_dist_replicas(a) == 1 && cl_dist_replicas(b) == 1)
       for (int q = 0; q < ndev; q++)
@@ -248,6 +290,8 @@ static int test_gpu(void) {
     cl_dist_free(b);
   }
   std::printf("%d redistributions on %d GPUs\n", pairs, ndev);
+  unsetenv("CUTELAYOUT_NCCL_SCHEDULE");
+  test_in_place(comms);
 
   // Ranks that planned different redistributions: CL_E_RANK on every rank.
   cl_dist_t *a = parse(fam[0].c_str()), *b = parse(fam[1].c_str()), *c = parse(fam[2].c_str());
