@@ -259,8 +259,9 @@ class NcclComm:
     NCCL's unique id (ncclGetUniqueId through ctypes on the libnccl that
     libcutelayout-nccl loaded, the one torch loaded when it was first), the
     group broadcasts its 128 bytes, every rank calls ncclCommInitRank.  A
-    collective call: every rank of the group must make it.  close() (or the
-    object's end) destroys it."""
+    collective call: every rank of the group must make it.  close() destroys
+    it; one left open ends with the process (no destruction at interpreter
+    shutdown, when the peers may be gone)."""
 
     def __init__(self, group=None):
         import torch.distributed as tdist
@@ -284,12 +285,6 @@ class NcclComm:
             self._lib.ncclCommDestroy.argtypes = [c_void_p]
             self._lib.ncclCommDestroy(self.handle)
             self.handle = c_void_p()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:  # interpreter shutdown: the library may be gone
-            pass
 
 
 _comms = {}
