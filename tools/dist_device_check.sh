@@ -64,7 +64,7 @@ fi
 if has python; then
   for n in 2 "$ngpu"; do
     [ "$n" -le "$ngpu" ] || continue
-    step "gpu_redistribute.py, $n GPUs" py_gpu$n.log torchrun --nproc_per_node="$n" tests/dist/gpu_redistribute.py 48
+    step "gpu_redistribute.py, $n GPUs" py_gpu$n.log torchrun --nproc_per_node="$n" tests/dist/gpu_redistribute.py 30
     note "" "$(grep -h 'gpu-redistribute:' "$out/py_gpu$n.log")"
     [ "$n" = "$ngpu" ] && break
   done
@@ -73,7 +73,7 @@ fi
 if has bench; then
   for size in 16384 8192; do
     step "dist_vs_dtensor.py $size, $ngpu GPUs" bench_$size.log \
-      torchrun --nproc_per_node="$ngpu" bench/dist_vs_dtensor.py "$size" 30
+      torchrun --nproc_per_node="$ngpu" bench/dist_vs_dtensor.py "$size" 20
   done
 fi
 
