@@ -13,6 +13,9 @@ contiguous buffer of the same bytes without any packing.  On 4 GPUs also a
 
     torchrun --nproc_per_node=4 bench/dist_vs_dtensor.py [N] [REPEATS]
 
+DIST_BENCH_CHUNKS=1,2,8 adds rows of the C executor exchanging in that many
+chunks (CUTELAYOUT_NCCL_CHUNKS; docs/distributed.md).
+
 GB/s per GPU = bytes of the local source shard / time; each time the median
 of REPEATS timed runs (CUDA events, after warm-ups), its spread the min and
 max, on rank 0 (each run ends in a barrier, so every rank waits for the
@@ -93,14 +96,17 @@ def main():
     src, dst = Dist('dist((%d,%d), %d, Shard(0))' % (N, N, P)), Dist('dist((%d,%d), %d, Shard(1))' % (N, N, P))
     src_buf = rowmajor_local(src, local)
     out = torch.empty(dst.local_size, dtype=dtype, device=dev)
-    # The C executor's two schedules (CUTELAYOUT_NCCL_SCHEDULE, read when an
-    # executor is made), then torch alone.
-    executors = (['rounds', 'group'] if nccl_available() else []) + ['torch']
-    label = {'rounds': 'cute-layout', 'group': 'cute-layout, one group', 'torch': 'cute-layout on torch'}
+    # The C executor with its default number of chunks, and with others
+    # (CUTELAYOUT_NCCL_CHUNKS, read when an executor is made); torch alone.
+    chunks = [c for c in os.environ.get('DIST_BENCH_CHUNKS', '').split(',') if c]
+    executors = (['default'] + chunks if nccl_available() else []) + ['torch']
+    label = {'default': 'cute-layout', 'torch': 'cute-layout on torch'}
+    label.update({c: 'cute-layout, %s chunks' % c for c in chunks})
 
     def redistribution(a, b, ex, **kw):
-        if ex != 'torch':
-            os.environ['CUTELAYOUT_NCCL_SCHEDULE'] = ex
+        os.environ.pop('CUTELAYOUT_NCCL_CHUNKS', None)
+        if ex not in ('default', 'torch'):
+            os.environ['CUTELAYOUT_NCCL_CHUNKS'] = ex
         return Redistribution(a, b, dtype, dev, executor='torch' if ex == 'torch' else 'nccl', **kw)
     for ex in executors:
         move = redistribution(src, dst, ex)
@@ -162,14 +168,16 @@ def main():
             print('| %s | %.1f | %.3f | %.3f | %.3f |' % (name, gbs, med, lo, hi))
         times = {name: med for name, _, med, _, _ in rows}
         floor = times['all_to_all_single, contiguous (floor)']
-        for name, against, what in [
-                ('Shard(0)->Shard(1) cute-layout', floor, 'x the all_to_all floor (target <= 1.15)'),
-                ('BlockCyclic(0,64)->Shard(0) cute-layout (DTensor cannot)', floor, 'x the all_to_all floor (target <= 1.3)'),
-                ('Shard(0)->Replicate cute-layout', times['Shard(0)->Replicate DTensor'], 'x DTensor'),
-                ('2x2 mesh [S(0),S(1)]->[S(1),S(0)] cute-layout', times.get('2x2 mesh [S(0),S(1)]->[S(1),S(0)] DTensor'),
-                 'x DTensor (target <= 0.5)')]:
-            if name in times and against:
-                print('ratio: %s %.3f %s' % (name, times[name] / against, what))
+        for name, med in times.items():
+            if 'cute-layout' not in name:
+                continue
+            for case, against, what in [
+                    ('Shard(0)->Shard(1)', floor, 'x the all_to_all floor (target <= 1.15)'),
+                    ('BlockCyclic(0,64)->Shard(0)', floor, 'x the all_to_all floor (target <= 1.3)'),
+                    ('Shard(0)->Replicate', times['Shard(0)->Replicate DTensor'], 'x DTensor'),
+                    ('2x2 mesh', times.get('2x2 mesh [S(0),S(1)]->[S(1),S(0)] DTensor'), 'x DTensor (target <= 0.5)')]:
+                if name.startswith(case) and against:
+                    print('ratio: %s %.3f %s' % (name, med / against, what))
     tdist.destroy_process_group()
 
 

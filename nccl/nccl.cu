@@ -6,11 +6,11 @@
 #include <cuda_runtime.h>
 #include <nccl.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <new>
 
 #include "cuda_status.h"
 #include <cutelayout/nccl.h>
@@ -40,7 +40,7 @@ struct side {
   int64_t *direct; // where they lie contiguous, in order, in the local buffer; -1 when staged
 };
 
-// The copies of one step (a round's packing, the own pieces, a round's
+// The copies of one step (a chunk's packing, the own pieces, a chunk's
 // unpacking) as tensor pairs, made once per pair of run buffers.
 struct copy_list {
   cl_tensor_t **dst, **src;
@@ -59,11 +59,29 @@ cl_status nccl_fail(ncclResult_t r, const char *what) {
   return fail(CL_E_DEVICE, "%s: %s", what, ncclGetErrorString(r));
 }
 
-// How the exchange is ordered (CUTELAYOUT_NCCL_SCHEDULE): every peer in one
-// NCCL group after all packing, or P - 1 rounds (round k sends to rank + k
-// and receives from rank - k) whose packing runs on a second stream while
-// the earlier rounds move, and whose unpacking while the later ones do.
-enum schedule { SCHEDULE_GROUP, SCHEDULE_ROUNDS };
+// The exchange with every peer goes in up to `chunks` NCCL groups (each peer's
+// elements cut in that many equal runs, none under chunk_bytes): chunk c is
+// packed on a second stream while chunk c - 1 moves, and unpacked while
+// chunk c + 1 does.  CUTELAYOUT_NCCL_CHUNKS sets the number (1 to
+// max_chunks), CUTELAYOUT_NCCL_CHUNK_BYTES the least size; the ranks take
+// the smallest any of them asked for.
+const int64_t max_chunks = 16;
+const int64_t default_chunks = 4;
+const int64_t default_chunk_bytes = int64_t(1) << 20;
+// The plan check's values: the hash, its complement, whether this rank can
+// take part in an all-gather, the chunks and the chunk bytes asked for.
+const int check_values = 5;
+
+// A positive integer of the environment, at most `most`; `otherwise` when it
+// is unset or not one.
+int64_t from_environment(const char *name, int64_t most, int64_t otherwise) {
+  const char *text = std::getenv(name);
+  if (text == nullptr || *text == '\0')
+    return otherwise;
+  char *end = nullptr;
+  long long value = std::strtoll(text, &end, 10);
+  return *end == '\0' && value >= 1 && value <= most ? int64_t(value) : otherwise;
+}
 
 } // namespace
 
@@ -75,7 +93,8 @@ struct cl_nccl_exec {
   uint64_t hash;
   bool checked, check_queued;
   bool local_direct; // the own pieces pair up one to one: copied src to dst
-  schedule order;
+  // Asked for on this rank, and agreed by the ranks in the first run's check.
+  int64_t chunks_asked, chunks, chunk_bytes_asked, chunk_bytes;
   // All-gather: every rank sends one contiguous range to all and receives
   // each rank's at rank * count of one contiguous range (decided on all
   // ranks at once, by the first run's check).
@@ -84,14 +103,14 @@ struct cl_nccl_exec {
   side send, recv;
   char *send_buf, *recv_buf; // device memory
   size_t send_bytes, recv_bytes;
-  uint64_t *check_buf; // device: min(hash), min(~hash), min(gather_here) over the ranks
+  uint64_t *check_buf; // device: the check's values, their minimum over the ranks
   cudaStream_t aside;  // packing, own copies and unpacking beside the exchange
-  cudaEvent_t fork, joined, *packed, *received; // packed[k], received[k]: round k
-  // The views of the last run's buffers: pack[k], unpack[k] for round k
-  // (k = 1 .. ranks - 1), own[0] the own pieces' first step, own[1] the second.
+  cudaEvent_t fork, joined, packed[max_chunks], received[max_chunks]; // of chunk c
+  // The views of the last run's buffers: pack[c], unpack[c] for chunk c,
+  // own[0] the own pieces' first step, own[1] the second.
   const void *views_src;
   void *views_dst;
-  copy_list *pack, *unpack, own[2];
+  copy_list pack[max_chunks], unpack[max_chunks], own[2];
 };
 
 namespace {
@@ -218,14 +237,7 @@ void find_gather(cl_nccl_exec *e) {
                      e->send.direct[p] == e->gather_src && e->recv.direct[p] == e->gather_dst + p * count;
 }
 
-schedule schedule_from_environment() {
-  const char *name = std::getenv("CUTELAYOUT_NCCL_SCHEDULE");
-  if (name != nullptr && std::strcmp(name, "rounds") == 0)
-    return SCHEDULE_ROUNDS;
-  if (name != nullptr && std::strcmp(name, "group") == 0)
-    return SCHEDULE_GROUP;
-  return SCHEDULE_ROUNDS;
-}
+
 
 cl_status check_comm(const cl_dist_plan_t *plan, ncclComm_t comm, int *device) {
   int count = 0, rank = 0;
@@ -284,13 +296,9 @@ cl_status make_streams(cl_nccl_exec *e) {
     e->aside = nullptr;
     return cuda_fail(ce, "cl_nccl_exec_new: cudaStreamCreate");
   }
-  e->packed = static_cast<cudaEvent_t *>(std::calloc(size_t(e->ranks), sizeof(cudaEvent_t)));
-  e->received = static_cast<cudaEvent_t *>(std::calloc(size_t(e->ranks), sizeof(cudaEvent_t)));
-  if (e->packed == nullptr || e->received == nullptr)
-    return fail(CL_E_NOMEM, "cl_nccl_exec_new: out of memory");
   TRY(new_event(&e->fork));
   TRY(new_event(&e->joined));
-  for (int64_t k = 0; k < e->ranks; k++) {
+  for (int64_t k = 0; k < max_chunks; k++) {
     TRY(new_event(&e->packed[k]));
     TRY(new_event(&e->received[k]));
   }
@@ -316,16 +324,15 @@ cl_status build(cl_nccl_exec *e, const cl_dist_plan_t *plan) {
   }
   e->send_bytes = size_t(sent) * e->elem;
   e->recv_bytes = size_t(received) * e->elem;
-  e->pack = new (std::nothrow) copy_list[size_t(e->ranks)]();
-  e->unpack = new (std::nothrow) copy_list[size_t(e->ranks)]();
-  if (e->pack == nullptr || e->unpack == nullptr)
-    return fail(CL_E_NOMEM, "cl_nccl_exec_new: out of memory");
+  // With nothing to pack or unpack there is nothing to overlap: one group.
+  if (sent + received == 0)
+    e->chunks_asked = e->chunks = 1;
   device_scope scope;
   TRY(scope.enter(e->device));
   TRY(make_streams(e));
   TRY(alloc_device(reinterpret_cast<void **>(&e->send_buf), e->send_bytes));
   TRY(alloc_device(reinterpret_cast<void **>(&e->recv_buf), e->recv_bytes));
-  return alloc_device(reinterpret_cast<void **>(&e->check_buf), 3 * sizeof(uint64_t));
+  return alloc_device(reinterpret_cast<void **>(&e->check_buf), check_values * sizeof(uint64_t));
 }
 
 // ---- the views of a run's buffers ----
@@ -399,21 +406,142 @@ cl_status add_copy(copy_list *c, char *to, const cl_layout_t *to_layout, char *f
   return push(c, d, s);
 }
 
-cl_status add_pack(cl_nccl_exec *e, copy_list *c, int64_t p, const char *src) {
-  for (int64_t k = e->send.first[p]; k < e->send.first[p + 1]; k++) {
-    const piece &pc = e->send.pieces[k];
-    TRY(add_copy(c, e->send_buf + pc.staged * e->elem, nullptr, const_cast<char *>(src) + pc.offset * e->elem,
-                 pc.layout, e->elem, pc.size));
+// A layout's flat modes, fastest first (caller frees both arrays).
+cl_status flat_modes(const cl_layout_t *layout, int64_t **extent, int64_t **stride, int64_t *n) {
+  *extent = *stride = nullptr;
+  cl_layout_t *flat = nullptr;
+  cl_tuple_t *t[2] = {nullptr, nullptr};
+  cl_status st = cl_layout_flatten(layout, &flat);
+  if (st == CL_OK)
+    st = cl_layout_shape(flat, &t[0]);
+  if (st == CL_OK)
+    st = cl_layout_stride(flat, &t[1]);
+  *n = st == CL_OK ? cl_tuple_rank(t[0]) : 0;
+  if (st == CL_OK) {
+    *extent = static_cast<int64_t *>(std::malloc(size_t(*n) * sizeof(int64_t)));
+    *stride = static_cast<int64_t *>(std::malloc(size_t(*n) * sizeof(int64_t)));
+    if (*extent == nullptr || *stride == nullptr)
+      st = fail(CL_E_NOMEM, "cl_nccl_exec_run: out of memory");
+  }
+  for (int side = 0; side < 2 && st == CL_OK; side++) {
+    int64_t *into = side == 0 ? *extent : *stride;
+    if (cl_tuple_kind(t[side]) == CL_KIND_INT)
+      st = cl_tuple_value(t[side], &into[0]);
+    for (int64_t i = 0; i < *n && st == CL_OK && cl_tuple_kind(t[side]) != CL_KIND_INT; i++) {
+      cl_tuple_t *leaf = nullptr;
+      st = cl_tuple_get(t[side], &i, 1, &leaf);
+      if (st == CL_OK)
+        st = cl_tuple_value(leaf, &into[i]);
+      cl_tuple_free(leaf);
+    }
+  }
+  cl_tuple_free(t[0]);
+  cl_tuple_free(t[1]);
+  cl_layout_free(flat);
+  return st;
+}
+
+// The layout of modes 0 .. i - 1 of (extent, stride) followed by `steps`
+// steps of mode i (when i < n).
+cl_status block_layout(const int64_t *extent, const int64_t *stride, int64_t n, int64_t i, int64_t steps,
+                       cl_layout_t **out) {
+  int64_t *e = static_cast<int64_t *>(std::malloc(size_t(n + 1) * sizeof(int64_t)));
+  int64_t *d = static_cast<int64_t *>(std::malloc(size_t(n + 1) * sizeof(int64_t)));
+  cl_status st = e != nullptr && d != nullptr ? CL_OK : fail(CL_E_NOMEM, "cl_nccl_exec_run: out of memory");
+  int64_t k = i;
+  if (st == CL_OK) {
+    std::memcpy(e, extent, size_t(i) * sizeof(int64_t));
+    std::memcpy(d, stride, size_t(i) * sizeof(int64_t));
+    if (i < n) {
+      e[k] = steps;
+      d[k++] = stride[i];
+    }
+  }
+  cl_tuple_t *shape = nullptr, *strides = nullptr;
+  if (st == CL_OK)
+    st = cl_tuple_from_ints(e, k, &shape);
+  if (st == CL_OK)
+    st = cl_tuple_from_ints(d, k, &strides);
+  if (st == CL_OK)
+    st = cl_layout_make(shape, strides, out);
+  cl_tuple_free(shape);
+  cl_tuple_free(strides);
+  std::free(e);
+  std::free(d);
+  return st;
+}
+
+// Adds the copies of elements [a, b) of a piece, between the local buffer
+// (through the piece's layout) and `staging` (contiguous, element a first):
+// packing when to_staging, else unpacking.  A whole piece is one copy; a
+// part is cut in blocks, each the largest that starts at a multiple of the
+// product P of the modes before some mode i and takes whole modes below i
+// and consecutive steps of mode i, so its elements are offset + (modes
+// below i, steps of i) with no carry.
+cl_status add_range(const cl_nccl_exec *e, copy_list *c, const piece &pc, int64_t a, int64_t b, char *local,
+                    char *staging, bool to_staging) {
+  char *at_local = local + pc.offset * e->elem;
+  if (a == 0 && b == pc.size)
+    return to_staging ? add_copy(c, staging, nullptr, at_local, pc.layout, e->elem, pc.size)
+                      : add_copy(c, at_local, pc.layout, staging, nullptr, e->elem, pc.size);
+  int64_t *extent = nullptr, *stride = nullptr, n = 0;
+  cl_status st = flat_modes(pc.layout, &extent, &stride, &n);
+  for (int64_t at = a; at < b && st == CL_OK;) {
+    int64_t i = 0, below = 1;
+    while (i < n && at % (below * extent[i]) == 0 && below * extent[i] <= b - at)
+      below *= extent[i++];
+    int64_t steps = i < n ? std::min((b - at) / below, extent[i] - (at / below) % extent[i]) : 1;
+    int64_t offset = 0;
+    cl_layout_t *block = nullptr;
+    st = cl_layout_eval(pc.layout, at, &offset);
+    if (st == CL_OK)
+      st = block_layout(extent, stride, n, i, steps, &block);
+    char *here = at_local + offset * int64_t(e->elem), *there = staging + (at - a) * int64_t(e->elem);
+    if (st == CL_OK)
+      st = to_staging ? add_copy(c, there, nullptr, here, block, e->elem, steps * below)
+                      : add_copy(c, here, block, there, nullptr, e->elem, steps * below);
+    cl_layout_free(block);
+    at += steps * below;
+  }
+  std::free(extent);
+  std::free(stride);
+  return st;
+}
+
+// How many chunks a peer's n elements go in (both ends compute the same),
+// and chunk c's elements [*lo, *hi).
+int64_t parts(const cl_nccl_exec *e, int64_t n) {
+  int64_t by_size = int64_t(size_t(n) * e->elem / size_t(e->chunk_bytes));
+  return std::max<int64_t>(1, std::min(e->chunks, by_size));
+}
+
+void chunk_range(const cl_nccl_exec *e, int64_t n, int64_t c, int64_t *lo, int64_t *hi) {
+  int64_t k = parts(e, n);
+  *lo = c < k ? n * c / k : n;
+  *hi = c < k ? n * (c + 1) / k : n;
+}
+
+// The copies of elements [lo, hi) of what goes to (send) or comes from
+// (recv) peer p, between the local buffer and staging.
+cl_status add_chunk(const cl_nccl_exec *e, const side *s, copy_list *c, int64_t p, int64_t lo, int64_t hi, char *local,
+                    char *staging, bool to_staging) {
+  int64_t at = 0; // the first element of piece k in p's elements
+  for (int64_t k = s->first[p]; k < s->first[p + 1] && at < hi; k++) {
+    const piece &pc = s->pieces[k];
+    int64_t a = std::max(lo, at) - at, b = std::min(hi, at + pc.size) - at;
+    if (a < b)
+      TRY(add_range(e, c, pc, a, b, local, staging + (pc.staged + a) * int64_t(e->elem), to_staging));
+    at += pc.size;
   }
   return CL_OK;
 }
 
-cl_status add_unpack(cl_nccl_exec *e, copy_list *c, int64_t p, char *staging, char *dst) {
-  for (int64_t k = e->recv.first[p]; k < e->recv.first[p + 1]; k++) {
-    const piece &pc = e->recv.pieces[k];
-    TRY(add_copy(c, dst + pc.offset * e->elem, pc.layout, staging + pc.staged * e->elem, nullptr, e->elem, pc.size));
-  }
-  return CL_OK;
+cl_status add_pack(cl_nccl_exec *e, copy_list *c, int64_t p, const char *src, int64_t lo, int64_t hi) {
+  return add_chunk(e, &e->send, c, p, lo, hi, const_cast<char *>(src), e->send_buf, true);
+}
+
+cl_status add_unpack(cl_nccl_exec *e, copy_list *c, int64_t p, char *staging, char *dst, int64_t lo, int64_t hi) {
+  return add_chunk(e, &e->recv, c, p, lo, hi, dst, staging, false);
 }
 
 // The own pieces: src to dst directly, or packed then unpacked through the
@@ -421,8 +549,8 @@ cl_status add_unpack(cl_nccl_exec *e, copy_list *c, int64_t p, char *staging, ch
 cl_status add_own(cl_nccl_exec *e, const char *src, char *dst) {
   int64_t r = e->rank;
   if (!e->local_direct) {
-    TRY(add_pack(e, &e->own[0], r, src));
-    return add_unpack(e, &e->own[1], r, e->send_buf, dst);
+    TRY(add_pack(e, &e->own[0], r, src, 0, e->send.count[r]));
+    return add_unpack(e, &e->own[1], r, e->send_buf, dst, 0, e->recv.count[r]);
   }
   for (int64_t k = 0; k < e->send.first[r + 1] - e->send.first[r]; k++) {
     const piece &from = e->send.pieces[e->send.first[r] + k];
@@ -433,9 +561,6 @@ cl_status add_own(cl_nccl_exec *e, const char *src, char *dst) {
   return CL_OK;
 }
 
-int64_t send_peer(const cl_nccl_exec *e, int64_t round) { return (e->rank + round) % e->ranks; }
-int64_t recv_peer(const cl_nccl_exec *e, int64_t round) { return (e->rank - round + e->ranks) % e->ranks; }
-
 // Makes the views of src and dst, unless the last run's were of the same
 // buffers.
 cl_status make_views(cl_nccl_exec *e, const char *src, char *dst) {
@@ -443,18 +568,24 @@ cl_status make_views(cl_nccl_exec *e, const char *src, char *dst) {
     return CL_OK;
   e->views_src = nullptr;
   e->views_dst = nullptr;
-  for (int64_t k = 0; k < e->ranks; k++) {
-    clear(&e->pack[k]);
-    clear(&e->unpack[k]);
+  for (int64_t c = 0; c < max_chunks; c++) {
+    clear(&e->pack[c]);
+    clear(&e->unpack[c]);
   }
   clear(&e->own[0]);
   clear(&e->own[1]);
-  for (int64_t k = 1; k < e->ranks; k++) {
-    if (e->send.direct[send_peer(e, k)] < 0)
-      TRY(add_pack(e, &e->pack[k], send_peer(e, k), src));
-    if (e->recv.direct[recv_peer(e, k)] < 0)
-      TRY(add_unpack(e, &e->unpack[k], recv_peer(e, k), e->recv_buf, dst));
-  }
+  for (int64_t c = 0; c < e->chunks; c++)
+    for (int64_t p = 0; p < e->ranks; p++) {
+      int64_t lo = 0, hi = 0;
+      if (p == e->rank)
+        continue;
+      chunk_range(e, e->send.count[p], c, &lo, &hi);
+      if (e->send.direct[p] < 0)
+        TRY(add_pack(e, &e->pack[c], p, src, lo, hi));
+      chunk_range(e, e->recv.count[p], c, &lo, &hi);
+      if (e->recv.direct[p] < 0)
+        TRY(add_unpack(e, &e->unpack[c], p, e->recv_buf, dst, lo, hi));
+    }
   TRY(add_own(e, src, dst));
   e->views_src = src;
   e->views_dst = dst;
@@ -465,28 +596,6 @@ cl_status make_views(cl_nccl_exec *e, const char *src, char *dst) {
 
 cl_status copy(const copy_list *c, cudaStream_t stream) {
   return cl_cuda_tensor_copy_batched(c->dst, c->src, c->n, stream);
-}
-
-// Every round's copies of `lists` in one batched launch.
-cl_status copy_rounds(const cl_nccl_exec *e, const copy_list *lists, cudaStream_t stream) {
-  size_t n = 0;
-  for (int64_t k = 1; k < e->ranks; k++)
-    n += lists[k].n;
-  if (n == 0)
-    return CL_OK;
-  cl_tensor_t **dst = static_cast<cl_tensor_t **>(std::malloc(n * sizeof *dst));
-  cl_tensor_t **src = static_cast<cl_tensor_t **>(std::malloc(n * sizeof *src));
-  cl_status st = dst != nullptr && src != nullptr ? CL_OK : fail(CL_E_NOMEM, "cl_nccl_exec_run: out of memory");
-  for (int64_t k = 1, at = 0; k < e->ranks && st == CL_OK; k++)
-    for (size_t i = 0; i < lists[k].n; i++, at++) {
-      dst[at] = lists[k].dst[i];
-      src[at] = lists[k].src[i];
-    }
-  if (st == CL_OK)
-    st = cl_cuda_tensor_copy_batched(dst, src, n, stream);
-  std::free(dst);
-  std::free(src);
-  return st;
 }
 
 cl_status record(cudaEvent_t event, cudaStream_t stream) {
@@ -501,21 +610,24 @@ cl_status after(cudaStream_t waiting, cudaEvent_t event, cudaStream_t stream) {
   return ce == cudaSuccess ? CL_OK : cuda_fail(ce, "cl_nccl_exec_run: cudaStreamWaitEvent");
 }
 
-// Queues the sends and receives of the given rounds (first .. last) in one
-// NCCL group.
-cl_status exchange(cl_nccl_exec *e, const char *src, char *dst, int64_t first, int64_t last, cudaStream_t stream) {
+// Queues chunk c of the sends to and receives from every peer in one NCCL
+// group.
+cl_status exchange(cl_nccl_exec *e, const char *src, char *dst, int64_t c, cudaStream_t stream) {
   ncclResult_t r = ncclGroupStart();
-  for (int64_t k = first; k <= last && r == ncclSuccess; k++) {
-    int64_t to = send_peer(e, k), from = recv_peer(e, k);
-    size_t out = size_t(e->send.count[to]) * e->elem, in = size_t(e->recv.count[from]) * e->elem;
-    const char *out_at = e->send.direct[to] >= 0 ? src + size_t(e->send.direct[to]) * e->elem
-                                                 : e->send_buf + size_t(e->send.staged[to]) * e->elem;
-    char *in_at = e->recv.direct[from] >= 0 ? dst + size_t(e->recv.direct[from]) * e->elem
-                                            : e->recv_buf + size_t(e->recv.staged[from]) * e->elem;
-    if (out > 0)
-      r = ncclSend(out_at, out, ncclUint8, int(to), e->comm, stream);
-    if (r == ncclSuccess && in > 0)
-      r = ncclRecv(in_at, in, ncclUint8, int(from), e->comm, stream);
+  for (int64_t p = 0; p < e->ranks && r == ncclSuccess; p++) {
+    if (p == e->rank)
+      continue;
+    int64_t lo = 0, hi = 0;
+    chunk_range(e, e->send.count[p], c, &lo, &hi);
+    const char *out = e->send.direct[p] >= 0 ? src + size_t(e->send.direct[p] + lo) * e->elem
+                                             : e->send_buf + size_t(e->send.staged[p] + lo) * e->elem;
+    if (hi > lo)
+      r = ncclSend(out, size_t(hi - lo) * e->elem, ncclUint8, int(p), e->comm, stream);
+    chunk_range(e, e->recv.count[p], c, &lo, &hi);
+    char *in = e->recv.direct[p] >= 0 ? dst + size_t(e->recv.direct[p] + lo) * e->elem
+                                      : e->recv_buf + size_t(e->recv.staged[p] + lo) * e->elem;
+    if (r == ncclSuccess && hi > lo)
+      r = ncclRecv(in, size_t(hi - lo) * e->elem, ncclUint8, int(p), e->comm, stream);
   }
   ncclResult_t end = ncclGroupEnd();
   if (r == ncclSuccess)
@@ -523,40 +635,28 @@ cl_status exchange(cl_nccl_exec *e, const char *src, char *dst, int64_t first, i
   return r == ncclSuccess ? CL_OK : nccl_fail(r, "cl_nccl_exec_run: ncclSend/ncclRecv");
 }
 
-// Packing, the exchange and unpacking each one step on stream; the own
-// copies beside them on the second stream.
-cl_status run_grouped(cl_nccl_exec *e, const char *src, char *dst, cudaStream_t stream) {
+// The packing of every chunk on the second stream, ahead of the chunk's
+// exchange on stream; then the own copies there, beside the exchanges; a
+// chunk's unpacking there once it has arrived; stream waits for it all.
+cl_status run_chunks(cl_nccl_exec *e, const char *src, char *dst, cudaStream_t stream) {
   TRY(after(e->aside, e->fork, stream));
-  TRY(copy(&e->own[0], e->aside));
-  TRY(copy(&e->own[1], e->aside));
-  TRY(copy_rounds(e, e->pack, stream));
-  TRY(exchange(e, src, dst, 1, e->ranks - 1, stream));
-  TRY(copy_rounds(e, e->unpack, stream));
-  return after(stream, e->joined, e->aside);
-}
-
-// Round k's packing on the second stream ahead of its exchange on stream,
-// its unpacking on the second stream once it has arrived; the own copies
-// between the packing and the unpacking.
-cl_status run_rounds(cl_nccl_exec *e, const char *src, char *dst, cudaStream_t stream) {
-  TRY(after(e->aside, e->fork, stream));
-  for (int64_t k = 1; k < e->ranks; k++)
-    if (e->pack[k].n > 0) {
-      TRY(copy(&e->pack[k], e->aside));
-      TRY(record(e->packed[k], e->aside));
+  for (int64_t c = 0; c < e->chunks; c++)
+    if (e->pack[c].n > 0) {
+      TRY(copy(&e->pack[c], e->aside));
+      TRY(record(e->packed[c], e->aside));
     }
   TRY(copy(&e->own[0], e->aside));
   TRY(copy(&e->own[1], e->aside));
-  for (int64_t k = 1; k < e->ranks; k++) {
-    if (e->pack[k].n > 0) {
-      cudaError_t ce = cudaStreamWaitEvent(stream, e->packed[k], 0);
+  for (int64_t c = 0; c < e->chunks; c++) {
+    if (e->pack[c].n > 0) {
+      cudaError_t ce = cudaStreamWaitEvent(stream, e->packed[c], 0);
       if (ce != cudaSuccess)
         return cuda_fail(ce, "cl_nccl_exec_run: cudaStreamWaitEvent");
     }
-    TRY(exchange(e, src, dst, k, k, stream));
-    if (e->unpack[k].n > 0) {
-      TRY(after(e->aside, e->received[k], stream));
-      TRY(copy(&e->unpack[k], e->aside));
+    TRY(exchange(e, src, dst, c, stream));
+    if (e->unpack[c].n > 0) {
+      TRY(after(e->aside, e->received[c], stream));
+      TRY(copy(&e->unpack[c], e->aside));
     }
   }
   return after(stream, e->joined, e->aside);
@@ -594,7 +694,9 @@ cl_status cl_nccl_exec_new(const cl_dist_plan_t *plan, cl_nccl_comm_t comm, cl_n
   e->rank = cl_dist_plan_rank(plan);
   e->elem = elem;
   e->hash = cl_dist_plan_hash(plan);
-  e->order = schedule_from_environment();
+  e->chunks_asked = e->chunks = from_environment("CUTELAYOUT_NCCL_CHUNKS", max_chunks, default_chunks);
+  e->chunk_bytes_asked = e->chunk_bytes =
+      from_environment("CUTELAYOUT_NCCL_CHUNK_BYTES", INT64_C(1) << 40, default_chunk_bytes);
   cl_status st = build(e, plan);
   if (st != CL_OK) {
     cl_nccl_exec_free(e);
@@ -609,15 +711,18 @@ cl_status cl_nccl_exec_check_plan(cl_nccl_exec_t *exec, cl_cuda_stream_t stream)
     return null_argument("cl_nccl_exec_check_plan", "exec");
   device_scope scope;
   TRY(scope.enter(exec->device));
-  // min(~h) over the ranks is ~max(h): one reduction gives both ends, and
-  // whether every rank can take part in an all-gather.
-  uint64_t h[3] = {exec->hash, ~exec->hash, exec->gather_here ? 1u : 0u};
+  // min(~h) over the ranks is ~max(h): one reduction gives both ends,
+  // whether every rank can take part in an all-gather, and the chunks all
+  // can use.
+  uint64_t h[check_values] = {exec->hash, ~exec->hash, exec->gather_here ? 1u : 0u, uint64_t(exec->chunks_asked),
+                              uint64_t(exec->chunk_bytes_asked)};
   cudaError_t ce = cudaMemcpyAsync(exec->check_buf, h, sizeof h, cudaMemcpyHostToDevice, stream);
   if (ce == cudaSuccess)
     ce = cudaStreamSynchronize(stream); // h lives on this stack frame
   if (ce != cudaSuccess)
     return cuda_fail(ce, "cl_nccl_exec_check_plan: copying the plan's hash to the GPU");
-  ncclResult_t r = ncclAllReduce(exec->check_buf, exec->check_buf, 3, ncclUint64, ncclMin, exec->comm, stream);
+  ncclResult_t r =
+      ncclAllReduce(exec->check_buf, exec->check_buf, check_values, ncclUint64, ncclMin, exec->comm, stream);
   if (r != ncclSuccess)
     return nccl_fail(r, "cl_nccl_exec_check_plan: ncclAllReduce");
   exec->check_queued = true;
@@ -631,7 +736,7 @@ cl_status cl_nccl_exec_check_plan_result(cl_nccl_exec_t *exec) {
     return fail(CL_E_DOMAIN, "cl_nccl_exec_check_plan_result: no check was queued (cl_nccl_exec_check_plan)");
   device_scope scope;
   TRY(scope.enter(exec->device));
-  uint64_t h[3];
+  uint64_t h[check_values];
   cudaError_t ce = cudaMemcpy(h, exec->check_buf, sizeof h, cudaMemcpyDeviceToHost);
   if (ce != cudaSuccess)
     return cuda_fail(ce, "cl_nccl_exec_check_plan_result: reading the reduced hashes");
@@ -641,6 +746,10 @@ cl_status cl_nccl_exec_check_plan_result(cl_nccl_exec_t *exec) {
                            "%016llx; this rank's %016llx)",
                 (unsigned long long)h[0], (unsigned long long)~h[1], (unsigned long long)exec->hash);
   exec->gather = h[2] == 1;
+  if (exec->chunks != int64_t(h[3]) || exec->chunk_bytes != int64_t(h[4]))
+    exec->views_src = exec->views_dst = nullptr; // cut for other chunks
+  exec->chunks = int64_t(h[3]);
+  exec->chunk_bytes = int64_t(h[4]);
   exec->checked = true;
   return CL_OK;
 }
@@ -667,7 +776,7 @@ cl_status cl_nccl_exec_run(cl_nccl_exec_t *exec, const void *src, void *dst, cl_
   if (exec->gather)
     return all_gather(exec, from, to, s);
   TRY(make_views(exec, from, to));
-  return exec->order == SCHEDULE_ROUNDS ? run_rounds(exec, from, to, s) : run_grouped(exec, from, to, s);
+  return run_chunks(exec, from, to, s);
 }
 
 size_t cl_nccl_exec_staging_bytes(const cl_nccl_exec_t *exec) {
@@ -688,25 +797,19 @@ void cl_nccl_exec_free(cl_nccl_exec_t *exec) {
     for (cudaEvent_t ev : {exec->fork, exec->joined})
       if (ev != nullptr)
         cudaEventDestroy(ev);
-    for (int64_t k = 0; k < exec->ranks; k++) {
-      if (exec->packed != nullptr && exec->packed[k] != nullptr)
-        cudaEventDestroy(exec->packed[k]);
-      if (exec->received != nullptr && exec->received[k] != nullptr)
-        cudaEventDestroy(exec->received[k]);
+    for (int64_t c = 0; c < max_chunks; c++) {
+      if (exec->packed[c] != nullptr)
+        cudaEventDestroy(exec->packed[c]);
+      if (exec->received[c] != nullptr)
+        cudaEventDestroy(exec->received[c]);
     }
   }
-  std::free(exec->packed);
-  std::free(exec->received);
-  if (exec->pack != nullptr)
-    for (int64_t k = 0; k < exec->ranks; k++)
-      release(&exec->pack[k]);
-  if (exec->unpack != nullptr)
-    for (int64_t k = 0; k < exec->ranks; k++)
-      release(&exec->unpack[k]);
+  for (int64_t c = 0; c < max_chunks; c++) {
+    release(&exec->pack[c]);
+    release(&exec->unpack[c]);
+  }
   release(&exec->own[0]);
   release(&exec->own[1]);
-  delete[] exec->pack;
-  delete[] exec->unpack;
   free_side(&exec->send, exec->ranks);
   free_side(&exec->recv, exec->ranks);
   std::free(exec);

@@ -73,7 +73,7 @@ fi
 if has bench; then
   for size in 16384 8192; do
     step "dist_vs_dtensor.py $size, $ngpu GPUs" bench_$size.log \
-      torchrun --nproc_per_node="$ngpu" bench/dist_vs_dtensor.py "$size" 20
+      env DIST_BENCH_CHUNKS=1,2,8 torchrun --nproc_per_node="$ngpu" bench/dist_vs_dtensor.py "$size" 20
   done
 fi
 

@@ -118,12 +118,11 @@ struct job {
   cl_status status; // of the first run
   bool ok;
   size_t staging;
+  cl_nccl_exec_t *exec; // made by the rank's thread when null
 };
 
-static void *run_rank(void *arg) {
-  job *j = static_cast<job *>(arg);
-  j->ok = false;
-  cudaSetDevice(j->rank);
+// The rank's executor (null, with j->status, when it cannot be made).
+static cl_nccl_exec_t *make_exec(job *j) {
   cl_dist_plan_t *plan = nullptr;
   cl_nccl_exec_t *exec = nullptr;
   if (cl_dist_plan_new(j->src, j->plan_dst, j->elem, j->rank, &plan) != CL_OK) {
@@ -132,7 +131,15 @@ static void *run_rank(void *arg) {
   }
   j->status = cl_nccl_exec_new(plan, reinterpret_cast<cl_nccl_comm_t>(j->comm), &exec);
   cl_dist_plan_free(plan);
-  if (j->status != CL_OK)
+  return exec;
+}
+
+static void *run_rank(void *arg) {
+  job *j = static_cast<job *>(arg);
+  j->ok = false;
+  cudaSetDevice(j->rank);
+  cl_nccl_exec_t *exec = j->exec != nullptr ? j->exec : make_exec(j);
+  if (exec == nullptr)
     return nullptr;
   j->staging = cl_nccl_exec_staging_bytes(exec);
   std::vector<uint8_t> in = local_buffer(j->src, j->rank, j->elem, 0xEE);
@@ -174,7 +181,7 @@ static std::vector<job> run_all(const std::vector<ncclComm_t> &comms, const cl_d
   std::vector<job> jobs(n);
   std::vector<pthread_t> threads(n);
   for (int r = 0; r < n; r++) {
-    jobs[r] = job{comms[r], r, src, dst, r == odd ? odd_dst : dst, elem, CL_OK, false, 0};
+    jobs[r] = job{comms[r], r, src, dst, r == odd ? odd_dst : dst, elem, CL_OK, false, 0, nullptr};
     pthread_create(&threads[r], nullptr, run_rank, &jobs[r]);
   }
   for (int r = 0; r < n; r++)
@@ -244,6 +251,31 @@ static void test_in_place(const std::vector<ncclComm_t> &comms) {
   cl_dist_free(all);
 }
 
+// Ranks that ask for different chunks take the fewest, the smallest: rank
+// 0 asks for 1 chunk, the others for 5 of at least one element.
+static void test_chunks_agree(const std::vector<ncclComm_t> &comms, const std::vector<std::string> &fam) {
+  int p = int(comms.size());
+  cl_dist_t *a = parse(fam[0].c_str()), *b = parse(fam[1].c_str());
+  std::vector<job> jobs(p);
+  std::vector<pthread_t> threads(p);
+  for (int r = 0; r < p; r++) {
+    // The variables are read by cl_nccl_exec_new, made before the thread starts.
+    setenv("CUTELAYOUT_NCCL_CHUNKS", r == 0 ? "1" : "5", 1);
+    setenv("CUTELAYOUT_NCCL_CHUNK_BYTES", "1", 1);
+    jobs[r] = job{comms[r], r, a, b, b, 8, CL_OK, false, 0, nullptr};
+    jobs[r].exec = make_exec(&jobs[r]);
+    pthread_create(&threads[r], nullptr, run_rank, &jobs[r]);
+  }
+  for (int r = 0; r < p; r++)
+    pthread_join(threads[r], nullptr);
+  for (int q = 0; q < p; q++)
+    CHECK(jobs[q].status == CL_OK && jobs[q].ok, "chunks asked differently, rank %d", q);
+  unsetenv("CUTELAYOUT_NCCL_CHUNKS");
+  unsetenv("CUTELAYOUT_NCCL_CHUNK_BYTES");
+  cl_dist_free(a);
+  cl_dist_free(b);
+}
+
 static int test_gpu(void) {
   int ndev = 0;
   if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev < 2) {
@@ -272,13 +304,17 @@ static int test_gpu(void) {
   for (size_t c = 0; c < cases.size(); c++) {
     cl_dist_t *a = parse(fam[cases[c].first].c_str()), *b = parse(fam[cases[c].second].c_str());
     size_t elem = elems[c % 5];
-    // Both schedules of the exchange, in turn (read when an executor is made).
-    const char *schedule = c % 2 == 0 ? "rounds" : "group";
-    setenv("CUTELAYOUT_NCCL_SCHEDULE", schedule, 1);
+    // The exchange in 1 to 16 chunks of at least 1 to 3 elements (read when
+    // an executor is made): pieces cut at every kind of place.
+    const char *chunks[] = {"1", "2", "3", "4", "16", "7"};
+    char least[8];
+    std::snprintf(least, sizeof least, "%zu", elem * (1 + c % 3));
+    setenv("CUTELAYOUT_NCCL_CHUNKS", chunks[c % 6], 1);
+    setenv("CUTELAYOUT_NCCL_CHUNK_BYTES", least, 1);
     std::vector<job> jobs = run_all(comms, a, b, elem);
     for (int q = 0; q < ndev; q++)
-      CHECK(jobs[q].status == CL_OK && jobs[q].ok, "%s -> %s, %zu-byte elements, %s, rank %d",
-            fam[cases[c].first].c_str(), fam[cases[c].second].c_str(), elem, schedule, q);
+      CHECK(jobs[q].status == CL_OK && jobs[q].ok, "%s -> %s, %zu-byte elements, %s chunks of %s bytes, rank %d",
+            fam[cases[c].first].c_str(), fam[cases[c].second].c_str(), elem, chunks[c % 6], least, q);
     // Staging: what goes to and comes from other ranks, no more.
     if (cl_dist_replicas(a) == 1 && cl_dist_replicas(b) == 1)
       for (int q = 0; q < ndev; q++)
@@ -290,8 +326,10 @@ static int test_gpu(void) {
     cl_dist_free(b);
   }
   std::printf("%d redistributions on %d GPUs\n", pairs, ndev);
-  unsetenv("CUTELAYOUT_NCCL_SCHEDULE");
+  unsetenv("CUTELAYOUT_NCCL_CHUNKS");
+  unsetenv("CUTELAYOUT_NCCL_CHUNK_BYTES");
   test_in_place(comms);
+  test_chunks_agree(comms, fam);
 
   // Ranks that planned different redistributions: CL_E_RANK on every rank.
   cl_dist_t *a = parse(fam[0].c_str()), *b = parse(fam[1].c_str()), *c = parse(fam[2].c_str());

@@ -3,8 +3,9 @@
 random pairs of distributions of every family, every element size from 1
 to 16 bytes, each checked against the global tensor after gathering every
 rank's destination buffer; the pairs take in turn the C executor
-(libcutelayout-nccl, where it is built) in its two schedules and torch
-alone with strided copies and with index tensors.  Not part of `meson test` (it needs several
+(libcutelayout-nccl, where it is built) exchanging in 1, 3 and 16 chunks
+(of at least one byte, so that pieces are cut everywhere) and torch alone
+with strided copies and with index tensors.  Not part of `meson test` (it needs several
 GPUs); run as
 
     torchrun --nproc_per_node=2 tests/dist/gpu_redistribute.py [PAIRS]
@@ -58,7 +59,7 @@ def main():
     device = torch.device('cuda', rank)
     rng = random.Random(29)  # the same pairs on every rank
     checked = 0
-    ways = (['rounds', 'group'] if nccl_available() else []) + ['strided', 'indices']
+    ways = (['chunks 1', 'chunks 3', 'chunks 16'] if nccl_available() else []) + ['strided', 'indices']
     for n in range(pairs):
         shape = '(%d,%d)' % (rng.randint(1, 40), rng.randint(1, 40))
         fam = families(P, shape)
@@ -67,12 +68,13 @@ def main():
         src, dst = Dist(a), Dist(b)
         g = torch.Generator().manual_seed(n)
         values = (torch.randint(1, 250, (src.size,), generator=g)).to(dtype)
-        # The C executor's schedules, then torch's strided copies and index tensors.
+        # The C executor in chunks, then torch's strided copies and index tensors.
         way = ways[n % len(ways)]
-        if way in ('rounds', 'group'):
-            os.environ['CUTELAYOUT_NCCL_SCHEDULE'] = way
+        if way.startswith('chunks'):
+            os.environ['CUTELAYOUT_NCCL_CHUNKS'] = way.split()[1]
+            os.environ['CUTELAYOUT_NCCL_CHUNK_BYTES'] = '1'
         redistribution = Redistribution(src, dst, dtype, device, max_pieces=0 if way == 'indices' else 256,
-                                        executor='nccl' if way in ('rounds', 'group') else 'torch')
+                                        executor='nccl' if way.startswith('chunks') else 'torch')
         out = redistribution(local_of(src, values, rank, device))
         gathered = [torch.empty_like(out) for _ in range(P)]
         tdist.all_gather(gathered, out)
@@ -85,7 +87,7 @@ def main():
                     sys.exit(1)
         checked += 1
         if rank == 0:
-            print('%-48s -> %-48s %-16s %-7s ok%s' % (a, b, str(dtype), way,
+            print('%-48s -> %-48s %-16s %-9s ok%s' % (a, b, str(dtype), way,
                                                  ' (all_to_all)' if redistribution.plan.all_to_all else ''),
                   flush=True)
     # Ranks that planned different redistributions fail before moving data.
