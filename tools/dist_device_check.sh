@@ -71,8 +71,11 @@ if has python; then
 fi
 
 if has bench; then
-  for size in 16384 8192; do
-    step "dist_vs_dtensor.py $size, $ngpu GPUs" bench_$size.log \
+  # 16384 twice: the spread between two runs of the same code.
+  for size in 16384 8192 16384; do
+    log=bench_$size.log
+    [ -e "$out/$log" ] && log=bench_${size}_again.log
+    step "dist_vs_dtensor.py $size, $ngpu GPUs" $log \
       env DIST_BENCH_CHUNKS=1,2,8 torchrun --nproc_per_node="$ngpu" bench/dist_vs_dtensor.py "$size" 20
   done
 fi
