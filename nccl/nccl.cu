@@ -64,9 +64,11 @@ cl_status nccl_fail(ncclResult_t r, const char *what) {
 // packed on a second stream while chunk c - 1 moves, and unpacked while
 // chunk c + 1 does.  CUTELAYOUT_NCCL_CHUNKS sets the number (1 to
 // max_chunks), CUTELAYOUT_NCCL_CHUNK_BYTES the least size; the ranks take
-// the smallest any of them asked for.
+// the smallest any of them asked for.  One group is the default: on 4 H200s
+// every number of chunks above 1 was slower (the packing beside NCCL's
+// kernels slows them more than it hides; docs/distributed.md).
 const int64_t max_chunks = 16;
-const int64_t default_chunks = 4;
+const int64_t default_chunks = 1;
 const int64_t default_chunk_bytes = int64_t(1) << 20;
 // The plan check's values: the hash, its complement, whether this rank can
 // take part in an all-gather, the chunks and the chunk bytes asked for.
