@@ -76,7 +76,7 @@ if has bench; then
     log=bench_$size.log
     [ -e "$out/$log" ] && log=bench_${size}_again.log
     step "dist_vs_dtensor.py $size, $ngpu GPUs" $log \
-      env DIST_BENCH_CHUNKS=1,2,8 torchrun --nproc_per_node="$ngpu" bench/dist_vs_dtensor.py "$size" 20
+      env DIST_BENCH_CHUNKS=2,4,8 torchrun --nproc_per_node="$ngpu" bench/dist_vs_dtensor.py "$size" 20
   done
 fi
 
