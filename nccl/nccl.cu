@@ -113,6 +113,8 @@ struct cl_nccl_exec {
   const void *views_src;
   void *views_dst;
   copy_list pack[max_chunks], unpack[max_chunks], own[2];
+  const void *checked_src; // the last buffers found device memory of the GPU
+  void *checked_dst;
 };
 
 namespace {
@@ -238,8 +240,6 @@ void find_gather(cl_nccl_exec *e) {
     e->gather_here = e->send.count[p] == count && e->recv.count[p] == count && e->send.direct[p] >= 0 &&
                      e->send.direct[p] == e->gather_src && e->recv.direct[p] == e->gather_dst + p * count;
 }
-
-
 
 cl_status check_comm(const cl_dist_plan_t *plan, ncclComm_t comm, int *device) {
   int count = 0, rank = 0;
@@ -664,6 +664,31 @@ cl_status run_chunks(cl_nccl_exec *e, const char *src, char *dst, cudaStream_t s
   return after(stream, e->joined, e->aside);
 }
 
+// NCCL reads and writes src and dst directly, and does not check them (by
+// default): they must be device memory of the communicator's GPU.
+cl_status check_buffer(const void *p, int device, const char *name) {
+  cudaPointerAttributes attr;
+  cudaError_t ce = cudaPointerGetAttributes(&attr, p);
+  if (ce != cudaSuccess)
+    return cuda_fail(ce, "cl_nccl_exec_run: cudaPointerGetAttributes");
+  if (attr.type != cudaMemoryTypeDevice && attr.type != cudaMemoryTypeManaged)
+    return fail(CL_E_DEVICE, "cl_nccl_exec_run: %s is not device memory", name);
+  if (attr.device != device)
+    return fail(CL_E_DEVICE, "cl_nccl_exec_run: %s is memory of GPU %d, the communicator's is GPU %d", name,
+                attr.device, device);
+  return CL_OK;
+}
+
+cl_status check_buffers(cl_nccl_exec *e, const char *src, char *dst) {
+  if (e->checked_src == src && e->checked_dst == dst)
+    return CL_OK;
+  TRY(check_buffer(src, e->device, "src"));
+  TRY(check_buffer(dst, e->device, "dst"));
+  e->checked_src = src;
+  e->checked_dst = dst;
+  return CL_OK;
+}
+
 cl_status all_gather(cl_nccl_exec *e, const char *src, char *dst, cudaStream_t stream) {
   ncclResult_t r = ncclAllGather(src + size_t(e->gather_src) * e->elem, dst + size_t(e->gather_dst) * e->elem,
                                  size_t(e->gather_count) * e->elem, ncclUint8, e->comm, stream);
@@ -775,6 +800,7 @@ cl_status cl_nccl_exec_run(cl_nccl_exec_t *exec, const void *src, void *dst, cl_
   const char *from = static_cast<const char *>(src);
   char *to = static_cast<char *>(dst);
   cudaStream_t s = static_cast<cudaStream_t>(stream);
+  TRY(check_buffers(exec, from, to));
   if (exec->gather)
     return all_gather(exec, from, to, s);
   TRY(make_views(exec, from, to));

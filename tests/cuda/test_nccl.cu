@@ -119,6 +119,7 @@ struct job {
   bool ok;
   size_t staging;
   cl_nccl_exec_t *exec; // made by the rank's thread when null
+  bool host;            // run on host buffers (which must be refused)
 };
 
 // The rank's executor (null, with j->status, when it cannot be made).
@@ -142,6 +143,13 @@ static void *run_rank(void *arg) {
   if (exec == nullptr)
     return nullptr;
   j->staging = cl_nccl_exec_staging_bytes(exec);
+  if (j->host) { // the plan check runs, then the buffers are refused
+    std::vector<uint8_t> src(size_t(cl_dist_local_size(j->src)) * j->elem);
+    std::vector<uint8_t> dst(size_t(cl_dist_local_size(j->dst)) * j->elem);
+    j->status = cl_nccl_exec_run(exec, src.data(), dst.data(), nullptr);
+    cl_nccl_exec_free(exec);
+    return nullptr;
+  }
   std::vector<uint8_t> in = local_buffer(j->src, j->rank, j->elem, 0xEE);
   std::vector<uint8_t> want = local_buffer(j->dst, j->rank, j->elem, 0xCD);
   std::vector<uint8_t> got(want.size());
@@ -176,12 +184,12 @@ static void *run_rank(void *arg) {
 // Runs src -> dst on every rank (rank `odd` planning odd_dst instead, when
 // given); returns each rank's job.
 static std::vector<job> run_all(const std::vector<ncclComm_t> &comms, const cl_dist_t *src, const cl_dist_t *dst,
-                                size_t elem, int odd = -1, const cl_dist_t *odd_dst = nullptr) {
+                                size_t elem, int odd = -1, const cl_dist_t *odd_dst = nullptr, bool host = false) {
   int n = int(comms.size());
   std::vector<job> jobs(n);
   std::vector<pthread_t> threads(n);
   for (int r = 0; r < n; r++) {
-    jobs[r] = job{comms[r], r, src, dst, r == odd ? odd_dst : dst, elem, CL_OK, false, 0, nullptr};
+    jobs[r] = job{comms[r], r, src, dst, r == odd ? odd_dst : dst, elem, CL_OK, false, 0, nullptr, host};
     pthread_create(&threads[r], nullptr, run_rank, &jobs[r]);
   }
   for (int r = 0; r < n; r++)
@@ -262,7 +270,7 @@ static void test_chunks_agree(const std::vector<ncclComm_t> &comms, const std::v
     // The variables are read by cl_nccl_exec_new, made before the thread starts.
     setenv("CUTELAYOUT_NCCL_CHUNKS", r == 0 ? "1" : "5", 1);
     setenv("CUTELAYOUT_NCCL_CHUNK_BYTES", "1", 1);
-    jobs[r] = job{comms[r], r, a, b, b, 8, CL_OK, false, 0, nullptr};
+    jobs[r] = job{comms[r], r, a, b, b, 8, CL_OK, false, 0, nullptr, false};
     jobs[r].exec = make_exec(&jobs[r]);
     pthread_create(&threads[r], nullptr, run_rank, &jobs[r]);
   }
@@ -336,6 +344,20 @@ static int test_gpu(void) {
   std::vector<job> jobs = run_all(comms, a, b, 4, 0, c);
   for (int q = 0; q < ndev; q++)
     CHECK(jobs[q].status == CL_E_RANK, "rank %d of disagreeing plans answered %d", q, int(jobs[q].status));
+
+  // Host buffers: refused before NCCL would read or write them in place
+  // (Shard(0) -> Replicate is an all-gather straight between the buffers).
+  {
+    char t[2][64];
+    std::snprintf(t[0], sizeof t[0], "dist((8,8), %d, Shard(0))", ndev);
+    std::snprintf(t[1], sizeof t[1], "dist((8,8), %d, Replicate)", ndev);
+    cl_dist_t *rows = parse(t[0]), *all = parse(t[1]);
+    jobs = run_all(comms, rows, all, 4, -1, nullptr, true);
+    for (int q = 0; q < ndev; q++)
+      CHECK(jobs[q].status == CL_E_DEVICE, "rank %d ran on host buffers: %d", q, int(jobs[q].status));
+    cl_dist_free(rows);
+    cl_dist_free(all);
+  }
 
   // A communicator of another rank than the plan's.
   cudaSetDevice(0);
