@@ -118,12 +118,12 @@ struct job {
   cl_status status; // of the first run
   bool ok;
   size_t staging;
+  cl_nccl_exec_t *exec; // made by the rank's thread when null
+  bool host;            // run on host buffers (which must be refused)
 };
 
-static void *run_rank(void *arg) {
-  job *j = static_cast<job *>(arg);
-  j->ok = false;
-  cudaSetDevice(j->rank);
+// The rank's executor (null, with j->status, when it cannot be made).
+static cl_nccl_exec_t *make_exec(job *j) {
   cl_dist_plan_t *plan = nullptr;
   cl_nccl_exec_t *exec = nullptr;
   if (cl_dist_plan_new(j->src, j->plan_dst, j->elem, j->rank, &plan) != CL_OK) {
@@ -132,9 +132,24 @@ static void *run_rank(void *arg) {
   }
   j->status = cl_nccl_exec_new(plan, reinterpret_cast<cl_nccl_comm_t>(j->comm), &exec);
   cl_dist_plan_free(plan);
-  if (j->status != CL_OK)
+  return exec;
+}
+
+static void *run_rank(void *arg) {
+  job *j = static_cast<job *>(arg);
+  j->ok = false;
+  cudaSetDevice(j->rank);
+  cl_nccl_exec_t *exec = j->exec != nullptr ? j->exec : make_exec(j);
+  if (exec == nullptr)
     return nullptr;
   j->staging = cl_nccl_exec_staging_bytes(exec);
+  if (j->host) { // the plan check runs, then the buffers are refused
+    std::vector<uint8_t> src(size_t(cl_dist_local_size(j->src)) * j->elem);
+    std::vector<uint8_t> dst(size_t(cl_dist_local_size(j->dst)) * j->elem);
+    j->status = cl_nccl_exec_run(exec, src.data(), dst.data(), nullptr);
+    cl_nccl_exec_free(exec);
+    return nullptr;
+  }
   std::vector<uint8_t> in = local_buffer(j->src, j->rank, j->elem, 0xEE);
   std::vector<uint8_t> want = local_buffer(j->dst, j->rank, j->elem, 0xCD);
   std::vector<uint8_t> got(want.size());
@@ -169,12 +184,12 @@ static void *run_rank(void *arg) {
 // Runs src -> dst on every rank (rank `odd` planning odd_dst instead, when
 // given); returns each rank's job.
 static std::vector<job> run_all(const std::vector<ncclComm_t> &comms, const cl_dist_t *src, const cl_dist_t *dst,
-                                size_t elem, int odd = -1, const cl_dist_t *odd_dst = nullptr) {
+                                size_t elem, int odd = -1, const cl_dist_t *odd_dst = nullptr, bool host = false) {
   int n = int(comms.size());
   std::vector<job> jobs(n);
   std::vector<pthread_t> threads(n);
   for (int r = 0; r < n; r++) {
-    jobs[r] = job{comms[r], r, src, dst, r == odd ? odd_dst : dst, elem, CL_OK, false, 0};
+    jobs[r] = job{comms[r], r, src, dst, r == odd ? odd_dst : dst, elem, CL_OK, false, 0, nullptr, host};
     pthread_create(&threads[r], nullptr, run_rank, &jobs[r]);
   }
   for (int r = 0; r < n; r++)
@@ -205,6 +220,70 @@ static std::vector<std::string> families(int p) {
   return out;
 }
 
+// Elements contiguous in the source are sent from it, those contiguous in
+// the destination received into it, an all-gather's into place: only the
+// rest is staged.  Each redistribution is also checked against the host.
+static void test_in_place(const std::vector<ncclComm_t> &comms) {
+  int p = int(comms.size());
+  char t[3][96];
+  std::snprintf(t[0], sizeof t[0], "dist((16,16), %d, Shard(0))", p);
+  std::snprintf(t[1], sizeof t[1], "dist((16,16), %d, Shard(1))", p);
+  std::snprintf(t[2], sizeof t[2], "dist((16,16), %d, Replicate)", p);
+  cl_dist_t *rows = parse(t[0]), *cols = parse(t[1]), *all = parse(t[2]);
+  struct {
+    const cl_dist_t *src, *dst;
+    size_t staged; // elements
+  } cases[] = {
+      {rows, cols, size_t(p - 1) * 256 / size_t(p * p)}, // packed to send, received in place
+      {cols, rows, size_t(p - 1) * 256 / size_t(p * p)}, // sent in place, unpacked
+      {rows, all, 0},                                    // an all-gather
+  };
+  for (const auto &c : cases) {
+    std::vector<job> jobs = run_all(comms, c.src, c.dst, 4);
+    for (int q = 0; q < p; q++) {
+      CHECK(jobs[q].status == CL_OK && jobs[q].ok, "in place, rank %d", q);
+      CHECK(jobs[q].staging == c.staged * 4, "rank %d staged %zu bytes, not %zu", q, jobs[q].staging, c.staged * 4);
+    }
+  }
+  if (p == 4) { // a 2x2 mesh's transposition: whole buffers to one peer
+    cl_dist_t *a = parse("dist((8,8), (2,2), Shard(0), Shard(1))"), *b = parse("dist((8,8), (2,2), Shard(1), Shard(0))");
+    std::vector<job> jobs = run_all(comms, a, b, 2);
+    for (int q = 0; q < p; q++)
+      CHECK(jobs[q].status == CL_OK && jobs[q].ok && jobs[q].staging == 0, "2x2 mesh, rank %d staged %zu bytes", q,
+            jobs[q].staging);
+    cl_dist_free(a);
+    cl_dist_free(b);
+  }
+  cl_dist_free(rows);
+  cl_dist_free(cols);
+  cl_dist_free(all);
+}
+
+// Ranks that ask for different chunks take the fewest, the smallest: rank
+// 0 asks for 1 chunk, the others for 5 of at least one element.
+static void test_chunks_agree(const std::vector<ncclComm_t> &comms, const std::vector<std::string> &fam) {
+  int p = int(comms.size());
+  cl_dist_t *a = parse(fam[0].c_str()), *b = parse(fam[1].c_str());
+  std::vector<job> jobs(p);
+  std::vector<pthread_t> threads(p);
+  for (int r = 0; r < p; r++) {
+    // The variables are read by cl_nccl_exec_new, made before the thread starts.
+    setenv("CUTELAYOUT_NCCL_CHUNKS", r == 0 ? "1" : "5", 1);
+    setenv("CUTELAYOUT_NCCL_CHUNK_BYTES", "1", 1);
+    jobs[r] = job{comms[r], r, a, b, b, 8, CL_OK, false, 0, nullptr, false};
+    jobs[r].exec = make_exec(&jobs[r]);
+    pthread_create(&threads[r], nullptr, run_rank, &jobs[r]);
+  }
+  for (int r = 0; r < p; r++)
+    pthread_join(threads[r], nullptr);
+  for (int q = 0; q < p; q++)
+    CHECK(jobs[q].status == CL_OK && jobs[q].ok, "chunks asked differently, rank %d", q);
+  unsetenv("CUTELAYOUT_NCCL_CHUNKS");
+  unsetenv("CUTELAYOUT_NCCL_CHUNK_BYTES");
+  cl_dist_free(a);
+  cl_dist_free(b);
+}
+
 static int test_gpu(void) {
   int ndev = 0;
   if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev < 2) {
@@ -233,10 +312,17 @@ static int test_gpu(void) {
   for (size_t c = 0; c < cases.size(); c++) {
     cl_dist_t *a = parse(fam[cases[c].first].c_str()), *b = parse(fam[cases[c].second].c_str());
     size_t elem = elems[c % 5];
+    // The exchange in 1 to 16 chunks of at least 1 to 3 elements (read when
+    // an executor is made): pieces cut at every kind of place.
+    const char *chunks[] = {"1", "2", "3", "4", "16", "7"};
+    char least[8];
+    std::snprintf(least, sizeof least, "%zu", elem * (1 + c % 3));
+    setenv("CUTELAYOUT_NCCL_CHUNKS", chunks[c % 6], 1);
+    setenv("CUTELAYOUT_NCCL_CHUNK_BYTES", least, 1);
     std::vector<job> jobs = run_all(comms, a, b, elem);
     for (int q = 0; q < ndev; q++)
-      CHECK(jobs[q].status == CL_OK && jobs[q].ok, "%s -> %s, %zu-byte elements, rank %d",
-            fam[cases[c].first].c_str(), fam[cases[c].second].c_str(), elem, q);
+      CHECK(jobs[q].status == CL_OK && jobs[q].ok, "%s -> %s, %zu-byte elements, %s chunks of %s bytes, rank %d",
+            fam[cases[c].first].c_str(), fam[cases[c].second].c_str(), elem, chunks[c % 6], least, q);
     // Staging: what goes to and comes from other ranks, no more.
     if (cl_dist_replicas(a) == 1 && cl_dist_replicas(b) == 1)
       for (int q = 0; q < ndev; q++)
@@ -248,12 +334,30 @@ static int test_gpu(void) {
     cl_dist_free(b);
   }
   std::printf("%d redistributions on %d GPUs\n", pairs, ndev);
+  unsetenv("CUTELAYOUT_NCCL_CHUNKS");
+  unsetenv("CUTELAYOUT_NCCL_CHUNK_BYTES");
+  test_in_place(comms);
+  test_chunks_agree(comms, fam);
 
   // Ranks that planned different redistributions: CL_E_RANK on every rank.
   cl_dist_t *a = parse(fam[0].c_str()), *b = parse(fam[1].c_str()), *c = parse(fam[2].c_str());
   std::vector<job> jobs = run_all(comms, a, b, 4, 0, c);
   for (int q = 0; q < ndev; q++)
     CHECK(jobs[q].status == CL_E_RANK, "rank %d of disagreeing plans answered %d", q, int(jobs[q].status));
+
+  // Host buffers: refused before NCCL would read or write them in place
+  // (Shard(0) -> Replicate is an all-gather straight between the buffers).
+  {
+    char t[2][64];
+    std::snprintf(t[0], sizeof t[0], "dist((8,8), %d, Shard(0))", ndev);
+    std::snprintf(t[1], sizeof t[1], "dist((8,8), %d, Replicate)", ndev);
+    cl_dist_t *rows = parse(t[0]), *all = parse(t[1]);
+    jobs = run_all(comms, rows, all, 4, -1, nullptr, true);
+    for (int q = 0; q < ndev; q++)
+      CHECK(jobs[q].status == CL_E_DEVICE, "rank %d ran on host buffers: %d", q, int(jobs[q].status));
+    cl_dist_free(rows);
+    cl_dist_free(all);
+  }
 
   // A communicator of another rank than the plan's.
   cudaSetDevice(0);

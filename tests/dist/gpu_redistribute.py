@@ -2,7 +2,10 @@
 """Redistribution on GPUs, under torchrun (one process a GPU, NCCL):
 random pairs of distributions of every family, every element size from 1
 to 16 bytes, each checked against the global tensor after gathering every
-rank's destination buffer.  Not part of `meson test` (it needs several
+rank's destination buffer; the pairs take in turn the C executor
+(libcutelayout-nccl, where it is built) exchanging in 1, 3 and 16 chunks
+(of at least one byte, so that pieces are cut everywhere) and torch alone
+with strided copies and with index tensors.  Not part of `meson test` (it needs several
 GPUs); run as
 
     torchrun --nproc_per_node=2 tests/dist/gpu_redistribute.py [PAIRS]
@@ -10,13 +13,14 @@ GPUs); run as
 with the build's Python package on PYTHONPATH and CUTELAYOUT_LIBRARY set.
 Prints one line per pair and 'gpu-redistribute: N pairs OK' at the end;
 exits 1 at the first wrong element."""
+import os
 import random
 import sys
 
 import torch
 import torch.distributed as tdist
 
-from cutelayout.dist import Dist, Redistribution
+from cutelayout.dist import Dist, Redistribution, nccl_available
 
 DTYPES = [torch.uint8, torch.bfloat16, torch.float32, torch.float64, torch.complex128]  # 1, 2, 4, 8, 16 bytes
 
@@ -55,6 +59,7 @@ def main():
     device = torch.device('cuda', rank)
     rng = random.Random(29)  # the same pairs on every rank
     checked = 0
+    ways = (['chunks 1', 'chunks 3', 'chunks 16'] if nccl_available() else []) + ['strided', 'indices']
     for n in range(pairs):
         shape = '(%d,%d)' % (rng.randint(1, 40), rng.randint(1, 40))
         fam = families(P, shape)
@@ -63,8 +68,13 @@ def main():
         src, dst = Dist(a), Dist(b)
         g = torch.Generator().manual_seed(n)
         values = (torch.randint(1, 250, (src.size,), generator=g)).to(dtype)
-        # Even pairs pack by strided copies of the pieces, odd ones by index tensors.
-        redistribution = Redistribution(src, dst, dtype, device, max_pieces=256 if n % 2 == 0 else 0)
+        # The C executor in chunks, then torch's strided copies and index tensors.
+        way = ways[n % len(ways)]
+        if way.startswith('chunks'):
+            os.environ['CUTELAYOUT_NCCL_CHUNKS'] = way.split()[1]
+            os.environ['CUTELAYOUT_NCCL_CHUNK_BYTES'] = '1'
+        redistribution = Redistribution(src, dst, dtype, device, max_pieces=0 if way == 'indices' else 256,
+                                        executor='nccl' if way.startswith('chunks') else 'torch')
         out = redistribution(local_of(src, values, rank, device))
         gathered = [torch.empty_like(out) for _ in range(P)]
         tdist.all_gather(gathered, out)
@@ -77,7 +87,7 @@ def main():
                     sys.exit(1)
         checked += 1
         if rank == 0:
-            print('%-48s -> %-48s %-16s %-7s ok%s' % (a, b, str(dtype), 'indices' if redistribution.send_pieces is None else 'strided',
+            print('%-48s -> %-48s %-16s %-9s ok%s' % (a, b, str(dtype), way,
                                                  ' (all_to_all)' if redistribution.plan.all_to_all else ''),
                   flush=True)
     # Ranks that planned different redistributions fail before moving data.
@@ -92,7 +102,8 @@ def main():
         sys.exit(1)
     tdist.barrier()
     if rank == 0:
-        print('gpu-redistribute: %d pairs OK on %d GPUs (%s)' % (checked, P, torch.cuda.get_device_name(0)), flush=True)
+        print('gpu-redistribute: %d pairs OK on %d GPUs (%s), ways %s' % (checked, P, torch.cuda.get_device_name(0),
+                                                                      ', '.join(ways)), flush=True)
     tdist.destroy_process_group()
 
 

@@ -17,16 +17,21 @@ offset, L the local buffer's size.  A Plan is one rank's part of a
 redistribution: for each peer, the pieces (offset, layout over the local
 buffer) it sends and receives, in the same element order on both sides.
 
-`Redistribution` runs plans with torch.distributed (one all_to_all_single
-of the packed pieces, NCCL under torchrun); it needs torch, which this
-module imports only there."""
-from ctypes import byref, c_int64, c_void_p
+`Redistribution` runs plans under torch.distributed (torchrun): with the C
+executor libcutelayout-nccl on a communicator made from the process group
+where that library is built, else with torch alone (one all_to_all_single
+of the packed pieces); it needs torch, which this module imports only
+there."""
+import ctypes
+import os
+from ctypes import byref, c_int, c_int64, c_size_t, c_void_p
 
-from ._ffi import Owned, capi, check, cl_placement_t, out_call, snprintf_text
+from ._ffi import Owned, capi, check, cl_placement_t, library, out_call, snprintf_text
 from ._handles import _Tuple
 from ._layout import Layout
+from ._library import ABI_VERSION
 
-__all__ = ['Dist', 'Plan', 'Redistribution', 'placements']
+__all__ = ['Dist', 'NcclComm', 'Plan', 'Redistribution', 'nccl_available', 'placements']
 
 _DIRECTIONS = {'send': 0, 'recv': 1}
 _KINDS = {'Replicate': 0, 'Shard': 1, 'StridedShard': 2, 'BlockCyclic': 3}
@@ -192,20 +197,153 @@ def _strided_pieces(plan, direction, limit):
     return out
 
 
-class Redistribution:
-    """src -> dst on this process's rank of a torch.distributed group, run
-    with torch (its NCCL backend on GPUs): each call packs the local source
-    into one send buffer, moves it with one all_to_all_single and unpacks
-    it into the destination.  The plan is made once.  Packing copies each
-    piece of the plan as a strided view (one strided copy a piece, as a
-    hand-written transpose would) when there are at most `max_pieces` of
-    them, else gathers and scatters through index tensors built once (8
-    bytes of index an element).  Extra memory: the send and receive
-    buffers, each at most the local shard times the replicas."""
+_nccl = None
 
-    def __init__(self, src, dst, dtype, device, group=None, max_pieces=256):
+
+def _nccl_library():
+    """libcutelayout-nccl (nccl.h), loaded and declared on first use: from
+    $CUTELAYOUT_NCCL_LIBRARY when it is set, else beside libcutelayout
+    (installed, or the build tree's nccl/), else by the system's search.
+    OSError when it is missing (a build without -Dnccl)."""
+    global _nccl
+    if _nccl is None:
+        name = 'libcutelayout-nccl.so.%d' % ABI_VERSION
+        core = os.path.dirname(getattr(library, '_name', '') or '')
+        paths = [os.environ.get('CUTELAYOUT_NCCL_LIBRARY')]
+        if os.path.isabs(core):
+            paths += [os.path.join(core, name), os.path.join(core, '..', 'nccl', name)]
+        lib, errors = None, []
+        for path in [p for p in paths if p and os.path.exists(p)] + [name]:
+            try:
+                lib = ctypes.CDLL(path)
+                break
+            except OSError as e:
+                errors.append(str(e))
+        if lib is None:
+            raise OSError('libcutelayout-nccl not found: build cute-layout with -Dcuda=enabled -Dnccl=enabled or set '
+                          'CUTELAYOUT_NCCL_LIBRARY to its path (%s)' % '; '.join(errors))
+        for fn, restype, argtypes in [
+                ('cl_nccl_exec_new', c_int, [c_void_p, c_void_p, ctypes.POINTER(c_void_p)]),
+                ('cl_nccl_exec_run', c_int, [c_void_p, c_void_p, c_void_p, c_void_p]),
+                ('cl_nccl_exec_staging_bytes', c_size_t, [c_void_p]),
+                ('cl_nccl_exec_free', None, [c_void_p])]:
+            f = getattr(lib, fn)
+            f.restype, f.argtypes = restype, argtypes
+        _nccl = lib
+    return _nccl
+
+
+def nccl_available():
+    """Whether libcutelayout-nccl (the C executor) can be loaded."""
+    try:
+        _nccl_library()
+        return True
+    except OSError:
+        return False
+
+
+class _NcclUniqueId(ctypes.Structure):
+    _fields_ = [('internal', ctypes.c_char * 128)]  # NCCL_UNIQUE_ID_BYTES
+
+
+def _nccl_call(lib, name, *args):
+    result = getattr(lib, name)(*args)
+    if result != 0:
+        lib.ncclGetErrorString.restype = ctypes.c_char_p
+        raise RuntimeError('%s: %s' % (name, lib.ncclGetErrorString(result).decode()))
+
+
+class NcclComm:
+    """An NCCL communicator (ncclComm_t) over the ranks of a torch.distributed
+    process group, on this process's current GPU: rank 0 of the group makes
+    NCCL's unique id (ncclGetUniqueId through ctypes on the libnccl that
+    libcutelayout-nccl loaded, the one torch loaded when it was first), the
+    group broadcasts its 128 bytes, every rank calls ncclCommInitRank.  A
+    collective call: every rank of the group must make it.  close() destroys
+    it; one left open ends with the process (no destruction at interpreter
+    shutdown, when the peers may be gone)."""
+
+    def __init__(self, group=None):
+        import torch.distributed as tdist
+        _nccl_library()  # loads libnccl.so.2, or finds torch's
+        self._lib = ctypes.CDLL('libnccl.so.2')
+        uid = _NcclUniqueId()
+        rank, size = tdist.get_rank(group), tdist.get_world_size(group)
+        if rank == 0:
+            _nccl_call(self._lib, 'ncclGetUniqueId', byref(uid))
+        shared = [bytes(uid)]  # all 128 bytes (the field itself would stop at a zero)
+        tdist.broadcast_object_list(shared, src=tdist.get_global_rank(group, 0) if group is not None else 0,
+                                    group=group)
+        ctypes.memmove(byref(uid), shared[0], ctypes.sizeof(uid))
+        self.handle = c_void_p()
+        self._lib.ncclCommInitRank.argtypes = [ctypes.POINTER(c_void_p), c_int, _NcclUniqueId, c_int]
+        _nccl_call(self._lib, 'ncclCommInitRank', byref(self.handle), size, uid, rank)
+        self.rank, self.size = rank, size
+
+    def close(self):
+        if self.handle:
+            self._lib.ncclCommDestroy.argtypes = [c_void_p]
+            self._lib.ncclCommDestroy(self.handle)
+            self.handle = c_void_p()
+
+
+_comms = {}
+
+
+def _comm_of(group, device):
+    """One communicator a (group, device), made on first use."""
+    import torch
+    key = (id(group), device.index)
+    if key not in _comms:
+        with torch.cuda.device(device):
+            _comms[key] = NcclComm(group)
+    return _comms[key]
+
+
+class _Executor(Owned):
+    """cl_nccl_exec_t of a plan over a communicator."""
+    __slots__ = ('_as_parameter_', '_comm')
+
+    def __init__(self, plan, comm):
+        lib = _nccl_library()
+        self._comm = comm  # outlives the executor
+        handle = c_void_p()
+        check(lib.cl_nccl_exec_new(plan, comm.handle, byref(handle)))
+        self._as_parameter_ = handle
+
+    @staticmethod
+    def _free(handle):
+        _nccl_library().cl_nccl_exec_free(handle)
+
+
+class Redistribution:
+    """src -> dst on this process's rank of a torch.distributed group.  The
+    plan is made once, and every rank checks that all planned the same
+    redistribution (a RuntimeError otherwise).
+
+    executor='nccl' runs it with the C executor (libcutelayout-nccl,
+    docs/distributed.md) on a communicator made once per group from it
+    (NcclComm), on torch's current stream: contiguous pieces sent and
+    received in place, the rest packed by the CUDA copy kernels.
+    executor='torch' runs it with torch alone (its NCCL backend on GPUs):
+    each call packs the local source into one send buffer, moves it with
+    one all_to_all_single and unpacks it into the destination; packing
+    copies each piece as a strided view when there are at most `max_pieces`
+    of them, else gathers and scatters through index tensors built once (8
+    bytes of index an element).  executor='auto' (the default) is 'nccl'
+    where that library loads and the device is a GPU, else 'torch'.  Extra
+    memory: the send and receive buffers, each at most the local shard
+    times the replicas."""
+
+    def __init__(self, src, dst, dtype, device, group=None, max_pieces=256, executor='auto'):
         import torch
         import torch.distributed as tdist
+        if executor not in ('auto', 'nccl', 'torch'):
+            raise ValueError("executor is 'auto', 'nccl' or 'torch', not %r" % (executor,))
+        device = torch.device(device)
+        if executor == 'auto':
+            executor = 'nccl' if device.type == 'cuda' and nccl_available() else 'torch'
+        self.executor = executor
         self.group = group
         rank = tdist.get_rank(group)
         elem = torch.empty((), dtype=dtype).element_size()
@@ -218,6 +356,10 @@ class Redistribution:
         tdist.all_reduce(hmin, op=tdist.ReduceOp.MIN, group=group)
         if hmax.item() != hmin.item():
             raise RuntimeError('the ranks planned different redistributions')
+        self.send_pieces = self.recv_pieces = self._exec = None
+        if executor == 'nccl':
+            self._exec = _Executor(self.plan, _comm_of(group, device))
+            return
         P = self.plan.ranks
         self.send_splits = [self.plan.count(q, 'send')[0] for q in range(P)]
         self.recv_splits = [self.plan.count(q, 'recv')[0] for q in range(P)]
@@ -236,6 +378,12 @@ class Redistribution:
         import torch.distributed as tdist
         if out is None:
             out = torch.zeros(self.dst_size, dtype=local.dtype, device=local.device)
+        if self._exec is not None:
+            if not (local.is_contiguous() and out.is_contiguous()):
+                raise ValueError('the C executor takes contiguous local buffers')
+            stream = torch.cuda.current_stream(local.device).cuda_stream
+            check(_nccl_library().cl_nccl_exec_run(self._exec, local.data_ptr(), out.data_ptr(), stream))
+            return out
         local, flat_out = local.reshape(-1), out.reshape(-1)
         if self.send_pieces is None:
             sendbuf = local.index_select(0, self.send_index)

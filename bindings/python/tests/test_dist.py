@@ -2,6 +2,7 @@
 """Tests of cutelayout.dist: the module's examples, distributions against
 DTensor's rule for Shard, plans run on simulated ranks (every element
 arrives, in the order both sides list), and the errors."""
+import ctypes
 import doctest
 import unittest
 
@@ -102,6 +103,26 @@ class TestDist(unittest.TestCase):
             p.count(0, 'sideways')
         with self.assertRaises(cutelayout.DomainError):
             p.pieces(5, 'recv')
+
+    def test_nccl_library(self):
+        # The C executor's library: loaded where it is built, its argument
+        # checks answered without a GPU; a clear OSError where it is missing.
+        if not dist.nccl_available():
+            saved, dist._nccl = dist._nccl, None
+            with self.assertRaisesRegex(OSError, 'libcutelayout-nccl not found'):
+                dist._nccl_library()
+            dist._nccl = saved
+            return
+        lib = dist._nccl_library()
+        self.assertIs(lib, dist._nccl_library())
+        self.assertEqual(lib.cl_nccl_exec_staging_bytes(None), 0)
+        plan = Plan(Dist('dist((4,4), 2, Shard(0))'), Dist('dist((4,4), 2, Shard(1))'), 4, 0)
+        out = ctypes.c_void_p()
+        with self.assertRaisesRegex(cutelayout.NullArgumentError, "'comm'"):
+            cutelayout._ffi.check(lib.cl_nccl_exec_new(plan, None, ctypes.byref(out)))
+        with self.assertRaises(cutelayout.NullArgumentError):
+            cutelayout._ffi.check(lib.cl_nccl_exec_run(None, None, None, None))
+        lib.cl_nccl_exec_free(None)
 
 
 if __name__ == '__main__':

@@ -11,12 +11,18 @@
  * An executor belongs to one rank: it is made from that rank's plan
  * (cl_dist_plan_new with the communicator's rank) and the rank's NCCL
  * communicator, on the communicator's GPU, and owns its staging buffers.
- * Each run packs every piece the rank sends with the CUDA module's copy
- * kernels (cl_cuda_tensor_copy) straight from the source layout into one
- * send buffer, moves the pieces with ncclSend/ncclRecv to and from every
- * peer in one NCCL group, and unpacks the receive buffer into the
- * destination layout; the rank's own pieces are copied from src to dst
- * directly.  Every rank must run it (NCCL's point-to-point calls pair up).
+ * Each run sends straight from src what goes to a peer contiguous and in
+ * order there, receives straight into dst what comes contiguous there,
+ * packs the rest with the CUDA module's copy kernels
+ * (cl_cuda_tensor_copy_batched) from the source layout into a send buffer
+ * and unpacks the rest from a receive buffer into the destination layout,
+ * moving it all with ncclSend/ncclRecv to and from every peer in one NCCL
+ * group (one ncclAllGather where every rank's part is an all-gather's); the
+ * rank's own pieces are copied from src to dst directly.  The environment
+ * variables CUTELAYOUT_NCCL_CHUNKS and CUTELAYOUT_NCCL_CHUNK_BYTES, read by
+ * cl_nccl_exec_new, cut the exchange into several groups
+ * (docs/distributed.md).  Every rank must run it (NCCL's point-to-point
+ * calls pair up).
  *
  * Conventions as cuda.h's: work is queued on `stream` and the functions
  * return once it is; failures are statuses with a detail in
@@ -52,7 +58,7 @@ typedef struct cl_nccl_exec cl_nccl_exec_t;
  * GPU, a send buffer of the elements this rank sends to other ranks and a
  * receive buffer of those it receives from them: at most twice the local
  * shard when neither distribution replicates, in general the plan's
- * counts.  Talks to no other rank.  The result is the caller's
+ * counts, less what is sent or received in place.  Talks to no other rank.  The result is the caller's
  * (cl_nccl_exec_free). */
 CL_API cl_status cl_nccl_exec_new(const cl_dist_plan_t *plan, cl_nccl_comm_t comm, cl_nccl_exec_t **out);
 
@@ -63,9 +69,11 @@ CL_API cl_status cl_nccl_exec_new(const cl_dist_plan_t *plan, cl_nccl_comm_t com
  * distribution does not place (an uneven split's padding) are not written.
  * The first run of an executor first checks that all ranks hold the same
  * plan: an ncclAllReduce of the minimum and maximum of cl_dist_plan_hash
- * over the ranks, then a synchronisation of stream (later runs are fully
- * asynchronous); CL_E_RANK when the ranks disagree, and the next run checks
- * again.  So the first run of every rank must be able to progress on its own
+ * over the ranks, with whether each can take part in an all-gather and the
+ * chunks each asked for, then a synchronisation of stream (later runs are
+ * fully asynchronous, on stream and on a second stream of the executor's
+ * that stream waits for); CL_E_RANK when the ranks disagree, and the next
+ * run checks again.  So the first run of every rank must be able to progress on its own
  * (one thread or process per rank; ranks driven by one thread need
  * cl_nccl_exec_check_plan first).  The executor must not run on two streams
  * at once (its buffers are shared). */
