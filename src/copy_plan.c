@@ -357,7 +357,11 @@ static bool read_in_order(const cl_copy_job *p) {
  *     (tuning->tall, measured): each dst row then takes 256-byte runs,
  *     while the strip's src rows, back to back, are still one stream; on
  *     AMD EPYC (Zen 5) the 256^3 (2,0,1) permutation of 8-byte elements
- *     went from 0.60-0.69x memcpy to 0.72-1.11x. */
+ *     went from 0.60-0.69x memcpy to 0.72-1.11x;
+ *   - the same for 1- and 2-byte elements, as stashed quads (four stashed
+ *     tiles: 256 src rows of bytes), measured apart (tuning->tall_narrow):
+ *     on AMD EPYC (Zen 5) the byte permutation 256^3 (2,0,1) went from
+ *     0.45-0.57x memcpy to 0.66-0.69x. */
 static void transpose_strategy(cl_copy_job *p, const cl_tensor_t *dst, bool stream, cl_copy_tuning tuning) {
   uintptr_t first = (uintptr_t)(dst->data + p->base_d);
   bool aligned = rows_share_line_offset(p) && first % (uintptr_t)p->elem == 0;
@@ -378,7 +382,7 @@ static void transpose_strategy(cl_copy_job *p, const cl_tensor_t *dst, bool stre
   p->stream_runs = stream && !aligned && p->in * p->elem >= p->stage_run && tuning.runs;
   p->staged = p->staged || p->stream_runs;
   p->prefetch = tuning.prefetch && p->jn * p->elem <= SHORT_ROW_BYTES && !(p->elem <= IN_ORDER_UNFETCHED_BYTES && read_in_order(p));
-  p->tall = tuning.tall && p->elem >= 4 && read_in_order(p);
+  p->tall = read_in_order(p) && (p->elem >= 4 ? tuning.tall : tuning.tall_narrow);
   /* A gathered run is compacted into a buffer in L1 and transposed from
    * there with cached stores (copy_exec.c, gathered). */
   if (p->gathered)

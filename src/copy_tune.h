@@ -9,7 +9,8 @@
  *      read), or a comma-separated list of "staged" / "direct" (both
  *      staging choices), "narrow-staged" / "narrow-direct" (that of 1- and
  *      2-byte elements alone), "prefetch" / "noprefetch", "runs" /
- *      "noruns", "tall" / "notall" and "gather" / "nogather", each forcing
+ *      "noruns", "tall" / "notall", "narrow-tall" / "narrow-notall" (that
+ *      of 1- and 2-byte elements) and "gather" / "nogather", each forcing
  *      its choice, later words over earlier ones (the others are measured,
  *      cached or the defaults); CUTELAYOUT_COPY_STAGING = "1" / "0" forces
  *      both staging choices alone, as before;
@@ -44,6 +45,11 @@ typedef struct cl_copy_tuning {
    * (Zen 5) streaming stores ran at 0.6 of a plain copy's speed in runs of
    * 128 bytes and at 1.0 in runs of 256 (default: no). */
   bool tall;
+  /* The same for 1- and 2-byte elements, whose strips of four tiles are
+   * stashed quads (copy_simd.h), a kernel of their own: on AMD EPYC (Zen 5)
+   * the byte permutation 256^3 (2,0,1) ran at 0.45-0.57x memcpy with
+   * pairs, 0.66-0.69x with quads (default: no). */
+  bool tall_narrow;
   /* Short src rows (2 KiB or less) are prefetched a strip ahead (default:
    * yes). */
   bool prefetch;

@@ -356,7 +356,7 @@ static void test_copy_unstaged(void **state) {
 }
 
 /* Tall strips (four tiles stacked, copy_plan.c), chosen by the
- * calibration where src rows lie back to back: permutations of 4-, 8- and
+ * calibration where src rows lie back to back: permutations of 1- to
  * 16-byte elements with short src rows, some with a number of tiles along
  * i that four does not divide (the last strips stack two, then one) and
  * ragged edges, streamed and cached, on one thread and split; each against
@@ -373,8 +373,16 @@ static void test_copy_tall(void **state) {
       {"(44,9):(1,44)", "(44,9):(9,1)", 16},                     /* 11 tiles of 4 rows: 4, 4, 2, 1 */
       {"(64,32,24):(32,1,2048)", "(64,32,24):(768,24,1)", 4},    /* numpy's transpose(2,0,1) */
       {"(100,30,37):(30,1,3000)", "(100,30,37):(1110,37,1)", 4}, /* the same, ragged on both sides */
+      /* 1- and 2-byte elements: stashed quads (AVX-512), then pairs or
+       * one tile; else line tiles. */
+      {"(4,256,64):(256,1,1024)", "(4,256,64):(16384,64,1)", 1},  /* 4 quads of 256 rows */
+      {"(4,256,64):(256,1,1024)", "(4,256,64):(16384,64,1)", 2},  /* 8 quads of 128 rows */
+      {"(8,40,96):(40,1,320)", "(8,40,96):(3840,96,1)", 1},       /* 320 rows: a quad, a tile; ragged j */
+      {"(8,40,96):(40,1,320)", "(8,40,96):(3840,96,1)", 2},       /* 320 rows: two quads, a pair */
+      {"(3,100,128):(100,1,300)", "(3,100,128):(12800,128,1)", 1}, /* 300 rows: a quad, ragged i */
+      {"(3,100,128):(100,1,300)", "(3,100,128):(12800,128,1)", 2}, /* two quads, a tile, ragged i */
   };
-  setenv("CUTELAYOUT_COPY_TUNE", "tall,direct,prefetch,runs", 1);
+  setenv("CUTELAYOUT_COPY_TUNE", "tall,narrow-tall,direct,prefetch,runs", 1);
   unsetenv("CUTELAYOUT_COPY_STAGING");
   cl_copy_options_t stream = with_stores(CL_COPY_STORES_STREAMING), cached = with_stores(CL_COPY_STORES_CACHED);
   cl_copy_options_t split = cached;
