@@ -402,6 +402,40 @@ static void test_copy_tall(void **state) {
   setenv("CUTELAYOUT_COPY_TUNE", "off", 1);
 }
 
+/* Strips that fetch their own src lines a few tiles ahead (ahead, chosen
+ * by the calibration for src rows longer than 2 KiB): transposes of 1- to
+ * 16-byte elements with long src rows, ragged on both sides, some with
+ * fewer tiles along a row than the distance ahead, streamed and cached,
+ * with every kernel set, against the definition. */
+static void test_copy_ahead(void **state) {
+  (void)state;
+  static const struct {
+    const char *d, *s;
+    size_t elem;
+  } cases[] = {
+      {"(40,700):(1,40)", "(40,700):(700,1)", 4},       /* rows of 2800 bytes; 2 tiles and 8 rows along i */
+      {"(33,300):(1,33)", "(33,300):(300,1)", 8},       /* rows of 2400 bytes */
+      {"(20,200):(1,20)", "(20,200):(200,1)", 16},      /* rows of 3200 bytes */
+      {"(130,3000):(1,130)", "(130,3000):(3000,1)", 1}, /* bytes: line tiles, or stashed where the set has them */
+      {"(70,1100):(1,70)", "(70,1100):(1100,1)", 2},
+      {"(64,130):(1,64)", "(64,130):(130,1)", 16},      /* 2080 bytes: fewer tiles than the distance ahead */
+  };
+  setenv("CUTELAYOUT_COPY_TUNE", "ahead,direct,noprefetch", 1);
+  unsetenv("CUTELAYOUT_COPY_STAGING");
+  cl_copy_options_t stream = with_stores(CL_COPY_STORES_STREAMING), cached = with_stores(CL_COPY_STORES_CACHED);
+  for (size_t k = 0; k < COUNT_OF(cases); k++) {
+    for (size_t isa = 0; isa < COUNT_OF(isas); isa++) {
+      setenv("CUTELAYOUT_COPY_ISA", isas[isa], 1);
+      check_copy(cases[k].d, cases[k].s, cases[k].elem, 0, 0, &stream);
+      check_copy(cases[k].d, cases[k].s, cases[k].elem, 0, 0, &cached);
+      check_copy(cases[k].d, cases[k].s, cases[k].elem, 64 - cases[k].elem, 5, &cached);
+    }
+    unsetenv("CUTELAYOUT_COPY_ISA");
+  }
+  setenv("CUTELAYOUT_COPY_STAGING", "1", 1);
+  setenv("CUTELAYOUT_COPY_TUNE", "off", 1);
+}
+
 /* Large enough for streaming stores by default (16 MiB written), with
  * ragged edges, on misaligned and aligned buffers. */
 static void test_copy_large_transpose(void **state) {
@@ -1195,7 +1229,7 @@ int main(void) {
       cmocka_unit_test(test_copy_empty),        cmocka_unit_test(test_copy_plan_definition),
       cmocka_unit_test(test_copy_plan_examples), cmocka_unit_test(test_copy_plan_flags),
       cmocka_unit_test(test_copy_plan_errors),  cmocka_unit_test(test_copy_unstaged),
-      cmocka_unit_test(test_copy_tall),         cmocka_unit_test(test_copy_gathers),
+      cmocka_unit_test(test_copy_tall),         cmocka_unit_test(test_copy_ahead),         cmocka_unit_test(test_copy_gathers),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

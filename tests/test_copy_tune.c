@@ -124,8 +124,10 @@ static void expect_wisdom(const char *file) {
   int staged = value_of(text, "staged"), narrow = value_of(text, "staged-narrow");
   int prefetch = value_of(text, "prefetch"), runs = value_of(text, "runs"), tall = value_of(text, "tall");
   int gather = value_of(text, "gather"), tall_narrow = value_of(text, "tall-narrow");
+  int ahead = value_of(text, "ahead");
   assert_true(gather == 0 || gather == 1);
   assert_true(tall_narrow == 0 || tall_narrow == 1);
+  assert_true(ahead == 0 || ahead == 1);
   assert_true(staged == 0 || staged == 1);
   assert_true(tall == 0 || tall == 1);
   assert_true(narrow == 0 || narrow == 1);
@@ -169,26 +171,28 @@ static void test_cache_missing(void **state) {
 }
 
 /* A whole file of this processor and version is used as it stands: each
- * of the 128 choices, planted, is the one in force (nothing measured; the
- * tall choices show in no plan flag, but a file not taken would be
- * rewritten with the measured choices, which the loop cannot all
+ * of the 256 choices, planted, is the one in force (nothing measured; the
+ * tall and ahead choices show in no plan flag, but a file not taken would
+ * be rewritten with the measured choices, which the loop cannot all
  * match). */
 static void test_cache_used(void **state) {
   (void)state;
-  for (int k = 0; k < 128; k++) {
+  for (int k = 0; k < 256; k++) {
     char file[256], text[1024];
     fresh_cache(file, sizeof file);
     snprintf(text, sizeof text, "%s", measured);
     char *st = strstr(text, "\nstaged ") + 8, *pf = strstr(text, "\nprefetch ") + 10, *ru = strstr(text, "\nruns ") + 6;
     char *na = strstr(text, "\nstaged-narrow ") + 15, *ta = strstr(text, "\ntall ") + 6;
     char *ga = strstr(text, "\ngather ") + 8, *tn = strstr(text, "\ntall-narrow ") + 13;
+    char *ah = strstr(text, "\nahead ") + 7;
     *st = (char)('0' + (k & 1));
     *pf = (char)('0' + ((k >> 1) & 1));
     *ru = (char)('0' + ((k >> 2) & 1));
     *na = (char)('0' + ((k >> 3) & 1));
     *ta = (char)('0' + ((k >> 4) & 1));
     *ga = (char)('0' + ((k >> 5) & 1));
-    *tn = (char)('0' + (k >> 6));
+    *tn = (char)('0' + ((k >> 6) & 1));
+    *ah = (char)('0' + (k >> 7));
     plant(file, text);
     assert_int_equal(staged_now(), (k & 1) != 0);
     assert_int_equal(prefetched_now(), ((k >> 1) & 1) != 0);
@@ -221,13 +225,16 @@ static void test_cache_rewritten(void **state) {
   format3[strlen("cute-layout copy wisdom ")] = '3';
   *strstr(format3, "\ngather ") = '\0';
   strcat(format3, "\n");
-  /* Header 4: no tall-narrow line. */
+  /* Header 4: no tall-narrow and ahead lines. */
   char format4[1024];
   snprintf(format4, sizeof format4, "%s", measured);
   format4[strlen("cute-layout copy wisdom ")] = '4';
   char *tall_narrow = strstr(format4, "\ntall-narrow ");
-  memmove(tall_narrow, tall_narrow + strlen("\ntall-narrow 0"), strlen(tall_narrow + strlen("\ntall-narrow 0")) + 1);
+  const size_t cut = strlen("\ntall-narrow 0\nahead 0");
+  memmove(tall_narrow, tall_narrow + cut, strlen(tall_narrow + cut) + 1);
   assert_null(strstr(format4, "tall-narrow"));
+  assert_null(strstr(format4, "ahead"));
+  assert_non_null(strstr(format4, "\ngather "));
   const char *bad[] = {"", "cute-layout copy wisdom 1\n", "garbage\x01\x02", text, format2, format3, format4};
   for (size_t k = 0; k < COUNT_OF(bad); k++) {
     char file[256];
@@ -342,6 +349,12 @@ static void test_env(void **state) {
   setenv("CUTELAYOUT_COPY_TUNE", "narrow-notall", 1);
   assert_true(staged_now());
   assert_false(runs_now()); /* the file's */
+  /* So are ahead and noahead. */
+  setenv("CUTELAYOUT_COPY_TUNE", "ahead,gather", 1);
+  assert_true(gathered_now());
+  assert_true(staged_now()); /* the file's */
+  setenv("CUTELAYOUT_COPY_TUNE", "noahead", 1);
+  assert_false(gathered_now()); /* the file's */
   /* The older spelling forces both. */
   unsetenv("CUTELAYOUT_COPY_TUNE");
   setenv("CUTELAYOUT_COPY_STAGING", "1", 1);
@@ -433,7 +446,8 @@ static void test_same_values(void **state) {
                                       "direct,prefetch", "direct,noprefetch", "runs",
                                       "noruns",          "narrow-staged",   "narrow-direct",
                                       "tall",            "notall",          "gather",
-                                      "nogather",        "narrow-tall",     "narrow-notall"};
+                                      "nogather",        "narrow-tall",     "narrow-notall",
+                                      "ahead",           "noahead"};
   static const char *const pairs[][2] = {
       {"(128,600):(1,128)", "(128,600):(600,1)"},
       {"(700,100):(1,701)", "(700,100):(100,1)"}, /* dst rows at every offset in a line: runs */
