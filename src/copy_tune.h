@@ -47,13 +47,15 @@ typedef struct cl_copy_tuning {
    * 128 bytes and at 1.0 in runs of 256 (default: no). */
   bool tall;
   /* The same for 1- and 2-byte elements, whose strips of four tiles are
-   * stashed quads (copy_simd.h), a kernel of their own: on AMD EPYC (Zen 5)
-   * the byte permutation 256^3 (2,0,1) ran at 0.45-0.57x memcpy with
-   * pairs, 0.66-0.69x with quads (default: no). */
+   * stashed quads (copy_simd.h), a kernel of their own, where the copy
+   * streams: on AMD EPYC (Zen 5) the byte permutation 256^3 (2,0,1) ran
+   * at 0.28-0.43x memcpy with pairs, 0.49-0.58x with quads (default:
+   * no). */
   bool tall_narrow;
   /* Long src rows (more than 2 KiB) are prefetched a few tiles ahead
    * along each strip: on AMD EPYC (Zen 5) the 4000 x 4000 float transpose
-   * ran at 0.45-0.48x memcpy without, 0.67-0.78x with (default: no). */
+   * ran at 0.45-0.48x memcpy without, 0.67-0.78x with, in one session; in
+   * a quieter one as fast either way (default: no). */
   bool ahead;
   /* Short src rows (2 KiB or less) are prefetched a strip ahead (default:
    * yes). */
