@@ -368,11 +368,10 @@ static bool read_in_order(const cl_copy_job *p) {
  *   - each strip's own src rows prefetched a few tiles ahead along them
  *     (ahead) when they are long (more than 2 KiB; shorter ones get the
  *     next strip's prefetch) and the processor gains by it
- *     (tuning->ahead, measured): on AMD EPYC (Zen 5), in one session,
- *     runs alternating, the 4000 x 4000 float transpose went from
- *     0.45-0.48x memcpy to 0.67-0.78x, the 4096 x 4096 float64 one from
- *     0.70-0.74x to 0.81-0.84x; in a quieter one, half an hour later, both
- *     ran as fast either way (0.85x and 0.65x). */
+ *     (tuning->ahead, measured): on AMD EPYC (Zen 5), runs alternating,
+ *     it pays when the machine is busy (at a load of 4-5 the 4096 x 4096
+ *     float transpose ran mostly at 0.4x memcpy without, 0.67-0.75x with)
+ *     and changes nothing when it is quiet (load 1.5: 0.53-0.55x). */
 static void transpose_strategy(cl_copy_job *p, const cl_tensor_t *dst, bool stream, cl_copy_tuning tuning) {
   uintptr_t first = (uintptr_t)(dst->data + p->base_d);
   bool aligned = rows_share_line_offset(p) && first % (uintptr_t)p->elem == 0;
