@@ -277,9 +277,9 @@ static cl_stashed_strip_fn stashed_stack(const part *w, int64_t i, int64_t K) {
 #define TALL_STACK 4
 
 /* How far ahead along its rows a strip fetches its own src lines, in
- * tiles, where the plan says ahead: on AMD EPYC (Zen 5), in a session
- * where it paid, the 4000 x 4000 float transpose ran at 0.45-0.48x memcpy
- * without, 0.67-0.75x 2 tiles ahead, 0.67-0.78x 4, 0.71-0.73x 8. */
+ * tiles, where the plan says ahead: on AMD EPYC (Zen 5) the 4000 x 4000
+ * float transpose ran at 0.45-0.48x memcpy without, 0.67-0.75x 2 tiles
+ * ahead, 0.67-0.78x 4, 0.71-0.73x 8. */
 #define AHEAD_TILES 4
 
 /* A strip: `stack` tiles of `rows` src rows each, stacked along i from step

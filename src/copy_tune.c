@@ -57,7 +57,10 @@ static forced read_env(void) {
   if (tune != NULL && strcmp(tune, "off") == 0) {
     f.off = true;
   } else if (tune != NULL) {
-    char buf[64];
+    /* Room for every word at once: a list cut short would drop its last
+     * words silently (64 bytes held only the first 63 of
+     * "direct,tall,prefetch,noruns,gather,narrow-tall,narrow-direct,ahead"). */
+    char buf[512];
     snprintf(buf, sizeof buf, "%s", tune);
     char *save = NULL;
     for (char *w = strtok_r(buf, ",", &save); w != NULL; w = strtok_r(NULL, ",", &save)) {

@@ -373,6 +373,14 @@ static void test_env(void **state) {
   setenv("CUTELAYOUT_COPY_TUNE", "", 1);
   assert_true(staged_now());
   assert_false(prefetched_now());
+  /* A long list is read to its end (a 64-byte copy of it once dropped the
+   * words past its 63rd byte). */
+  setenv("CUTELAYOUT_COPY_TUNE",
+         "staged,narrow-staged,prefetch,runs,tall,narrow-tall,ahead,gather,noprefetch,nogather,direct", 1);
+  assert_false(staged_now());
+  assert_false(prefetched_now());
+  assert_false(gathered_now());
+  assert_true(runs_now());
   unsetenv("CUTELAYOUT_COPY_TUNE");
 }
 
