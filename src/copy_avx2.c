@@ -44,6 +44,7 @@ const cl_copy_isa cl_copy_isa_avx2 = {
     {NULL, NULL, NULL, NULL, NULL}, /* pointer tiles only: see copy_simd.h */
     {NULL, NULL},
     {NULL, NULL},
+    {NULL, NULL},
     {narrow_tile1_avx2, narrow_tile2_avx2},
     {short_tile1_avx2, short_tile2_avx2, short_tile4_avx2, short_tile8_avx2},
     {compact1_avx2, compact2_avx2, compact4_avx2, compact8_avx2},

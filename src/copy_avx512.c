@@ -82,6 +82,7 @@ const cl_copy_isa cl_copy_isa_avx512 = {
     {strided_tile1_avx512, strided_tile2_avx512, strided_tile4_avx512, strided_tile8_avx512, strided_tile16_avx512},
     {stashed_strip1_avx512, stashed_strip2_avx512},
     {stashed_pair1_avx512, stashed_pair2_avx512},
+    {stashed_quad1_avx512, stashed_quad2_avx512},
     {narrow_tile1_avx512, narrow_tile2_avx512},
     {short_tile1_avx512, short_tile2_avx512, short_tile4_avx512, short_tile8_avx512},
     {compact1_avx512, compact2_avx512, compact4_avx512, compact8_avx512},

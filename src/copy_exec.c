@@ -261,17 +261,26 @@ static bool crowded(int64_t E, ptrdiff_t ss) {
   return CL_COPY_LINE / E / sets >= CROWDED_SET_ROWS;
 }
 
-/* Whether two tiles of 1- or 2-byte elements stacked from step i (2 S
- * steps, within the run) go as a stashed pair (cl_copy_isa's stashed_pair):
- * the set has one and their src rows are evenly spaced. */
-static bool stash_pair(const part *w, int64_t i) {
+/* The stashed tiles that take K = 2 or 4 tiles of 1- or 2-byte elements
+ * stacked from step i (K S steps, within the run) at once (cl_copy_isa's
+ * stashed_pair, stashed_quad): where the set has them and their src rows
+ * are evenly spaced; else NULL. */
+static cl_stashed_strip_fn stashed_stack(const part *w, int64_t i, int64_t K) {
   const cl_copy_job *p = w->p;
   const int64_t E = p->elem;
-  return E <= 2 && w->isa->stashed_pair[log2_of(E)] != NULL && steps_even(p->is, &p->m[0], i, 2 * CL_COPY_LINE / E);
+  if (E > 2 || !steps_even(p->is, &p->m[0], i, K * CL_COPY_LINE / E))
+    return NULL;
+  return K == 2 ? w->isa->stashed_pair[log2_of(E)] : K == 4 ? w->isa->stashed_quad[log2_of(E)] : NULL;
 }
 
 /* Tiles stacked per strip in a tall plan (cl_copy_job.tall). */
 #define TALL_STACK 4
+
+/* How far ahead along its rows a strip fetches its own src lines, in
+ * tiles, where the plan says ahead: on AMD EPYC (Zen 5) the 4000 x 4000
+ * float transpose ran at 0.45-0.48x memcpy without, 0.67-0.75x 2 tiles
+ * ahead, 0.67-0.78x 4, 0.71-0.73x 8. */
+#define AHEAD_TILES 4
 
 /* A strip: `stack` tiles of `rows` src rows each, stacked along i from step
  * i, over j steps [j0, j1) (a multiple of S = 64/E apart); at each j, tile t
@@ -280,7 +289,8 @@ static bool stash_pair(const part *w, int64_t i) {
  * spacings instead of the row pointers, or stashed where its src rows
  * crowd; dst rows are even when even_d says so, else where the plan's j
  * run is.  With the plan's prefetch, the next strip's lines are fetched
- * meanwhile: rows too short for the processor to see them as streams.
+ * meanwhile: rows too short for the processor to see them as streams;
+ * with its ahead, this strip's lines AHEAD_TILES tiles further on.
  * They are fetched into L2 only (prefetcht1): fetched into L1 as well
  * (prefetcht0), the permutations of 4- and 8-byte elements ran 4-11%
  * slower on Sapphire Rapids. */
@@ -288,8 +298,8 @@ static void strip(const part *w, cl_line_tile_fn tile, cl_strided_tile_fn stride
                   char *const *drow, bool even_d, size_t doff, const char *src, int64_t i, int64_t j0, int64_t j1,
                   bool nt) {
   const cl_copy_job *p = w->p;
-  const int64_t E = p->elem, S = CL_COPY_LINE / E, h = stack * rows; /* h <= 128: see tiles_direct */
-  const char *srow[2 * CL_COPY_LINE], *next[2 * CL_COPY_LINE];
+  const int64_t E = p->elem, S = CL_COPY_LINE / E, h = stack * rows; /* h <= 256: see tiles_direct */
+  const char *srow[TALL_STACK * CL_COPY_LINE], *next[TALL_STACK * CL_COPY_LINE];
   bool prefetch = p->prefetch && i + 2 * h <= p->in;
   for (int64_t r = 0; r < h; r++) {
     srow[r] = src + isrc(p, i + r);
@@ -298,8 +308,8 @@ static void strip(const part *w, cl_line_tile_fn tile, cl_strided_tile_fn stride
   }
   /* Per stacked tile: whether its src rows are evenly spaced (for the
    * strided tile), ss apart; stashed strips where they crowd, stashed
-   * pairs for a stack of two (tiles_direct stacks 1- and 2-byte tiles only
-   * as pairs), which then takes both tiles at once. */
+   * pairs or quads for a stack of two or four (tiles_direct stacks 1- and
+   * 2-byte tiles only so), which then take the whole stack at once. */
   bool even_s[TALL_STACK];
   ptrdiff_t ss[TALL_STACK];
   cl_stashed_strip_fn stashed = NULL;
@@ -310,9 +320,10 @@ static void strip(const part *w, cl_line_tile_fn tile, cl_strided_tile_fn stride
       stashed = w->isa->stashed_strip[log2_of(E)];
   }
   int64_t stashes = 1;
-  if (stack == 2 && stash_pair(w, i)) {
-    stashed = w->isa->stashed_pair[log2_of(E)];
-    stashes = 2;
+  cl_stashed_strip_fn stacked = stack > 1 ? stashed_stack(w, i, stack) : NULL;
+  if (stacked != NULL) {
+    stashed = stacked;
+    stashes = stack;
   }
   /* Stashed tiles run as one pipelined strip where dst rows are evenly
    * spaced throughout, and fetch the next strip's lines themselves where
@@ -329,6 +340,9 @@ static void strip(const part *w, cl_line_tile_fn tile, cl_strided_tile_fn stride
     if (prefetch)
       for (int64_t r = 0; r < h; r++)
         __builtin_prefetch(next[r] + j * E, 0, 2);
+    if (p->ahead && j + AHEAD_TILES * S < j1)
+      for (int64_t r = 0; r < h; r++)
+        __builtin_prefetch(srow[r] + (j + AHEAD_TILES * S) * E, 0, 2);
     char *const *d = drow + (j - j0);
     bool even = even_d || steps_even(p->jd, &p->m[p->ichain], j, S);
     for (int64_t t = 0; t < stack;) {
@@ -352,12 +366,25 @@ static void strip(const part *w, cl_line_tile_fn tile, cl_strided_tile_fn stride
  * each dst row then takes two lines in a row, which streams better (on
  * Sapphire Rapids, 4096x4096 float64 0.78 -> 0.91x memcpy, float32 1.10 ->
  * 1.30x).  Taller tiles, of 1- and 2-byte elements, are stacked only as
- * stashed pairs (stash_pair), which read each src line once, whole: as
- * line tiles, float16 pairs lost on short-row permutations.  Writing one
+ * stashed pairs or quads (stashed_stack), which read each src line once,
+ * whole: as line tiles, float16 pairs lost on short-row permutations, and
+ * on AMD EPYC (Zen 5) four byte tiles stacked lost to a stashed pair
+ * (0.22-0.24x memcpy against 0.27-0.31x, 4096 x 4096).  Writing one
  * line into each of many rows in turn is what costs: on Sapphire Rapids,
  * streaming 16 MiB that way takes 1.6 times as long as in runs of two
  * lines, which stream as fast as a plain copy. */
 #define STACKED_TILE_ROWS 16
+
+/* The tiles of 1- or 2-byte elements to stack from step i in a strip
+ * that ends before i1: four where the plan is tall, else two, where they
+ * fit and go as stashed tiles (stashed_stack); else one. */
+static int64_t narrow_stack(const part *w, int64_t i, int64_t i1) {
+  const int64_t S = CL_COPY_LINE / w->p->elem;
+  for (int64_t K = w->p->tall ? TALL_STACK : 2; K > 1; K /= 2)
+    if (i + K * S <= i1 && stashed_stack(w, i, K) != NULL)
+      return K;
+  return 1;
+}
 
 /* Whole tiles over strips [i0, i1) (multiples of S apart) and j steps
  * [j0, j1) (a multiple of S), written to dst directly (streamed when nt),
@@ -375,7 +402,7 @@ static void tiles_direct(const part *w, char *dst, const char *src, int64_t i0, 
     for (int64_t j = jc; j < je; j++)
       drow[j - jc] = dst + jdst(p, j);
     for (int64_t i = i0; i + S <= i1;) {
-      int64_t st = stack > 1 ? stack : i + 2 * S <= i1 && stash_pair(w, i) ? 2 : 1;
+      int64_t st = stack > 1 ? stack : narrow_stack(w, i, i1);
       while (i + st * S > i1) /* near the end: halves */
         st /= 2;
       strip(w, tile, strided, st, S, drow, false, (size_t)(i * E), src, i, jc, je, nt);

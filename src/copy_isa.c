@@ -71,6 +71,7 @@ const cl_copy_isa cl_copy_isa_scalar = {
     {NULL, NULL, NULL, NULL, NULL},
     {NULL, NULL},
     {NULL, NULL},
+    {NULL, NULL},
     {narrow_tile1_scalar, narrow_tile2_scalar},
     {short_tile1_scalar, short_tile2_scalar, short_tile4_scalar, short_tile8_scalar},
     {compact1_scalar, compact2_scalar, compact4_scalar, compact8_scalar},

@@ -60,6 +60,11 @@ typedef struct cl_copy_isa {
    * ss on), each destination row getting its two lines one after the
    * other: 128-byte runs.  NULL in a set without. */
   cl_stashed_strip_fn stashed_pair[2];
+  /* stashed_quad[k]: the same with four tiles stacked (4 * 64 / E source
+   * rows, each destination row getting four lines in a row: 256-byte
+   * runs), for the tall strips of 1- and 2-byte elements (copy_plan.h).
+   * NULL in a set without. */
+  cl_stashed_strip_fn stashed_quad[2];
   /* narrow_tile[k] for elements of 2^k bytes, k = 0, 1: 16 source rows of
    * one line each to 64 / E destination rows of 16 * E bytes (for r < 16,
    * c < 64 / E: s[r] + soff + c*E to d[c] + doff + r*E); never streams. */

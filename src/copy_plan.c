@@ -357,7 +357,21 @@ static bool read_in_order(const cl_copy_job *p) {
  *     (tuning->tall, measured): each dst row then takes 256-byte runs,
  *     while the strip's src rows, back to back, are still one stream; on
  *     AMD EPYC (Zen 5) the 256^3 (2,0,1) permutation of 8-byte elements
- *     went from 0.60-0.69x memcpy to 0.72-1.11x. */
+ *     went from 0.60-0.69x memcpy to 0.72-1.11x;
+ *   - the same for 1- and 2-byte elements, as stashed quads (four stashed
+ *     tiles: 256 src rows of bytes), measured apart (tuning->tall_narrow)
+ *     and, as measured, with streaming stores only: on AMD EPYC (Zen 5),
+ *     four alternating runs, the byte permutation 256^3 (2,0,1) went from
+ *     0.28-0.43x memcpy to 0.49-0.58x streamed, the 2-byte one from
+ *     0.56-0.64x to 0.60-0.72x, while with cached stores the 2-byte one
+ *     lost (0.50-0.52x to 0.40-0.50x);
+ *   - each strip's own src rows prefetched a few tiles ahead along them
+ *     (ahead) when they are long (more than 2 KiB; shorter ones get the
+ *     next strip's prefetch) and the processor gains by it
+ *     (tuning->ahead, measured): on AMD EPYC (Zen 5), four runs each way
+ *     alternating, the 4000 x 4000 float transpose went from 0.34-0.46x
+ *     memcpy to 0.60-0.76x, 4096 x 4096 floats 0.50-0.58x to 0.51-0.71x,
+ *     float64 0.62-0.65x to 0.67-0.70x. */
 static void transpose_strategy(cl_copy_job *p, const cl_tensor_t *dst, bool stream, cl_copy_tuning tuning) {
   uintptr_t first = (uintptr_t)(dst->data + p->base_d);
   bool aligned = rows_share_line_offset(p) && first % (uintptr_t)p->elem == 0;
@@ -378,11 +392,12 @@ static void transpose_strategy(cl_copy_job *p, const cl_tensor_t *dst, bool stre
   p->stream_runs = stream && !aligned && p->in * p->elem >= p->stage_run && tuning.runs;
   p->staged = p->staged || p->stream_runs;
   p->prefetch = tuning.prefetch && p->jn * p->elem <= SHORT_ROW_BYTES && !(p->elem <= IN_ORDER_UNFETCHED_BYTES && read_in_order(p));
-  p->tall = tuning.tall && p->elem >= 4 && read_in_order(p);
+  p->tall = read_in_order(p) && (p->elem >= 4 ? tuning.tall : tuning.tall_narrow && p->nontemporal);
+  p->ahead = tuning.ahead && !p->prefetch && p->jn * p->elem > SHORT_ROW_BYTES;
   /* A gathered run is compacted into a buffer in L1 and transposed from
    * there with cached stores (copy_exec.c, gathered). */
   if (p->gathered)
-    p->nontemporal = p->staged = p->stream_runs = p->prefetch = p->tall = false;
+    p->nontemporal = p->staged = p->stream_runs = p->prefetch = p->tall = p->ahead = false;
 }
 
 /* Whether the plan of these joint modes (after step 1) may depend on the
@@ -413,7 +428,7 @@ cl_status cl_copy_job_make(cl_copy_job *p, const cl_tensor_t *dst, const cl_leav
   p->base_d = p->base_s = 0;
   p->ichain = p->in = p->jchain = p->jn = 0;
   p->is = p->jd = NULL;
-  p->nontemporal = p->staged = p->stream_runs = p->prefetch = p->tall = p->gathered = false;
+  p->nontemporal = p->staged = p->stream_runs = p->prefetch = p->tall = p->ahead = p->gathered = false;
   p->channels = CL_CHANNELS_NONE;
   p->stage_rows = p->stage_run = 0;
   cl_status s = refine(p, fd, fs, p->elem);

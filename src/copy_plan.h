@@ -85,7 +85,8 @@ typedef struct cl_copy_job {
   bool stream_runs; /* staged, dst rows at different offsets in a line: runs streamed past their ends */
   int64_t stage_run, stage_rows; /* staged: bytes per dst row of a block, dst rows per block */
   bool prefetch;    /* fetch the next strip's src lines ahead (short src rows) */
-  bool tall;        /* direct strips stack four tiles of 4 to 16 bytes, not two (src rows back to back) */
+  bool ahead;       /* fetch each strip's own src lines a few tiles ahead (long src rows) */
+  bool tall;        /* direct strips stack four tiles, not two (src rows back to back; 1 and 2 bytes: stashed quads) */
   /* Strided, a few channels (copy_plan.c, choose_channels): m[1] is the
    * channel mode and m[0] the pixels, packed on one side (dst when
    * interleave, src when deinterleave), planar on the other. */

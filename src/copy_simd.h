@@ -110,16 +110,16 @@ CL_SIMD_FN static inline void CL_SIMD_NAME(fetch_rows)(const char *s, ptrdiff_t 
 
 /* Stashed tiles: line tiles the other way round, for 1- and 2-byte
  * elements with evenly spaced rows, run in strips, one tile high
- * (stashed_strip) or two (stashed_pair).  Each group of n source rows is
- * loaded as whole lines and transposed in-lane into a stash of S lines on
- * the stack, whose row q + k then holds, in its 16 bytes at c, destination
- * row c/E + k's elements from source rows q .. q + n - 1; load_lanes from
- * the stash put those pieces side by side.  The line tile above reads each
- * source line in 64/16 pieces at different times instead, and with
- * S >= 32 rows that share an L1 set (rows a multiple of 4 KiB apart, 12
- * ways) every piece comes from L2 again; and a pair of line tiles would
- * store each destination row's two lines 64 stores apart, where streaming
- * stores want them together. */
+ * (stashed_strip), two (stashed_pair) or four (stashed_quad).  Each group
+ * of n source rows is loaded as whole lines and transposed in-lane into a
+ * stash of S lines on the stack, whose row q + k then holds, in its 16
+ * bytes at c, destination row c/E + k's elements from source rows q .. q +
+ * n - 1; load_lanes from the stash put those pieces side by side.  The
+ * line tile above reads each source line in 64/16 pieces at different
+ * times instead, and with S >= 32 rows that share an L1 set (rows a
+ * multiple of 4 KiB apart, 12 ways) every piece comes from L2 again; and a
+ * pair of line tiles would store each destination row's two lines 64
+ * stores apart, where streaming stores want them together. */
 #define CL_STASH_ROW(r) (stash + (r) * CL_LINE)
 #define CL_DEFINE_STASHED(E)                                                                             \
   /* Source rows q .. q + n - 1 into the same rows of the stash. */                                     \
@@ -146,7 +146,7 @@ CL_SIMD_FN static inline void CL_SIMD_NAME(fetch_rows)(const char *s, ptrdiff_t 
                                                               int c, bool nt) {                          \
     enum { n = 16 / (E), groups = CL_LINE / VBYTES, rows = VBYTES / (E), S = CL_LINE / (E) };           \
     _Pragma("GCC unroll 16") for (int k = 0; k < n; k++)                                                 \
-      _Pragma("GCC unroll 2") for (int u = 0; u < K; u++) {                                              \
+      _Pragma("GCC unroll 4") for (int u = 0; u < K; u++) {                                              \
         const char *stash = stashes + u * S * CL_LINE;                                                   \
         vec v[groups];                                                                                   \
         _Pragma("GCC unroll 4") for (int g = 0; g < groups; g++)                                         \
@@ -167,7 +167,7 @@ CL_SIMD_FN static inline void CL_SIMD_NAME(fetch_rows)(const char *s, ptrdiff_t 
   CL_SIMD_FN static inline void CL_SIMD_NAME(stashed_tiles##E)(char *d, ptrdiff_t ds, const char *s, ptrdiff_t ss, \
                                                                int64_t tiles, int K, bool fetch, bool nt) { \
     enum { n = 16 / (E), S = CL_LINE / (E) };                                                            \
-    _Alignas(CL_LINE) char lines[2][2 * S * CL_LINE]; /* this column's stashes, the next one's: K <= 2 */ \
+    _Alignas(CL_LINE) char lines[2][4 * S * CL_LINE]; /* this column's stashes, the next one's: K <= 4 */ \
     for (int u = 0; u < K; u++)                                                                          \
       _Pragma("GCC unroll 4") for (int q = 0; q < S; q += n)                                             \
         CL_SIMD_NAME(stash_rows##E)(lines[0] + u * S * CL_LINE, s + u * S * ss, ss, q);                  \
@@ -192,6 +192,10 @@ CL_SIMD_FN static inline void CL_SIMD_NAME(fetch_rows)(const char *s, ptrdiff_t 
   CL_SIMD_FN static void CL_SIMD_NAME(stashed_pair##E)(char *d, ptrdiff_t ds, const char *s, ptrdiff_t ss, \
                                                        int64_t tiles, bool fetch, bool nt) {             \
     CL_SIMD_NAME(stashed_tiles##E)(d, ds, s, ss, tiles, 2, fetch, nt);                                   \
+  }                                                                                                      \
+  CL_SIMD_FN static void CL_SIMD_NAME(stashed_quad##E)(char *d, ptrdiff_t ds, const char *s, ptrdiff_t ss, \
+                                                       int64_t tiles, bool fetch, bool nt) {             \
+    CL_SIMD_NAME(stashed_tiles##E)(d, ds, s, ss, tiles, 4, fetch, nt);                                   \
   }
 
 /* Where a vector is a whole line and the set transposes 8 of them as 8 x 8

@@ -39,6 +39,7 @@ const cl_copy_isa cl_copy_isa_sse2 = {
     {NULL, NULL, NULL, NULL, NULL}, /* pointer tiles only: see copy_simd.h */
     {NULL, NULL},
     {NULL, NULL},
+    {NULL, NULL},
     {narrow_tile1_sse2, narrow_tile2_sse2},
     {short_tile1_sse2, short_tile2_sse2, short_tile4_sse2, short_tile8_sse2},
     {compact1_sse2, compact2_sse2, compact4_sse2, compact8_sse2},

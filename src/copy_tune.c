@@ -39,6 +39,8 @@ static const cl_copy_tuning defaults = {.staged = false,
                                         .prefetch = true,
                                         .runs = true,
                                         .tall = false,
+                                        .tall_narrow = false,
+                                        .ahead = false,
                                         .gather = true};
 
 /* ------------------------------------------------------------ the environment */
@@ -46,16 +48,19 @@ static const cl_copy_tuning defaults = {.staged = false,
 /* A choice forced by the environment: -1 none, else 0 or 1. */
 typedef struct forced {
   bool off;
-  int staged, staged_narrow, prefetch, runs, tall, gather;
+  int staged, staged_narrow, prefetch, runs, tall, tall_narrow, ahead, gather;
 } forced;
 
 static forced read_env(void) {
-  forced f = {false, -1, -1, -1, -1, -1, -1};
+  forced f = {false, -1, -1, -1, -1, -1, -1, -1, -1};
   const char *tune = getenv("CUTELAYOUT_COPY_TUNE");
   if (tune != NULL && strcmp(tune, "off") == 0) {
     f.off = true;
   } else if (tune != NULL) {
-    char buf[64];
+    /* Room for every word at once: a list cut short would drop its last
+     * words silently (64 bytes held only the first 63 of
+     * "direct,tall,prefetch,noruns,gather,narrow-tall,narrow-direct,ahead"). */
+    char buf[512];
     snprintf(buf, sizeof buf, "%s", tune);
     char *save = NULL;
     for (char *w = strtok_r(buf, ",", &save); w != NULL; w = strtok_r(NULL, ",", &save)) {
@@ -69,6 +74,10 @@ static forced read_env(void) {
         f.runs = w[0] == 'r';
       else if (strcmp(w, "tall") == 0 || strcmp(w, "notall") == 0)
         f.tall = w[0] == 't';
+      else if (strcmp(w, "narrow-tall") == 0 || strcmp(w, "narrow-notall") == 0)
+        f.tall_narrow = w[7] == 't';
+      else if (strcmp(w, "ahead") == 0 || strcmp(w, "noahead") == 0)
+        f.ahead = w[0] == 'a';
       else if (strcmp(w, "gather") == 0 || strcmp(w, "nogather") == 0)
         f.gather = w[0] == 'g';
     }
@@ -90,6 +99,10 @@ static cl_copy_tuning apply(cl_copy_tuning t, forced f) {
     t.runs = f.runs == 1;
   if (f.tall >= 0)
     t.tall = f.tall == 1;
+  if (f.tall_narrow >= 0)
+    t.tall_narrow = f.tall_narrow == 1;
+  if (f.ahead >= 0)
+    t.ahead = f.ahead == 1;
   if (f.gather >= 0)
     t.gather = f.gather == 1;
   return t;
@@ -97,8 +110,9 @@ static cl_copy_tuning apply(cl_copy_tuning t, forced f) {
 
 /* ------------------------------------------------------------ the cache file */
 
-/* 2: with runs; 3: with staged-narrow and tall; 4: with gather. */
-#define WISDOM_HEADER "cute-layout copy wisdom 4"
+/* 2: with runs; 3: with staged-narrow and tall; 4: with gather; 5: with
+ * tall-narrow and ahead. */
+#define WISDOM_HEADER "cute-layout copy wisdom 5"
 #define WISDOM_NAME "copy-wisdom"
 #define PATH_CAP 4096
 
@@ -146,9 +160,10 @@ static bool cache_dir(char *out, size_t cap) {
 /* The file's text for tuning t: a header, the key, the choices. */
 static int wisdom_text(char *out, size_t cap, const char *processor, cl_copy_tuning t) {
   return snprintf(out, cap,
-                  "%s\nlibrary %s\nprocessor %s\nstaged %d\nstaged-narrow %d\nprefetch %d\nruns %d\ntall %d\ngather %d\n",
+                  "%s\nlibrary %s\nprocessor %s\nstaged %d\nstaged-narrow %d\nprefetch %d\nruns %d\ntall %d\n"
+                  "tall-narrow %d\nahead %d\ngather %d\n",
                   WISDOM_HEADER, CUTELAYOUT_VERSION_STRING, processor, t.staged, t.staged_narrow, t.prefetch, t.runs,
-                  t.tall, t.gather);
+                  t.tall, t.tall_narrow, t.ahead, t.gather);
 }
 
 /* Reads the file in dir: true, with *t, only when it is whole and names this
@@ -162,15 +177,17 @@ static bool read_wisdom(const char *dir, const char *processor, cl_copy_tuning *
   size_t n = fread(text, 1, sizeof text - 1, f);
   fclose(f);
   text[n] = '\0';
-  /* The file is exactly what wisdom_text writes for one of the 64 choices,
-   * or it is not used. */
-  for (int k = 0; k < 64; k++) {
+  /* The file is exactly what wisdom_text writes for one of the 256
+   * choices, or it is not used. */
+  for (int k = 0; k < 256; k++) {
     cl_copy_tuning c = {.staged = (k & 1) != 0,
                         .staged_narrow = (k & 2) != 0,
                         .prefetch = (k & 4) != 0,
                         .runs = (k & 8) != 0,
                         .tall = (k & 16) != 0,
-                        .gather = (k & 32) != 0};
+                        .gather = (k & 32) != 0,
+                        .tall_narrow = (k & 64) != 0,
+                        .ahead = (k & 128) != 0};
     char expect[1024];
     wisdom_text(expect, sizeof expect, processor, c);
     if (strcmp(text, expect) == 0) {
@@ -216,8 +233,8 @@ static void write_wisdom(const char *dir, const char *processor, cl_copy_tuning 
 
 /* Each candidate is timed on copies of this many bytes, this many times,
  * alternating with its rival; the faster minimum wins.  Six copies of
- * 8 MiB per candidate and five choices keep the whole measurement near a
- * fifth of a second on a 2-core AMD EPYC shared with compilers.  With
+ * 8 MiB per candidate and eight choices keep the whole measurement near
+ * half a second on a 2-core AMD EPYC shared with compilers.  With
  * three, on that machine, the float staging choice came out one way or
  * the other from one call to the next.
  *
@@ -318,6 +335,9 @@ static void choose_by_timing(cal_buffers *buf, cal_copy c, size_t choice, cl_cop
  *   staged_narrow: 2048 x 4096 bytes transposed, dst rows 2 KiB apart;
  *   prefetch and tall: 128^3 floats permuted (2,0,1) (numpy's order), src
  *   rows of 512 bytes, back to back;
+ *   tall_narrow: 128 x 256 x 256 bytes permuted (2,0,1), src rows of 256
+ *   bytes, back to back;
+ *   ahead: 1000 x 2000 floats transposed, src rows of 8000 bytes;
  *   runs: 1001 x 2000 floats transposed, dst rows 4004 bytes apart, so
  *   they start at every offset in a line;
  *   gather: 441505 x 19 bytes transposed, src rows of 19 bytes (short
@@ -345,6 +365,8 @@ static cl_status measure(cl_copy_tuning *out) {
         {offsetof(cl_copy_tuning, staged_narrow), {"(2048,4096):(1,2048)", "(2048,4096):(4096,1)", 1}},
         {offsetof(cl_copy_tuning, prefetch), {"(128,128,128):(128,1,16384)", "(128,128,128):(16384,128,1)", 4}},
         {offsetof(cl_copy_tuning, tall), {"(128,128,128):(128,1,16384)", "(128,128,128):(16384,128,1)", 4}},
+        {offsetof(cl_copy_tuning, tall_narrow), {"(128,256,256):(256,1,32768)", "(128,256,256):(65536,256,1)", 1}},
+        {offsetof(cl_copy_tuning, ahead), {"(1000,2000):(1,1000)", "(1000,2000):(2000,1)", 4}},
         {offsetof(cl_copy_tuning, runs), {"(1001,2000):(1,1001)", "(1001,2000):(2000,1)", 4}},
         {offsetof(cl_copy_tuning, gather), {"(441505,19):(1,441505)", "(441505,19):(19,1)", 1}},
     };
@@ -397,7 +419,8 @@ cl_copy_tuning cl_copy_tuning_for(int64_t bytes) {
   if (f.off)
     return apply(defaults, f);
   cl_copy_tuning t = defaults;
-  if (f.staged < 0 || f.staged_narrow < 0 || f.prefetch < 0 || f.runs < 0 || f.tall < 0 || f.gather < 0) {
+  if (f.staged < 0 || f.staged_narrow < 0 || f.prefetch < 0 || f.runs < 0 || f.tall < 0 || f.tall_narrow < 0 ||
+      f.ahead < 0 || f.gather < 0) {
     char dir[PATH_CAP];
     if (!cache_dir(dir, sizeof dir))
       dir[0] = '\0';

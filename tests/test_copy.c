@@ -356,7 +356,7 @@ static void test_copy_unstaged(void **state) {
 }
 
 /* Tall strips (four tiles stacked, copy_plan.c), chosen by the
- * calibration where src rows lie back to back: permutations of 4-, 8- and
+ * calibration where src rows lie back to back: permutations of 1- to
  * 16-byte elements with short src rows, some with a number of tiles along
  * i that four does not divide (the last strips stack two, then one) and
  * ragged edges, streamed and cached, on one thread and split; each against
@@ -373,8 +373,16 @@ static void test_copy_tall(void **state) {
       {"(44,9):(1,44)", "(44,9):(9,1)", 16},                     /* 11 tiles of 4 rows: 4, 4, 2, 1 */
       {"(64,32,24):(32,1,2048)", "(64,32,24):(768,24,1)", 4},    /* numpy's transpose(2,0,1) */
       {"(100,30,37):(30,1,3000)", "(100,30,37):(1110,37,1)", 4}, /* the same, ragged on both sides */
+      /* 1- and 2-byte elements: stashed quads (AVX-512), then pairs or
+       * one tile; else line tiles. */
+      {"(4,256,64):(256,1,1024)", "(4,256,64):(16384,64,1)", 1},  /* 4 quads of 256 rows */
+      {"(4,256,64):(256,1,1024)", "(4,256,64):(16384,64,1)", 2},  /* 8 quads of 128 rows */
+      {"(8,40,96):(40,1,320)", "(8,40,96):(3840,96,1)", 1},       /* 320 rows: a quad, a tile; ragged j */
+      {"(8,40,96):(40,1,320)", "(8,40,96):(3840,96,1)", 2},       /* 320 rows: two quads, a pair */
+      {"(3,100,128):(100,1,300)", "(3,100,128):(12800,128,1)", 1}, /* 300 rows: a quad, ragged i */
+      {"(3,100,128):(100,1,300)", "(3,100,128):(12800,128,1)", 2}, /* two quads, a tile, ragged i */
   };
-  setenv("CUTELAYOUT_COPY_TUNE", "tall,direct,prefetch,runs", 1);
+  setenv("CUTELAYOUT_COPY_TUNE", "tall,narrow-tall,direct,prefetch,runs", 1);
   unsetenv("CUTELAYOUT_COPY_STAGING");
   cl_copy_options_t stream = with_stores(CL_COPY_STORES_STREAMING), cached = with_stores(CL_COPY_STORES_CACHED);
   cl_copy_options_t split = cached;
@@ -390,6 +398,40 @@ static void test_copy_tall(void **state) {
   }
   check_copy("(2000,272):(1,2000)", "(2000,272):(272,1)", 4, 0, 0, &split);
   check_copy("(2000,272):(1,2000)", "(2000,272):(272,1)", 4, 0, 0, &stream);
+  setenv("CUTELAYOUT_COPY_STAGING", "1", 1);
+  setenv("CUTELAYOUT_COPY_TUNE", "off", 1);
+}
+
+/* Strips that fetch their own src lines a few tiles ahead (ahead, chosen
+ * by the calibration for src rows longer than 2 KiB): transposes of 1- to
+ * 16-byte elements with long src rows, ragged on both sides, some with
+ * fewer tiles along a row than the distance ahead, streamed and cached,
+ * with every kernel set, against the definition. */
+static void test_copy_ahead(void **state) {
+  (void)state;
+  static const struct {
+    const char *d, *s;
+    size_t elem;
+  } cases[] = {
+      {"(40,700):(1,40)", "(40,700):(700,1)", 4},       /* rows of 2800 bytes; 2 tiles and 8 rows along i */
+      {"(33,300):(1,33)", "(33,300):(300,1)", 8},       /* rows of 2400 bytes */
+      {"(20,200):(1,20)", "(20,200):(200,1)", 16},      /* rows of 3200 bytes */
+      {"(130,3000):(1,130)", "(130,3000):(3000,1)", 1}, /* bytes: line tiles, or stashed where the set has them */
+      {"(70,1100):(1,70)", "(70,1100):(1100,1)", 2},
+      {"(64,130):(1,64)", "(64,130):(130,1)", 16},      /* 2080 bytes: fewer tiles than the distance ahead */
+  };
+  setenv("CUTELAYOUT_COPY_TUNE", "ahead,direct,noprefetch", 1);
+  unsetenv("CUTELAYOUT_COPY_STAGING");
+  cl_copy_options_t stream = with_stores(CL_COPY_STORES_STREAMING), cached = with_stores(CL_COPY_STORES_CACHED);
+  for (size_t k = 0; k < COUNT_OF(cases); k++) {
+    for (size_t isa = 0; isa < COUNT_OF(isas); isa++) {
+      setenv("CUTELAYOUT_COPY_ISA", isas[isa], 1);
+      check_copy(cases[k].d, cases[k].s, cases[k].elem, 0, 0, &stream);
+      check_copy(cases[k].d, cases[k].s, cases[k].elem, 0, 0, &cached);
+      check_copy(cases[k].d, cases[k].s, cases[k].elem, 64 - cases[k].elem, 5, &cached);
+    }
+    unsetenv("CUTELAYOUT_COPY_ISA");
+  }
   setenv("CUTELAYOUT_COPY_STAGING", "1", 1);
   setenv("CUTELAYOUT_COPY_TUNE", "off", 1);
 }
@@ -1187,7 +1229,7 @@ int main(void) {
       cmocka_unit_test(test_copy_empty),        cmocka_unit_test(test_copy_plan_definition),
       cmocka_unit_test(test_copy_plan_examples), cmocka_unit_test(test_copy_plan_flags),
       cmocka_unit_test(test_copy_plan_errors),  cmocka_unit_test(test_copy_unstaged),
-      cmocka_unit_test(test_copy_tall),         cmocka_unit_test(test_copy_gathers),
+      cmocka_unit_test(test_copy_tall),         cmocka_unit_test(test_copy_ahead),         cmocka_unit_test(test_copy_gathers),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

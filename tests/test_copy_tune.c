@@ -119,12 +119,15 @@ static int value_of(const char *text, const char *key) {
 static void expect_wisdom(const char *file) {
   const char *text = slurp(file);
   assert_non_null(text);
-  assert_true(strncmp(text, "cute-layout copy wisdom 4\nlibrary ", 34) == 0);
+  assert_true(strncmp(text, "cute-layout copy wisdom 5\nlibrary ", 34) == 0);
   assert_non_null(strstr(text, "\nlibrary " CUTELAYOUT_VERSION_STRING "\nprocessor "));
   int staged = value_of(text, "staged"), narrow = value_of(text, "staged-narrow");
   int prefetch = value_of(text, "prefetch"), runs = value_of(text, "runs"), tall = value_of(text, "tall");
-  int gather = value_of(text, "gather");
+  int gather = value_of(text, "gather"), tall_narrow = value_of(text, "tall-narrow");
+  int ahead = value_of(text, "ahead");
   assert_true(gather == 0 || gather == 1);
+  assert_true(tall_narrow == 0 || tall_narrow == 1);
+  assert_true(ahead == 0 || ahead == 1);
   assert_true(staged == 0 || staged == 1);
   assert_true(tall == 0 || tall == 1);
   assert_true(narrow == 0 || narrow == 1);
@@ -168,31 +171,34 @@ static void test_cache_missing(void **state) {
 }
 
 /* A whole file of this processor and version is used as it stands: each
- * of the 64 choices, planted, is the one in force (nothing measured; the
- * tall choice shows in no plan flag, but a file not taken would be
- * rewritten with the measured choices, which the loop cannot all
+ * of the 256 choices, planted, is the one in force (nothing measured; the
+ * tall and ahead choices show in no plan flag, but a file not taken would
+ * be rewritten with the measured choices, which the loop cannot all
  * match). */
 static void test_cache_used(void **state) {
   (void)state;
-  for (int k = 0; k < 64; k++) {
+  for (int k = 0; k < 256; k++) {
     char file[256], text[1024];
     fresh_cache(file, sizeof file);
     snprintf(text, sizeof text, "%s", measured);
     char *st = strstr(text, "\nstaged ") + 8, *pf = strstr(text, "\nprefetch ") + 10, *ru = strstr(text, "\nruns ") + 6;
     char *na = strstr(text, "\nstaged-narrow ") + 15, *ta = strstr(text, "\ntall ") + 6;
-    char *ga = strstr(text, "\ngather ") + 8;
+    char *ga = strstr(text, "\ngather ") + 8, *tn = strstr(text, "\ntall-narrow ") + 13;
+    char *ah = strstr(text, "\nahead ") + 7;
     *st = (char)('0' + (k & 1));
     *pf = (char)('0' + ((k >> 1) & 1));
     *ru = (char)('0' + ((k >> 2) & 1));
     *na = (char)('0' + ((k >> 3) & 1));
     *ta = (char)('0' + ((k >> 4) & 1));
-    *ga = (char)('0' + (k >> 5));
+    *ga = (char)('0' + ((k >> 5) & 1));
+    *tn = (char)('0' + ((k >> 6) & 1));
+    *ah = (char)('0' + (k >> 7));
     plant(file, text);
     assert_int_equal(staged_now(), (k & 1) != 0);
     assert_int_equal(prefetched_now(), ((k >> 1) & 1) != 0);
     assert_int_equal(runs_now(), ((k >> 2) & 1) != 0);
     assert_int_equal(narrow_staged_now(), ((k >> 3) & 1) != 0);
-    assert_int_equal(gathered_now(), (k >> 5) != 0);
+    assert_int_equal(gathered_now(), ((k >> 5) & 1) != 0);
     assert_string_equal(slurp(file), text);
   }
 }
@@ -219,7 +225,17 @@ static void test_cache_rewritten(void **state) {
   format3[strlen("cute-layout copy wisdom ")] = '3';
   *strstr(format3, "\ngather ") = '\0';
   strcat(format3, "\n");
-  const char *bad[] = {"", "cute-layout copy wisdom 1\n", "garbage\x01\x02", text, format2, format3};
+  /* Header 4: no tall-narrow and ahead lines. */
+  char format4[1024];
+  snprintf(format4, sizeof format4, "%s", measured);
+  format4[strlen("cute-layout copy wisdom ")] = '4';
+  char *tall_narrow = strstr(format4, "\ntall-narrow ");
+  const size_t cut = strlen("\ntall-narrow 0\nahead 0");
+  memmove(tall_narrow, tall_narrow + cut, strlen(tall_narrow + cut) + 1);
+  assert_null(strstr(format4, "tall-narrow"));
+  assert_null(strstr(format4, "ahead"));
+  assert_non_null(strstr(format4, "\ngather "));
+  const char *bad[] = {"", "cute-layout copy wisdom 1\n", "garbage\x01\x02", text, format2, format3, format4};
   for (size_t k = 0; k < COUNT_OF(bad); k++) {
     char file[256];
     fresh_cache(file, sizeof file);
@@ -326,6 +342,19 @@ static void test_env(void **state) {
   setenv("CUTELAYOUT_COPY_TUNE", "notall,noprefetch", 1);
   assert_false(prefetched_now());
   assert_true(staged_now());
+  /* So are narrow-tall and narrow-notall (that of 1- and 2-byte elements). */
+  setenv("CUTELAYOUT_COPY_TUNE", "narrow-tall,noruns", 1);
+  assert_false(runs_now());
+  assert_true(staged_now()); /* the file's */
+  setenv("CUTELAYOUT_COPY_TUNE", "narrow-notall", 1);
+  assert_true(staged_now());
+  assert_false(runs_now()); /* the file's */
+  /* So are ahead and noahead. */
+  setenv("CUTELAYOUT_COPY_TUNE", "ahead,gather", 1);
+  assert_true(gathered_now());
+  assert_true(staged_now()); /* the file's */
+  setenv("CUTELAYOUT_COPY_TUNE", "noahead", 1);
+  assert_false(gathered_now()); /* the file's */
   /* The older spelling forces both. */
   unsetenv("CUTELAYOUT_COPY_TUNE");
   setenv("CUTELAYOUT_COPY_STAGING", "1", 1);
@@ -344,6 +373,14 @@ static void test_env(void **state) {
   setenv("CUTELAYOUT_COPY_TUNE", "", 1);
   assert_true(staged_now());
   assert_false(prefetched_now());
+  /* A long list is read to its end (a 64-byte copy of it once dropped the
+   * words past its 63rd byte). */
+  setenv("CUTELAYOUT_COPY_TUNE",
+         "staged,narrow-staged,prefetch,runs,tall,narrow-tall,ahead,gather,noprefetch,nogather,direct", 1);
+  assert_false(staged_now());
+  assert_false(prefetched_now());
+  assert_false(gathered_now());
+  assert_true(runs_now());
   unsetenv("CUTELAYOUT_COPY_TUNE");
 }
 
@@ -417,7 +454,8 @@ static void test_same_values(void **state) {
                                       "direct,prefetch", "direct,noprefetch", "runs",
                                       "noruns",          "narrow-staged",   "narrow-direct",
                                       "tall",            "notall",          "gather",
-                                      "nogather"};
+                                      "nogather",        "narrow-tall",     "narrow-notall",
+                                      "ahead",           "noahead"};
   static const char *const pairs[][2] = {
       {"(128,600):(1,128)", "(128,600):(600,1)"},
       {"(700,100):(1,701)", "(700,100):(100,1)"}, /* dst rows at every offset in a line: runs */
