@@ -19,7 +19,6 @@ export XDG_CACHE_HOME=$cache
 {
   lscpu | grep -E '^(Model name|CPU\(s\)|Thread|Core|Socket|L[23])' || true
   uptime
-  git rev-parse --short HEAD 2>/dev/null || true
 } | tee "$out/machine.txt"
 meson setup "$build" --buildtype=release -Dtests=disabled -Dcuda=disabled -Dnccl=disabled -Dweb=disabled \
   -Ddocs=disabled -Dpython=disabled >/dev/null
