@@ -41,6 +41,13 @@ int cl_cuda_tile_edge(int64_t elem);
  * edge it allows (the row and column offsets it keeps in shared memory). */
 int cl_cuda_tile_elems(int64_t elem);
 int cl_cuda_tile_run(int64_t elem);
+/* The wide tile kernel (the tile kernel with 16-byte windows): bytes of
+ * shared memory for a tile's rows, and its longest edge. */
+int cl_cuda_wide_tile_bytes(void);
+int cl_cuda_wide_tile_run(void);
+/* 16-byte windows that cover `edge` elements of `elem` bytes at any
+ * alignment (a run's bytes, plus up to 15 before its first window). */
+static inline int cl_cuda_wide_windows(int64_t edge, int64_t elem) { return (int)((edge * elem + 30) / 16); }
 
 /* What the launcher runs. */
 typedef struct cl_cuda_plan {
@@ -67,9 +74,16 @@ typedef struct cl_cuda_plan {
   cl_compiled_layout_t i_src, j_dst;
   /* TILE: as TRANSPOSE, with any strides along the runs: element (i, j) is
    * src + (src_at(b) + i_src(i) + j * sj) * elem, dst + (dst_at(b) +
-   * j_dst(j) + i * di) * elem; tiles of ti x tj elements. */
+   * j_dst(j) + i * di) * elem; tiles of ti x tj elements.  With vec 16
+   * over elements of 1 to 4 bytes (di = sj = 1), the wide tile kernel: rows
+   * rp bytes apart in shared memory, and windows inside src's bytes [src_lo,
+   * src_hi) (from src plus its origin) read whole; flat_dst: the tile's
+   * columns continue one another in dst, written as one run. */
   int64_t di, sj;
   int ti, tj;
+  int rp;
+  bool flat_dst;
+  int64_t src_lo, src_hi;
 } cl_cuda_plan;
 
 /* Kernels a plan may choose besides vector and generic (cl_cuda_plan_copy's

@@ -237,10 +237,12 @@ static bool extend_run(mode_run *run, mode_run *rest, bool on_dst) {
  * smallest-stride mode m[0] (the modes are sorted by dst stride) along the
  * modes that continue it in dst, j from src's smallest nonzero |stride| mode
  * along those that continue it in src, each growing a mode at a time in turn
- * until it spans a tile's edge (a mode may continue both); the rest is the
- * batch.  m becomes i's modes, j's, the batch's. */
+ * until it spans a tile's edge, and 128 bytes at least (a mode may continue
+ * both); the rest is the batch.  m becomes i's modes, j's, the batch's. */
 static bool choose_runs(cl_cuda_plan *p) {
   int edge = cl_cuda_tile_edge(p->elem);
+  if (edge * p->elem < 128) /* a wide tile's edge: 128 bytes (eight 16-byte windows) */
+    edge = (int)(128 / p->elem);
   if (p->r < 2)
     return false;
   int q = -1;
@@ -355,6 +357,76 @@ static cl_status plan_tile(cl_cuda_plan *p) {
   return s;
 }
 
+/* Whether the tile kernel's copy takes 16-byte windows: elements of 1 to
+ * 4 bytes with unit strides along both runs, unless CUTELAYOUT_CUDA_TILES
+ * is "scalar" (the element-wise kernel, a baseline for measurements). */
+static bool wide_tiles_fit(const cl_cuda_plan *p) {
+  const char *tiles = getenv("CUTELAYOUT_CUDA_TILES");
+  if (tiles != NULL && strcmp(tiles, "scalar") == 0)
+    return false;
+  return p->elem <= 4 && p->m[0].d == 1 && p->m[p->ni_modes].s == 1;
+}
+
+/* Tiles of the wide kernel: a short j run (under 128 bytes) whole by as
+ * many rows as fit; else i at most 128 bytes (rows staggered in shared
+ * memory) and j as long as the rows fit in shared
+ * memory, each row an odd number of windows (rp bytes); both edges at most
+ * the offsets kept, and either side's windows in a tile under 2^16 (the
+ * kernel's divisions). */
+static void wide_tile_shape(cl_cuda_plan *p) {
+  int64_t e = p->elem, run = cl_cuda_wide_tile_run(), bytes = cl_cuda_wide_tile_bytes() - 128;
+  if (p->nj * e < 128 && p->ni * e > 128) { /* a short j run whole, rows unstaggered */
+    int64_t w = cl_cuda_wide_windows(p->nj, e), rp = 16 * (w % 2 ? w : w + 1);
+    int64_t ti = bytes / rp < run ? bytes / rp : run;
+    p->ti = (int)(ti < p->ni ? ti : p->ni);
+    p->tj = (int)p->nj;
+    p->rp = (int)rp;
+    return;
+  }
+  int64_t ti = p->ni * e <= 128 ? p->ni : 128 / e;
+  int64_t rows_windows = bytes / ti / 16; /* windows a row may take */
+  int64_t nw = rows_windows % 2 ? rows_windows : rows_windows - 1;
+  int64_t tj = (16 * nw - 15) / e;
+  tj = tj < p->nj ? tj : p->nj;
+  tj = tj < run ? tj : run;
+  while (ti * cl_cuda_wide_windows(tj, e) >= 65536 || tj * cl_cuda_wide_windows(ti, e) >= 65536)
+    tj /= 2;
+  int64_t w = cl_cuda_wide_windows(tj, e);
+  p->ti = (int)ti;
+  p->tj = (int)tj;
+  p->rp = (int)(16 * (w % 2 ? w : w + 1));
+}
+
+/* Whether a tile's columns are one run in dst: i whole in the tile and j's
+ * modes continuing it in dst (NCHW to NHWC: the channels by the pixels). */
+static bool dst_continues_i(const cl_cuda_plan *p) {
+  if (p->ti != p->ni)
+    return false;
+  int64_t next = p->ni;
+  for (int k = p->ni_modes; k < p->ni_modes + p->nj_modes; k++) {
+    if (p->m[k].d != next)
+      return false;
+    next *= p->m[k].n;
+  }
+  return true;
+}
+
+/* The tile kernel with 16-byte windows (see wide_tiles_fit). */
+static cl_status plan_wide_tile(cl_cuda_plan *p, const cl_cuda_side *src) {
+  cl_status s = plan_transpose(p, NULL, NULL);
+  p->kernel = CL_CUDA_TILE;
+  p->vec = 16;
+  p->di = p->sj = 1;
+  wide_tile_shape(p);
+  p->flat_dst = dst_continues_i(p);
+  int64_t lo = 0, hi = 0;
+  if (s == CL_OK)
+    s = cl_cuda_side_range(src, p->elem, &lo, &hi);
+  p->src_lo = lo - p->src_origin;
+  p->src_hi = hi - p->src_origin;
+  return s;
+}
+
 /* One vector of v elements per item: mode 0 (the common run, when unit on
  * both sides) cut into vectors, the other modes as they are. */
 static cl_status plan_vector(cl_cuda_plan *p, const cl_cuda_side *dst, const cl_cuda_side *src) {
@@ -410,9 +482,10 @@ cl_status cl_cuda_plan_copy(cl_cuda_plan *p, const cl_cuda_side *dst, const cl_c
     return CL_OK;
   }
   /* Runs on different modes: the transpose kernel where it fits with
-   * vectors, else the tile kernel, unless a run is shorter than 8 steps (a
-   * 3-channel image: gpu-random measured the vector kernel faster there) or
-   * a tile would hold too few elements to keep a block's threads busy. */
+   * vectors, else the tile kernel (with 16-byte windows where
+   * wide_tiles_fit), unless a tile would hold too few elements to keep a
+   * block's threads busy; element-wise tiles also need runs of 8 steps (a
+   * 3-channel image: gpu-random measured the vector kernel faster there). */
   if (plain && (allow & CL_CUDA_ALLOW_TILES)) {
     cl_cuda_plan t = *p;
     if (choose_runs(&t)) {
@@ -427,7 +500,17 @@ cl_status cl_cuda_plan_copy(cl_cuda_plan *p, const cl_cuda_side *dst, const cl_c
       int64_t run = cl_cuda_tile_run(elem);
       if (t.ni >= 8 && t.nj >= 8 && (t.ni < run ? t.ni : run) * (t.nj < run ? t.nj : run) >= 512) {
         *p = t;
-        return plan_tile(p);
+        return wide_tiles_fit(p) ? plan_wide_tile(p, src) : plan_tile(p);
+      }
+      /* Runs too short for element-wise tiles: wide ones where a tile
+       * holds 1 KiB at least (a 2- or 3-channel image, say). */
+      if (t.ni >= 2 && t.nj >= 2 && wide_tiles_fit(&t)) {
+        cl_cuda_plan w = t;
+        wide_tile_shape(&w);
+        if ((int64_t)w.ti * w.tj * elem >= 1024) {
+          *p = t;
+          return plan_wide_tile(p, src);
+        }
       }
     }
   }
@@ -479,6 +562,8 @@ int64_t cl_cuda_plan_format(const cl_cuda_plan *p, char *buf, size_t cap) {
     PUT(", tiles %dx%d, %lld dst steps of %lld (%d mode%s) by %lld src steps of %lld (%d mode%s), batch %lld", p->ti,
         p->tj, (long long)p->ni, (long long)p->di, p->ni_modes, p->ni_modes == 1 ? "" : "s", (long long)p->nj,
         (long long)p->sj, p->nj_modes, p->nj_modes == 1 ? "" : "s", (long long)p->batch);
+  if (p->kernel == CL_CUDA_TILE && p->flat_dst)
+    PUT(", dst columns in one run");
   if (p->r > 0) {
     PUT(", modes (");
     for (int k = 0; k < p->r; k++)

@@ -127,11 +127,17 @@ static void test_plans() {
   expect_plan("(64,64):(64,1)", "(64,64):(1,64)", "kernel transpose, 16-byte accesses, tiles 32x32", 8);
   // 16-byte elements: no wider access; the tile kernel.
   expect_plan("(64,64):(64,1)", "(64,64):(1,64)", "kernel tile, 16-byte accesses, tiles 32x32", 16);
-  // An odd extent: one element per access, the tile kernel, whose tiles
-  // take the 63 steps whole.
+  // An odd extent: no vector of the transpose kernel; the tile kernel with
+  // 16-byte windows, tiles 128 bytes along i and the 63 steps whole along j.
+  expect_plan("(63,64):(64,1)", "(63,64):(1,63)",
+              "kernel tile, 16-byte accesses, tiles 32x63, 64 dst steps of 1 (1 mode) by 63 src steps of 1 (1 mode), "
+              "batch 1");
+  // CUTELAYOUT_CUDA_TILES=scalar: the element-wise tile kernel (a baseline).
+  setenv("CUTELAYOUT_CUDA_TILES", "scalar", 1);
   expect_plan("(63,64):(64,1)", "(63,64):(1,63)",
               "kernel tile, 4-byte accesses, tiles 64x63, 64 dst steps of 1 (1 mode) by 63 src steps of 1 (1 mode), "
               "batch 1");
+  unsetenv("CUTELAYOUT_CUDA_TILES");
   expect_plan("(62,64):(64,1)", "(62,64):(1,62)", "kernel transpose, 4-byte accesses", 2);
   // numpy's a.transpose(3,1,0,2).copy() of a row-major 64^4: dst's unit
   // mode is one i run, src's the j run, the other two modes the batch.
@@ -151,12 +157,21 @@ static void test_plans() {
   expect_plan("(32,32,5):(32,1,1024)", "(32,32,5):(1,32,1024)", "batch 5");
   // Runs too short for tiles.
   expect_plan("(2,64):(64,1)", "(2,64):(1,2)", "kernel vector");
-  // Images NCHW -> NHWC with 3 channels: a run of 3 steps, the vector
-  // kernel; with 8 channels, tiles of the channels whole by 1024 pixels.
-  expect_plan("(50,70,3,2):(3,150,1,10500)", "(50,70,3,2):(1,50,3500,10500)", "kernel vector", 1);
+  // Images NCHW -> NHWC: wide tiles of the channels whole by 512 pixels,
+  // whose columns (pixels) continue one another in dst: written as one run.
+  expect_plan("(50,70,3,2):(3,150,1,10500)", "(50,70,3,2):(1,50,3500,10500)",
+              "kernel tile, 16-byte accesses, tiles 3x512, 3 dst steps of 1 (1 mode) by 3500 src steps of 1 (1 mode), "
+              "batch 2, dst columns in one run", 1);
   expect_plan("(50,70,8,2):(8,400,1,28000)", "(50,70,8,2):(1,50,3500,28000)",
-              "kernel tile, 1-byte accesses, tiles 8x1024, 8 dst steps of 1 (1 mode) by 3500 src steps of 1 (1 mode), "
-              "batch 2", 1);
+              "kernel tile, 16-byte accesses, tiles 8x512, 8 dst steps of 1 (1 mode) by 3500 src steps of 1 (1 mode), "
+              "batch 2, dst columns in one run", 1);
+  // The other way: a short src run (the channels) whole by as many pixels
+  // as fit.
+  expect_plan("(50,70,8,2):(1,50,3500,28000)", "(50,70,8,2):(8,400,1,28000)",
+              "kernel tile, 16-byte accesses, tiles 424x8, 3500 dst steps of 1 (1 mode) by 8 src steps of 1 (1 mode)",
+              1);
+  // Both runs short, but a run of 8-byte elements: element-wise tiles.
+  expect_plan("(50,70,3,2):(3,150,1,10500)", "(50,70,3,2):(1,50,3500,10500)", "kernel vector", 8);
   // A tile of 8x35 would leave most threads idle.
   expect_plan("(5,7,8,2):(8,40,1,280)", "(5,7,8,2):(1,5,35,280)", "kernel vector", 1);
   // No unit stride on either side: tiles along each side's smallest stride.
@@ -165,15 +180,16 @@ static void test_plans() {
   // A source that repeats (stride 0) along dst's unit mode: tiles along src's
   // smallest nonzero stride.
   expect_plan("(64,64):(1,64)", "(64,64):(0,1)", "kernel transpose, 16-byte accesses, tiles 64x64");
-  expect_plan("(63,64):(1,63)", "(63,64):(0,1)", "kernel tile, 4-byte accesses, tiles 63x64");
-  // Unaligned pointers keep accesses narrow.
+  expect_plan("(63,64):(1,63)", "(63,64):(0,1)", "kernel tile, 16-byte accesses, tiles 32x64");
+  // Unaligned pointers: no vector of the transpose kernel; the tile kernel's
+  // windows are aligned in memory whatever the pointers.
   {
     static char memory[1 << 16] __attribute__((aligned(256)));
     cl_layout_t *l = layout("(64,64):(64,1)"), *t = layout("(64,64):(1,64)");
     cl_tensor_t *d = tensor(memory + 4, 4, l), *s = tensor(memory + (1 << 15), 4, t);
     char buf[512];
     CHECK(cl_cuda_tensor_copy_explain(d, s, buf, sizeof buf) > 0, "explain");
-    CHECK(std::strstr(buf, "kernel tile, 4-byte accesses") != nullptr, "%s", buf);
+    CHECK(std::strstr(buf, "kernel tile, 16-byte accesses, tiles 32x64") != nullptr, "%s", buf);
     cl_tensor_free(d);
     cl_tensor_free(s);
     cl_layout_free(l);
@@ -399,8 +415,11 @@ static int copies_checked = 0;
 
 // dst <- src on the GPU and on the host, from the same random bytes; every
 // byte of the destination buffer must agree (none written that should not be).
-static void check_copy(const cl_layout_t *dl, const cl_layout_t *sl, size_t elem, const char *what) {
-  buffer d = make_buffer(dl, elem, pick(0, 3)), s = make_buffer(sl, elem, pick(0, 3));
+// Misalignments of each side in elements (random 0 to 3 when negative).
+static void check_copy(const cl_layout_t *dl, const cl_layout_t *sl, size_t elem, const char *what,
+                       int64_t dst_misalign = -1, int64_t src_misalign = -1) {
+  buffer d = make_buffer(dl, elem, dst_misalign < 0 ? pick(0, 3) : dst_misalign),
+         s = make_buffer(sl, elem, src_misalign < 0 ? pick(0, 3) : src_misalign);
   cl_tensor_t *gd = tensor(d.device + d.origin, elem, dl), *gs = tensor(s.device + s.origin, elem, sl);
   cl_tensor_t *hd = tensor(d.host.data() + d.origin, elem, dl), *hs = tensor(s.host.data() + s.origin, elem, sl);
   char plan[512] = "";
@@ -463,6 +482,34 @@ static void test_copy_cases() {
     check_copy_text("((7,9),(5,11)):((55,385),(1,5))", "((7,9),(5,11)):((1,7),(63,315))", e);
     check_copy_text("(1031,3):(3,1)", "(1031,3):(1,-1031)", e);
   }
+}
+
+// The wide tile kernel (16-byte windows over 1-, 2- and 4-byte elements)
+// at every alignment of either side within a window: rows and columns that
+// start anywhere in a window and end anywhere, windows cut by the buffer's
+// first and last bytes (each buffer ends one element past the view),
+// columns written as one run (images), short runs on either side.
+static void test_wide_tiles() {
+  const char *const cases[][2] = {
+      {"(67,61):(61,1)", "(67,61):(1,67)"},
+      {"(257,263):(263,1)", "(257,263):(1,257)"},
+      {"(3,700,2):(1,3,2100)", "(3,700,2):(700,1,2100)"},           // NCHW -> NHWC, 3 channels
+      {"(700,3,2):(1,700,2100)", "(700,3,2):(3,1,2100)"},           // and back
+      {"(2,1031):(1,2)", "(2,1031):(1031,1)"},                      // 2 channels
+      {"(5,29,37):(1,5,145)", "(5,29,37):(1073,37,1)"},             // short dst run, j of one mode
+      {"((64,3),(64,2)):((1,8192),(64,4096))", "((64,3),(64,2)):((128,24576),(1,64))"},
+      {"(130,9):(9,1)", "(130,9):(1,130)"},                         // a short j run whole
+  };
+  for (size_t e : {size_t(1), size_t(2), size_t(4)})
+    for (const auto &c : cases) {
+      cl_layout_t *dl = layout(c[0]), *sl = layout(c[1]);
+      for (int64_t m = 0; m < int64_t(16 / e); m++) {
+        check_copy(dl, sl, e, "wide tile", m, (m * 7 + 3) % int64_t(16 / e));
+        check_copy(dl, sl, e, "wide tile", (m * 5 + 1) % int64_t(16 / e), m);
+      }
+      cl_layout_free(dl);
+      cl_layout_free(sl);
+    }
 }
 
 static void test_copy_random(int rounds) {
@@ -753,6 +800,7 @@ int main(int argc, char **argv) {
     }
     int rounds = argc > 2 ? std::atoi(argv[2]) : 400;
     test_copy_cases();
+    test_wide_tiles();
     test_copy_random(rounds);
     test_composed();
     test_batched();
