@@ -24,7 +24,8 @@ typedef enum cl_cuda_kernel {
   CL_CUDA_VECTOR = 2,    /* vectors of the common contiguous run, offsets by compiled layouts */
   CL_CUDA_TRANSPOSE = 3, /* tiles through shared memory */
   CL_CUDA_GENERIC = 4,   /* no common refinement: the two layouts, element by element */
-  CL_CUDA_TILE = 5       /* tiles through shared memory, any strides, extents and alignment */
+  CL_CUDA_TILE = 5,      /* tiles through shared memory, any strides, extents and alignment */
+  CL_CUDA_ROWS = 6       /* a common contiguous run at any alignment, 16-byte windows */
 } cl_cuda_kernel;
 
 /* One side of a copy: element i at data + sw(offset + layout(i)) * elem. */
@@ -79,6 +80,9 @@ typedef struct cl_cuda_plan {
    * rp bytes apart in shared memory, and windows inside src's bytes [src_lo,
    * src_hi) (from src plus its origin) read whole; flat_dst: the tile's
    * columns continue one another in dst, written as one run. */
+  /* ROWS: batch rows of the common run m[0] (ni elements), row b at dst +
+   * dst_at(b) * elem and src + src_at(b) * elem; src_lo and src_hi as the
+   * wide tile's. */
   int64_t di, sj;
   int ti, tj;
   int rp;

@@ -351,6 +351,98 @@ __global__ void __launch_bounds__(kThreads) wide_tile_copy(char *dst, const char
   }
 }
 
+// ---------------------------------------------------------------- rows
+
+// A contiguous run common to both sides (mode 0), of elements of 1, 2 or 4
+// bytes that no vector of the vector kernel fits (an odd run, unaligned
+// rows): each thread writes one 16-byte window of a dst row, aligned in
+// memory, from the 16 src bytes it takes, read as the two aligned windows
+// that hold them (each read whole where it lies inside the source's bytes,
+// else element by element) and shifted into place.  Rows are batch entries
+// (dst_at, src_at); a step of the grid takes rows_per_step whole rows.
+struct rows_args {
+  int64_t rows;
+  int run_bytes, nw, rows_per_step;  // bytes of a row, windows per row, rows per step of a block
+  unsigned inv_nw;
+  uintptr_t src_lo, src_hi;
+  cl_compiled_layout_t dst_at, src_at;
+};
+
+template <int E>
+__global__ void __launch_bounds__(kThreads) rows_copy(char *dst, const char *src, const rows_args a) {
+  using Elem = typename word<E>::type;
+  constexpr int kPer = 16 / E;
+  union window {
+    uint4 v;
+    unsigned w[4];
+    Elem e[kPer];
+  };
+  const int items = a.rows_per_step * a.nw;
+  for (int64_t r0 = int64_t(blockIdx.x) * a.rows_per_step; r0 < a.rows; r0 += int64_t(gridDim.x) * a.rows_per_step) {
+    for (int q0 = threadIdx.x; q0 < items; q0 += kThreads * kWideBatch) {
+      window lo[kWideBatch], hi[kWideBatch];
+      uintptr_t at[kWideBatch], row_d[kWideBatch], from[kWideBatch];
+      bool whole[kWideBatch];
+#pragma unroll
+      for (int u = 0; u < kWideBatch; u++) {
+        int q = q0 + u * kThreads, k = div_by(q, a.inv_nw), s = q - k * a.nw;
+        at[u] = 0;
+        if (q < items && r0 + k < a.rows) {
+          uintptr_t d = uintptr_t(dst) + uintptr_t(cl_compiled_eval(&a.dst_at, r0 + k) * E);
+          uintptr_t sr = uintptr_t(src) + uintptr_t(cl_compiled_eval(&a.src_at, r0 + k) * E);
+          uintptr_t w = (d & ~uintptr_t(15)) + uintptr_t(16) * s;
+          if (w < d + a.run_bytes) {
+            at[u] = w;
+            row_d[u] = d;
+            from[u] = w - d + sr;  // src byte of the window's first byte (outside the row where w < d)
+            uintptr_t x = from[u] & ~uintptr_t(15);
+            whole[u] = x >= a.src_lo && x + 32 <= a.src_hi;
+            if (whole[u]) {
+              lo[u].v = *reinterpret_cast<const uint4 *>(x);
+              hi[u].v = *reinterpret_cast<const uint4 *>(x + 16);
+            }
+          }
+        }
+      }
+#pragma unroll
+      for (int u = 0; u < kWideBatch; u++) {
+        if (at[u] == 0)
+          continue;
+        uintptr_t w = at[u], d = row_d[u];
+        int first = w < d ? int(d - w) : 0, last = w + 16 > d + a.run_bytes ? int(d + a.run_bytes - w) : 16;
+        window out;
+        if (whole[u]) {  // bytes sh .. sh + 15 of lo:hi, sh = from mod 16
+          unsigned t[8] = {lo[u].w[0], lo[u].w[1], lo[u].w[2], lo[u].w[3], hi[u].w[0], hi[u].w[1], hi[u].w[2], hi[u].w[3]};
+          unsigned sh = unsigned(from[u] & 15), b = 8 * (sh & 3), wq = sh >> 2, f[7];
+#pragma unroll
+          for (int k = 0; k < 7; k++)
+            f[k] = __funnelshift_r(t[k], t[k + 1], b);
+#pragma unroll
+          for (int k = 0; k < 4; k++)
+            out.w[k] = wq == 0 ? f[k] : wq == 1 ? f[k + 1] : wq == 2 ? f[k + 2] : f[k + 3];
+        } else {  // at the source's first or last bytes: the row's elements alone
+#pragma unroll
+          for (int e = 0; e < kPer; e++)
+            out.e[e] = e * E >= first && e * E < last ? *reinterpret_cast<const Elem *>(from[u] + uintptr_t(e) * E)
+                                                       : Elem(0);
+        }
+        if (first == 0 && last == 16) {
+          *reinterpret_cast<uint4 *>(w) = out.v;
+        } else {
+#pragma unroll
+          for (int k = 0; k < 4; k++) {
+            int b0 = first > 4 * k ? first - 4 * k : 0, b1 = last < 4 * k + 4 ? last - 4 * k : 4;
+            if (b0 == 0 && b1 == 4)
+              reinterpret_cast<unsigned *>(w)[k] = out.w[k];
+            else if (E < 4 && b0 < b1)
+              store_word_part(reinterpret_cast<char *>(w) + 4 * k, out.w[k], b0, b1);
+          }
+        }
+      }
+    }
+  }
+}
+
 // ---------------------------------------------------------------- batch
 
 // Pair k of a batch: the vector kernel's work (cuda_impl.h), its blocks
@@ -527,6 +619,26 @@ template <int E> cl_status launch_wide_tile(const cl_cuda_plan *p, char *dst, co
   return launch(wide_tile_copy<E>, unsigned(blocks), stream, dst, src, a);
 }
 
+template <int E> cl_status launch_rows(const cl_cuda_plan *p, char *dst, const char *src, cudaStream_t stream) {
+  rows_args a;
+  a.rows = p->batch;
+  a.run_bytes = int(p->ni * E);
+  a.nw = cl_cuda_wide_windows(p->ni, E);
+  a.rows_per_step = kThreads * kWideBatch / a.nw > 1 ? kThreads * kWideBatch / a.nw : 1;
+  a.inv_nw = inverse(a.nw);
+  a.src_lo = uintptr_t(src + p->src_lo);
+  a.src_hi = uintptr_t(src + p->src_hi);
+  a.dst_at = p->dst_at;
+  a.src_at = p->src_at;
+  return launch(rows_copy<E>, blocks_for(a.rows, a.rows_per_step), stream, dst, src, a);
+}
+
+cl_status launch_rows_any(const cl_cuda_plan *p, char *dst, const char *src, cudaStream_t stream) {
+  return p->elem == 1 ? launch_rows<1>(p, dst, src, stream)
+         : p->elem == 2 ? launch_rows<2>(p, dst, src, stream)
+                        : launch_rows<4>(p, dst, src, stream);
+}
+
 cl_status launch_tile_any(const cl_cuda_plan *p, char *dst, const char *src, cudaStream_t stream) {
   if (p->vec > p->elem)  // 16-byte windows (elements of 1, 2 or 4 bytes)
     return p->elem == 1 ? launch_wide_tile<1>(p, dst, src, stream)
@@ -582,6 +694,8 @@ extern "C" cl_status cl_cuda_launch_copy(const cl_cuda_plan *p, char *dst, const
     return launch_transpose_any(p, dst, src, s);
   case CL_CUDA_TILE:
     return launch_tile_any(p, dst, src, s);
+  case CL_CUDA_ROWS:
+    return launch_rows_any(p, dst, src, s);
   default:
     return launch_vector_any(p, dst, src, s);
   }

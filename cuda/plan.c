@@ -357,14 +357,18 @@ static cl_status plan_tile(cl_cuda_plan *p) {
   return s;
 }
 
-/* Whether the tile kernel's copy takes 16-byte windows: elements of 1 to
- * 4 bytes with unit strides along both runs, unless CUTELAYOUT_CUDA_TILES
- * is "scalar" (the element-wise kernel, a baseline for measurements). */
-static bool wide_tiles_fit(const cl_cuda_plan *p) {
+/* Whether the kernels of 16-byte windows (wide tiles, rows) may serve:
+ * unless CUTELAYOUT_CUDA_TILES is "scalar" (the element-wise tile kernel and
+ * the vector kernel, a baseline for measurements). */
+static bool wide_kernels_allowed(void) {
   const char *tiles = getenv("CUTELAYOUT_CUDA_TILES");
-  if (tiles != NULL && strcmp(tiles, "scalar") == 0)
-    return false;
-  return p->elem <= 4 && p->m[0].d == 1 && p->m[p->ni_modes].s == 1;
+  return tiles == NULL || strcmp(tiles, "scalar") != 0;
+}
+
+/* Whether the tile kernel's copy takes 16-byte windows: elements of 1 to
+ * 4 bytes with unit strides along both runs. */
+static bool wide_tiles_fit(const cl_cuda_plan *p) {
+  return wide_kernels_allowed() && p->elem <= 4 && p->m[0].d == 1 && p->m[p->ni_modes].s == 1;
 }
 
 /* Tiles of the wide kernel: a short j run (under 128 bytes) whole by as
@@ -420,6 +424,33 @@ static cl_status plan_wide_tile(cl_cuda_plan *p, const cl_cuda_side *src) {
   wide_tile_shape(p);
   p->flat_dst = dst_continues_i(p);
   int64_t lo = 0, hi = 0;
+  if (s == CL_OK)
+    s = cl_cuda_side_range(src, p->elem, &lo, &hi);
+  p->src_lo = lo - p->src_origin;
+  p->src_hi = hi - p->src_origin;
+  return s;
+}
+
+/* The rows kernel: the common run m[0] in 16-byte windows, where the vector
+ * kernel's vectors would be narrower (an odd run, unaligned rows) and the
+ * run holds two windows at least. */
+static bool rows_fit(const cl_cuda_plan *p, const cl_cuda_plan *vector) {
+  int64_t bytes = p->r > 1 ? p->m[0].n * p->elem : 0;
+  return p->m[0].d == 1 && p->m[0].s == 1 && p->elem <= 4 && vector->vec < 16 && bytes >= 32 && bytes <= (1 << 20);
+}
+
+static cl_status plan_rows(cl_cuda_plan *p, const cl_cuda_side *src) {
+  static const cl_cuda_side plain = {NULL, NULL, {0, 0, 0}, 0};
+  p->kernel = CL_CUDA_ROWS;
+  p->vec = 16;
+  p->ni = p->m[0].n;
+  p->batch = p->size / p->ni;
+  p->dst_origin = p->base_d * p->elem;
+  p->src_origin = p->base_s * p->elem;
+  int64_t lo = 0, hi = 0;
+  cl_status s = compile_side(p->m + 1, p->r - 1, true, &plain, 0, 1, &p->dst_at);
+  if (s == CL_OK)
+    s = compile_side(p->m + 1, p->r - 1, false, &plain, 0, 1, &p->src_at);
   if (s == CL_OK)
     s = cl_cuda_side_range(src, p->elem, &lo, &hi);
   p->src_lo = lo - p->src_origin;
@@ -514,6 +545,15 @@ cl_status cl_cuda_plan_copy(cl_cuda_plan *p, const cl_cuda_side *dst, const cl_c
       }
     }
   }
+  if (plain && (allow & CL_CUDA_ALLOW_TILES) && wide_kernels_allowed()) {
+    cl_cuda_plan v = *p;
+    cl_status st = plan_vector(&v, dst, src);
+    if (st != CL_OK || !rows_fit(p, &v)) {
+      *p = v;
+      return st;
+    }
+    return plan_rows(p, src);
+  }
   return plan_vector(p, dst, src);
 }
 
@@ -539,7 +579,7 @@ bool cl_cuda_plan_dst_injective(const cl_cuda_plan *p) {
   return true;
 }
 
-static const char *const kernel_names[] = {"nothing", "memcpy", "vector", "transpose", "generic", "tile"};
+static const char *const kernel_names[] = {"nothing", "memcpy", "vector", "transpose", "generic", "tile", "rows"};
 
 int64_t cl_cuda_plan_format(const cl_cuda_plan *p, char *buf, size_t cap) {
   char text[1024];
@@ -562,6 +602,8 @@ int64_t cl_cuda_plan_format(const cl_cuda_plan *p, char *buf, size_t cap) {
     PUT(", tiles %dx%d, %lld dst steps of %lld (%d mode%s) by %lld src steps of %lld (%d mode%s), batch %lld", p->ti,
         p->tj, (long long)p->ni, (long long)p->di, p->ni_modes, p->ni_modes == 1 ? "" : "s", (long long)p->nj,
         (long long)p->sj, p->nj_modes, p->nj_modes == 1 ? "" : "s", (long long)p->batch);
+  if (p->kernel == CL_CUDA_ROWS)
+    PUT(", %lld rows of %lld elements", (long long)p->batch, (long long)p->ni);
   if (p->kernel == CL_CUDA_TILE && p->flat_dst)
     PUT(", dst columns in one run");
   if (p->r > 0) {

@@ -3,11 +3,12 @@
 # gpu_device_check.sh: the CUDA module's copies on a machine with a GPU, in
 # one go: builds with the CUDA module (release), runs test_cuda's GPU test,
 # then `cute-layout-bench gpu-random` and `bench/gpu_vs_torch.py` with the
-# tile kernel as built and with CUTELAYOUT_CUDA_TILES=scalar (the
-# element-wise tile kernel: the baseline, in the same run on the same card),
+# kernels as built and with CUTELAYOUT_CUDA_TILES=scalar (the element-wise
+# tile kernel and the vector kernel where the kernels of 16-byte windows
+# would serve: the baseline, in the same run on the same card),
 # the `gpu` group (the fixed workloads), test_cuda's GPU test under
-# compute-sanitizer's memcheck, and the wide tile kernel's memory
-# instructions (cuobjdump); then prints a table.
+# compute-sanitizer's memcheck, and the memory instructions and resources
+# of the kernels of 16-byte windows (cuobjdump); then prints a table.
 #
 #   tools/gpu_device_check.sh [STAGES]   STAGES: build,test,bench,torch,fixed,sanitize,sass (default all)
 #
@@ -78,9 +79,13 @@ fi
 if has sass; then
   obj=$(find "$build/cuda" -name 'kernels.cu.o' | head -1)
   cuobjdump -sass "$obj" >"$out/kernels.sass" 2>&1
-  for e in 1 2 4; do
-    note "wide_tile_copy<$e> memory ops" "$(awk -v e="$e" '/Function : .*wide_tile_copyILi/ {on = index($0, "wide_tile_copyILi" e "E") > 0}
-      on' "$out/kernels.sass" | grep -oE '(LDG|STG|LDS|STS)[A-Z0-9_.]*' | sort | uniq -c | xargs)"
+  cuobjdump -res-usage "$obj" >"$out/kernels.res" 2>&1
+  for k in wide_tile_copy rows_copy; do
+    for e in 1 2 4; do
+      note "$k<$e> memory ops" "$(awk -v f="${k}ILi${e}E" '/Function : / {on = index($0, f) > 0} on' "$out/kernels.sass" |
+        grep -oE '(LDG|STG|LDS|STS)[A-Z0-9_.]*' | sort | uniq -c | xargs)"
+      note "$k<$e> resources" "$(grep -A1 "${k}ILi${e}E" "$out/kernels.res" | grep -oE 'REG:[0-9]+|STACK:[0-9]+|SHARED:[0-9]+' | xargs)"
+    done
   done
 fi
 

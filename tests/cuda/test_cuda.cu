@@ -116,6 +116,15 @@ static void test_plans() {
   // An odd run: one element at a time.
   expect_plan("(3,5):(1,3)", "(3,5):(1,4)", "kernel vector, 4-byte accesses");
   expect_plan("(3,5):(1,3)", "(3,5):(1,4)", "kernel vector, 2-byte accesses", 2);
+  // Odd runs of two windows at least: the rows kernel, 16-byte windows.
+  expect_plan("(67,29,33):(1,67,1943)", "(67,29,33):(1,2211,67)",
+              "kernel rows, 16-byte accesses, 957 rows of 67 elements", 1);
+  expect_plan("(67,29,33):(1,67,1943)", "(67,29,33):(1,2211,67)", "kernel rows, 16-byte accesses", 4);
+  expect_plan("(64,29,33):(1,64,1856)", "(64,29,33):(1,2112,64)", "kernel vector, 16-byte accesses", 1);
+  expect_plan("(67,29,33):(1,67,1943)", "(67,29,33):(1,2211,67)", "kernel vector, 8-byte accesses", 8);
+  setenv("CUTELAYOUT_CUDA_TILES", "scalar", 1);
+  expect_plan("(67,29,33):(1,67,1943)", "(67,29,33):(1,2211,67)", "kernel vector, 1-byte accesses", 1);
+  unsetenv("CUTELAYOUT_CUDA_TILES");
   // Negative src strides flip with dst's; a broadcast src has stride 0.
   expect_plan("(8,4):(-1,8)", "(8,4):(-1,8)", "kernel memcpy");
   expect_plan("(8,4):(1,8)", "(8,4):(1,0)", "kernel vector, 16-byte accesses, modes (8:1<-1,4:8<-0)");
@@ -484,12 +493,13 @@ static void test_copy_cases() {
   }
 }
 
-// The wide tile kernel (16-byte windows over 1-, 2- and 4-byte elements)
-// at every alignment of either side within a window: rows and columns that
-// start anywhere in a window and end anywhere, windows cut by the buffer's
-// first and last bytes (each buffer ends one element past the view),
-// columns written as one run (images), short runs on either side.
-static void test_wide_tiles() {
+// The kernels of 16-byte windows over 1-, 2- and 4-byte elements (wide
+// tiles, rows) at every alignment of either side within a window: rows and
+// columns that start anywhere in a window and end anywhere, windows cut by
+// the buffer's first and last bytes (each buffer ends one element past the
+// view), columns written as one run (images), short runs on either side,
+// odd common runs (the rows kernel), a source that repeats its rows.
+static void test_wide_kernels() {
   const char *const cases[][2] = {
       {"(67,61):(61,1)", "(67,61):(1,67)"},
       {"(257,263):(263,1)", "(257,263):(1,257)"},
@@ -499,13 +509,17 @@ static void test_wide_tiles() {
       {"(5,29,37):(1,5,145)", "(5,29,37):(1073,37,1)"},             // short dst run, j of one mode
       {"((64,3),(64,2)):((1,8192),(64,4096))", "((64,3),(64,2)):((128,24576),(1,64))"},
       {"(130,9):(9,1)", "(130,9):(1,130)"},                         // a short j run whole
+      {"(67,29,33):(1,67,1943)", "(67,29,33):(1,2211,67)"},         // rows of 67 elements
+      {"(133,20,9):(1,133,2660)", "(133,20,9):(1,1197,133)"},
+      {"(100,50):(1,100)", "(100,50):(1,103)"},                     // padded src rows
+      {"(701,7):(1,701)", "(701,7):(1,0)"},                         // one src row, repeated
   };
   for (size_t e : {size_t(1), size_t(2), size_t(4)})
     for (const auto &c : cases) {
       cl_layout_t *dl = layout(c[0]), *sl = layout(c[1]);
       for (int64_t m = 0; m < int64_t(16 / e); m++) {
-        check_copy(dl, sl, e, "wide tile", m, (m * 7 + 3) % int64_t(16 / e));
-        check_copy(dl, sl, e, "wide tile", (m * 5 + 1) % int64_t(16 / e), m);
+        check_copy(dl, sl, e, "16-byte windows", m, (m * 7 + 3) % int64_t(16 / e));
+        check_copy(dl, sl, e, "16-byte windows", (m * 5 + 1) % int64_t(16 / e), m);
       }
       cl_layout_free(dl);
       cl_layout_free(sl);
@@ -800,7 +814,7 @@ int main(int argc, char **argv) {
     }
     int rounds = argc > 2 ? std::atoi(argv[2]) : 400;
     test_copy_cases();
-    test_wide_tiles();
+    test_wide_kernels();
     test_copy_random(rounds);
     test_composed();
     test_batched();
