@@ -365,15 +365,23 @@ static bool wide_kernels_allowed(void) {
   return tiles == NULL || strcmp(tiles, "scalar") != 0;
 }
 
-/* Whether the tile kernel's copy takes 16-byte windows: elements of 1 to
- * 4 bytes with unit strides along both runs. */
+/* Whether the tile kernel's copy takes 16-byte windows: elements of 1 or 2
+ * bytes with unit strides along both runs, each run 64 bytes at least.
+ * gpu-random on an H100 measured the element-wise tiles faster for 4-byte
+ * elements (a warp's access is 128 bytes already) and for shorter runs
+ * (whose windows are mostly edges). */
+static bool dst_continues_i(const cl_cuda_plan *p);
+
 static bool wide_tiles_fit(const cl_cuda_plan *p) {
-  return wide_kernels_allowed() && p->elem <= 4 && p->m[0].d == 1 && p->m[p->ni_modes].s == 1;
+  return wide_kernels_allowed() && p->elem <= 2 && p->m[0].d == 1 && p->m[p->ni_modes].s == 1 &&
+         (p->ni * p->elem >= 64 || (p->ni >= 2 && p->ni * p->elem <= 128 && dst_continues_i(p))) &&
+         p->nj * p->elem >= 64;
 }
 
 /* Tiles of the wide kernel: a short j run (under 128 bytes) whole by as
  * many rows as fit; else i at most 128 bytes (rows staggered in shared
- * memory) and j as long as the rows fit in shared
+ * memory) and j as long (beyond the offsets kept where dst's columns are
+ * one run) as the rows fit in shared
  * memory, each row an odd number of windows (rp bytes); both edges at most
  * the offsets kept, and either side's windows in a tile under 2^16 (the
  * kernel's divisions). */
@@ -392,7 +400,8 @@ static void wide_tile_shape(cl_cuda_plan *p) {
   int64_t nw = rows_windows % 2 ? rows_windows : rows_windows - 1;
   int64_t tj = (16 * nw - 15) / e;
   tj = tj < p->nj ? tj : p->nj;
-  tj = tj < run ? tj : run;
+  if (ti != p->ni || !dst_continues_i(p)) /* columns one run in dst keep no offsets but the first */
+    tj = tj < run ? tj : run;
   while (ti * cl_cuda_wide_windows(tj, e) >= 65536 || tj * cl_cuda_wide_windows(ti, e) >= 65536)
     tj /= 2;
   int64_t w = cl_cuda_wide_windows(tj, e);
@@ -401,11 +410,9 @@ static void wide_tile_shape(cl_cuda_plan *p) {
   p->rp = (int)(16 * (w % 2 ? w : w + 1));
 }
 
-/* Whether a tile's columns are one run in dst: i whole in the tile and j's
- * modes continuing it in dst (NCHW to NHWC: the channels by the pixels). */
+/* Whether a tile's columns are one run in dst when i is whole in the tile:
+ * j's modes continue i in dst (NCHW to NHWC: the channels by the pixels). */
 static bool dst_continues_i(const cl_cuda_plan *p) {
-  if (p->ti != p->ni)
-    return false;
   int64_t next = p->ni;
   for (int k = p->ni_modes; k < p->ni_modes + p->nj_modes; k++) {
     if (p->m[k].d != next)
@@ -422,7 +429,7 @@ static cl_status plan_wide_tile(cl_cuda_plan *p, const cl_cuda_side *src) {
   p->vec = 16;
   p->di = p->sj = 1;
   wide_tile_shape(p);
-  p->flat_dst = dst_continues_i(p);
+  p->flat_dst = p->ti == p->ni && dst_continues_i(p);
   int64_t lo = 0, hi = 0;
   if (s == CL_OK)
     s = cl_cuda_side_range(src, p->elem, &lo, &hi);
@@ -433,10 +440,12 @@ static cl_status plan_wide_tile(cl_cuda_plan *p, const cl_cuda_side *src) {
 
 /* The rows kernel: the common run m[0] in 16-byte windows, where the vector
  * kernel's vectors would be narrower (an odd run, unaligned rows) and the
- * run holds two windows at least. */
+ * run holds two windows at least (four for 4-byte elements, whose
+ * element-wise accesses measured faster on shorter runs). */
 static bool rows_fit(const cl_cuda_plan *p, const cl_cuda_plan *vector) {
   int64_t bytes = p->r > 1 ? p->m[0].n * p->elem : 0;
-  return p->m[0].d == 1 && p->m[0].s == 1 && p->elem <= 4 && vector->vec < 16 && bytes >= 32 && bytes <= (1 << 20);
+  return p->m[0].d == 1 && p->m[0].s == 1 && p->elem <= 4 && vector->vec < 16 &&
+         bytes >= (p->elem == 4 ? 64 : 32) && bytes <= (1 << 20);
 }
 
 static cl_status plan_rows(cl_cuda_plan *p, const cl_cuda_side *src) {
@@ -528,20 +537,14 @@ cl_status cl_cuda_plan_copy(cl_cuda_plan *p, const cl_cuda_side *dst, const cl_c
           return st;
         }
       }
+      if (wide_tiles_fit(&t)) {
+        *p = t;
+        return plan_wide_tile(p, src);
+      }
       int64_t run = cl_cuda_tile_run(elem);
       if (t.ni >= 8 && t.nj >= 8 && (t.ni < run ? t.ni : run) * (t.nj < run ? t.nj : run) >= 512) {
         *p = t;
-        return wide_tiles_fit(p) ? plan_wide_tile(p, src) : plan_tile(p);
-      }
-      /* Runs too short for element-wise tiles: wide ones where a tile
-       * holds 1 KiB at least (a 2- or 3-channel image, say). */
-      if (t.ni >= 2 && t.nj >= 2 && wide_tiles_fit(&t)) {
-        cl_cuda_plan w = t;
-        wide_tile_shape(&w);
-        if ((int64_t)w.ti * w.tj * elem >= 1024) {
-          *p = t;
-          return plan_wide_tile(p, src);
-        }
+        return plan_tile(p);
       }
     }
   }

@@ -83,7 +83,7 @@ if has sass; then
   for k in wide_tile_copy rows_copy; do
     for e in 1 2 4; do
       note "$k<$e> memory ops" "$(awk -v f="${k}ILi${e}E" '/Function : / {on = index($0, f) > 0} on' "$out/kernels.sass" |
-        grep -oE '(LDG|STG|LDS|STS)[A-Z0-9_.]*' | sort | uniq -c | xargs)"
+        grep -oE '\b(LDG|STG|LDS|STS|LD|ST)(\.[A-Z0-9_]+)*' | sort | uniq -c | xargs)"
       note "$k<$e> resources" "$(grep -A1 "${k}ILi${e}E" "$out/kernels.res" | grep -oE 'REG:[0-9]+|STACK:[0-9]+|SHARED:[0-9]+' | xargs)"
     done
   done

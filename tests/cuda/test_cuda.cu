@@ -116,15 +116,14 @@ static void test_plans() {
   // An odd run: one element at a time.
   expect_plan("(3,5):(1,3)", "(3,5):(1,4)", "kernel vector, 4-byte accesses");
   expect_plan("(3,5):(1,3)", "(3,5):(1,4)", "kernel vector, 2-byte accesses", 2);
-  // Odd runs of two windows at least: the rows kernel, 16-byte windows.
+  // Odd runs of two windows at least (four of 4-byte elements): the rows
+  // kernel, 16-byte windows.
   expect_plan("(67,29,33):(1,67,1943)", "(67,29,33):(1,2211,67)",
               "kernel rows, 16-byte accesses, 957 rows of 67 elements", 1);
   expect_plan("(67,29,33):(1,67,1943)", "(67,29,33):(1,2211,67)", "kernel rows, 16-byte accesses", 4);
+  expect_plan("(13,29,33):(1,13,377)", "(13,29,33):(1,429,13)", "kernel vector, 4-byte accesses", 4);
   expect_plan("(64,29,33):(1,64,1856)", "(64,29,33):(1,2112,64)", "kernel vector, 16-byte accesses", 1);
   expect_plan("(67,29,33):(1,67,1943)", "(67,29,33):(1,2211,67)", "kernel vector, 8-byte accesses", 8);
-  setenv("CUTELAYOUT_CUDA_TILES", "scalar", 1);
-  expect_plan("(67,29,33):(1,67,1943)", "(67,29,33):(1,2211,67)", "kernel vector, 1-byte accesses", 1);
-  unsetenv("CUTELAYOUT_CUDA_TILES");
   // Negative src strides flip with dst's; a broadcast src has stride 0.
   expect_plan("(8,4):(-1,8)", "(8,4):(-1,8)", "kernel memcpy");
   expect_plan("(8,4):(1,8)", "(8,4):(1,0)", "kernel vector, 16-byte accesses, modes (8:1<-1,4:8<-0)");
@@ -134,19 +133,29 @@ static void test_plans() {
               "src-contiguous steps (1 mode), batch 1");
   expect_plan("(64,64):(64,1)", "(64,64):(1,64)", "kernel transpose, 16-byte accesses, tiles 64x64", 2);
   expect_plan("(64,64):(64,1)", "(64,64):(1,64)", "kernel transpose, 16-byte accesses, tiles 32x32", 8);
+  // Odd extents of 1- and 2-byte elements: the tile kernel with 16-byte
+  // windows, tiles 128 bytes along i.
+  expect_plan("(257,263):(263,1)", "(257,263):(1,257)",
+              "kernel tile, 16-byte accesses, tiles 128x129, 263 dst steps of 1 (1 mode) by 257 src steps of 1 (1 mode), "
+              "batch 1", 1);
+  expect_plan("(257,263):(263,1)", "(257,263):(1,257)", "kernel tile, 16-byte accesses, tiles 64x144", 2);
+  // A tile's columns that continue one another in dst: written as one run.
+  expect_plan("(64,301):(1,64)", "(64,301):(301,1)", "kernel tile, 16-byte accesses, tiles 64x289", 1);
+  expect_plan("(64,301):(1,64)", "(64,301):(301,1)", "batch 1, dst columns in one run", 1);
+  // Runs under 64 bytes: element-wise tiles.
+  expect_plan("(63,64):(64,1)", "(63,64):(1,63)", "kernel tile, 1-byte accesses", 1);
+  // CUTELAYOUT_CUDA_TILES=scalar: no kernel of 16-byte windows (a baseline).
+  setenv("CUTELAYOUT_CUDA_TILES", "scalar", 1);
+  expect_plan("(257,263):(263,1)", "(257,263):(1,257)", "kernel tile, 1-byte accesses", 1);
+  expect_plan("(67,29,33):(1,67,1943)", "(67,29,33):(1,2211,67)", "kernel vector, 1-byte accesses", 1);
+  unsetenv("CUTELAYOUT_CUDA_TILES");
   // 16-byte elements: no wider access; the tile kernel.
   expect_plan("(64,64):(64,1)", "(64,64):(1,64)", "kernel tile, 16-byte accesses, tiles 32x32", 16);
-  // An odd extent: no vector of the transpose kernel; the tile kernel with
-  // 16-byte windows, tiles 128 bytes along i and the 63 steps whole along j.
-  expect_plan("(63,64):(64,1)", "(63,64):(1,63)",
-              "kernel tile, 16-byte accesses, tiles 32x63, 64 dst steps of 1 (1 mode) by 63 src steps of 1 (1 mode), "
-              "batch 1");
-  // CUTELAYOUT_CUDA_TILES=scalar: the element-wise tile kernel (a baseline).
-  setenv("CUTELAYOUT_CUDA_TILES", "scalar", 1);
+  // An odd extent: one element per access, the tile kernel, whose tiles
+  // take the 63 steps whole.
   expect_plan("(63,64):(64,1)", "(63,64):(1,63)",
               "kernel tile, 4-byte accesses, tiles 64x63, 64 dst steps of 1 (1 mode) by 63 src steps of 1 (1 mode), "
               "batch 1");
-  unsetenv("CUTELAYOUT_CUDA_TILES");
   expect_plan("(62,64):(64,1)", "(62,64):(1,62)", "kernel transpose, 4-byte accesses", 2);
   // numpy's a.transpose(3,1,0,2).copy() of a row-major 64^4: dst's unit
   // mode is one i run, src's the j run, the other two modes the batch.
@@ -166,21 +175,21 @@ static void test_plans() {
   expect_plan("(32,32,5):(32,1,1024)", "(32,32,5):(1,32,1024)", "batch 5");
   // Runs too short for tiles.
   expect_plan("(2,64):(64,1)", "(2,64):(1,2)", "kernel vector");
-  // Images NCHW -> NHWC: wide tiles of the channels whole by 512 pixels,
-  // whose columns (pixels) continue one another in dst: written as one run.
+  // Images NCHW -> NHWC of bytes: wide tiles of the channels whole by as
+  // many pixels as fit, whose columns (pixels) are one run in dst; of 8-byte
+  // elements with 3 channels, a run of 3 steps: the vector kernel; with 8,
+  // element-wise tiles of the channels whole by 256 pixels.
   expect_plan("(50,70,3,2):(3,150,1,10500)", "(50,70,3,2):(1,50,3500,10500)",
-              "kernel tile, 16-byte accesses, tiles 3x512, 3 dst steps of 1 (1 mode) by 3500 src steps of 1 (1 mode), "
+              "kernel tile, 16-byte accesses, tiles 3x3500, 3 dst steps of 1 (1 mode) by 3500 src steps of 1 (1 mode), "
               "batch 2, dst columns in one run", 1);
   expect_plan("(50,70,8,2):(8,400,1,28000)", "(50,70,8,2):(1,50,3500,28000)",
-              "kernel tile, 16-byte accesses, tiles 8x512, 8 dst steps of 1 (1 mode) by 3500 src steps of 1 (1 mode), "
+              "kernel tile, 16-byte accesses, tiles 8x2529, 8 dst steps of 1 (1 mode) by 3500 src steps of 1 (1 mode), "
               "batch 2, dst columns in one run", 1);
-  // The other way: a short src run (the channels) whole by as many pixels
-  // as fit.
-  expect_plan("(50,70,8,2):(1,50,3500,28000)", "(50,70,8,2):(8,400,1,28000)",
-              "kernel tile, 16-byte accesses, tiles 424x8, 3500 dst steps of 1 (1 mode) by 8 src steps of 1 (1 mode)",
-              1);
-  // Both runs short, but a run of 8-byte elements: element-wise tiles.
   expect_plan("(50,70,3,2):(3,150,1,10500)", "(50,70,3,2):(1,50,3500,10500)", "kernel vector", 8);
+  expect_plan("(50,70,8,2):(8,400,1,28000)", "(50,70,8,2):(1,50,3500,28000)",
+              "kernel tile, 8-byte accesses, tiles 8x256", 8);
+  // The other way (NHWC -> NCHW), a run of 3 steps on the source: the vector kernel.
+  expect_plan("(50,70,3,2):(1,50,3500,10500)", "(50,70,3,2):(3,150,1,10500)", "kernel vector", 1);
   // A tile of 8x35 would leave most threads idle.
   expect_plan("(5,7,8,2):(8,40,1,280)", "(5,7,8,2):(1,5,35,280)", "kernel vector", 1);
   // No unit stride on either side: tiles along each side's smallest stride.
@@ -189,16 +198,15 @@ static void test_plans() {
   // A source that repeats (stride 0) along dst's unit mode: tiles along src's
   // smallest nonzero stride.
   expect_plan("(64,64):(1,64)", "(64,64):(0,1)", "kernel transpose, 16-byte accesses, tiles 64x64");
-  expect_plan("(63,64):(1,63)", "(63,64):(0,1)", "kernel tile, 16-byte accesses, tiles 32x64");
-  // Unaligned pointers: no vector of the transpose kernel; the tile kernel's
-  // windows are aligned in memory whatever the pointers.
+  expect_plan("(63,64):(1,63)", "(63,64):(0,1)", "kernel tile, 4-byte accesses, tiles 63x64");
+  // Unaligned pointers keep accesses narrow.
   {
     static char memory[1 << 16] __attribute__((aligned(256)));
     cl_layout_t *l = layout("(64,64):(64,1)"), *t = layout("(64,64):(1,64)");
     cl_tensor_t *d = tensor(memory + 4, 4, l), *s = tensor(memory + (1 << 15), 4, t);
     char buf[512];
     CHECK(cl_cuda_tensor_copy_explain(d, s, buf, sizeof buf) > 0, "explain");
-    CHECK(std::strstr(buf, "kernel tile, 16-byte accesses, tiles 32x64") != nullptr, "%s", buf);
+    CHECK(std::strstr(buf, "kernel tile, 4-byte accesses") != nullptr, "%s", buf);
     cl_tensor_free(d);
     cl_tensor_free(s);
     cl_layout_free(l);
@@ -508,7 +516,10 @@ static void test_wide_kernels() {
       {"(2,1031):(1,2)", "(2,1031):(1031,1)"},                      // 2 channels
       {"(5,29,37):(1,5,145)", "(5,29,37):(1073,37,1)"},             // short dst run, j of one mode
       {"((64,3),(64,2)):((1,8192),(64,4096))", "((64,3),(64,2)):((128,24576),(1,64))"},
-      {"(130,9):(9,1)", "(130,9):(1,130)"},                         // a short j run whole
+      {"(130,9):(9,1)", "(130,9):(1,130)"},                         // a short j run
+      {"(64,301):(1,64)", "(64,301):(301,1)"},                      // dst columns in one run
+      {"(130,70):(1,130)", "(130,70):(70,1)"},                      // runs of 64 bytes and more
+      {"(37,64,41):(1,2368,37)", "(37,64,41):(64,1,2368)"},
       {"(67,29,33):(1,67,1943)", "(67,29,33):(1,2211,67)"},         // rows of 67 elements
       {"(133,20,9):(1,133,2660)", "(133,20,9):(1,1197,133)"},
       {"(100,50):(1,100)", "(100,50):(1,103)"},                     // padded src rows
