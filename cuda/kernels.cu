@@ -254,9 +254,7 @@ __global__ void __launch_bounds__(kThreads) wide_tile_copy(char *dst, const char
     Elem e[kPer];
   };
   __shared__ __align__(16) char tile[kWideBytes];
-  // Byte offsets from src and dst (pointers derived from the kernel's own,
-  // so that the compiler emits global loads and stores, not generic ones).
-  __shared__ int64_t row_src[kWideRun], col_dst[kWideRun];
+  __shared__ uintptr_t row_src[kWideRun], col_dst[kWideRun];
   __shared__ int row_at[kWideRun];
   for (uint64_t t = blockIdx.x; t < a.ntiles; t += gridDim.x) {
     uint64_t bi = t % a.tiles_i, rest = t / a.tiles_i;
@@ -265,12 +263,12 @@ __global__ void __launch_bounds__(kThreads) wide_tile_copy(char *dst, const char
     const int ri = int(a.ni - i0 < a.ti ? a.ni - i0 : a.ti), rj = int(a.nj - j0 < a.tj ? a.nj - j0 : a.tj);
     const int64_t src_b = cl_compiled_eval(&a.src_at, int64_t(b)), dst_b = cl_compiled_eval(&a.dst_at, int64_t(b));
     for (int k = threadIdx.x; k < ri; k += kThreads) {
-      int64_t off = (src_b + cl_compiled_eval(&a.i_src, i0 + k) + j0) * E;
-      row_src[k] = off;
-      row_at[k] = k * a.rp + (a.stagger ? ((k * E) >> 4) * 16 : 0) + int(uintptr_t(src + off) & 15);
+      uintptr_t at = uintptr_t(src + (src_b + cl_compiled_eval(&a.i_src, i0 + k) + j0) * E);
+      row_src[k] = at;
+      row_at[k] = k * a.rp + (a.stagger ? ((k * E) >> 4) * 16 : 0) + int(at & 15);
     }
     for (int k = threadIdx.x; k < (a.flat_dst ? 1 : rj); k += kThreads)  // flat_dst: tj may exceed kWideRun
-      col_dst[k] = (dst_b + cl_compiled_eval(&a.j_dst, j0 + k) + i0) * E;
+      col_dst[k] = uintptr_t(dst + (dst_b + cl_compiled_eval(&a.j_dst, j0 + k) + i0) * E);
     __syncthreads();
     // Rows into shared memory, window s of row i at row_at[i] - (A_i mod 16) + 16 s.
     const int nread = ri * a.nwj, row_bytes = rj * E;
@@ -282,13 +280,11 @@ __global__ void __launch_bounds__(kThreads) wide_tile_copy(char *dst, const char
         int q = q0 + u * kThreads, i = div_by(q, a.inv_nwj), s = q - i * a.nwj;
         put[u] = -1;
         if (q < nread) {
-          const char *wp = src + row_src[i];
-          uintptr_t row = uintptr_t(wp), w = (row & ~uintptr_t(15)) + uintptr_t(16) * s;
-          wp += int64_t(w) - int64_t(row);
+          uintptr_t row = row_src[i], w = (row & ~uintptr_t(15)) + uintptr_t(16) * s;
           int at = row_at[i] - int(row & 15) + 16 * s;
           if (w < row + row_bytes) {
             if (w >= a.src_lo && w + 16 <= a.src_hi) {
-              v[u].v = *reinterpret_cast<const uint4 *>(wp);
+              v[u].v = *reinterpret_cast<const uint4 *>(w);
               put[u] = at;
             } else {
               put[u] = -2 - at;
@@ -302,12 +298,11 @@ __global__ void __launch_bounds__(kThreads) wide_tile_copy(char *dst, const char
           *reinterpret_cast<uint4 *>(tile + put[u]) = v[u].v;
         } else if (put[u] <= -2) {  // at the source's first or last bytes: the row's elements alone
           int q = q0 + u * kThreads, i = div_by(q, a.inv_nwj), s = q - i * a.nwj;
-          const char *rp = src + row_src[i];
-          int w = 16 * s - int(uintptr_t(rp) & 15);  // the window's first byte from the row's
+          uintptr_t row = row_src[i], w = (row & ~uintptr_t(15)) + uintptr_t(16) * s;
           for (int e = 0; e < kPer; e++) {
-            int b = w + e * E;
-            if (b >= 0 && b < row_bytes)
-              *reinterpret_cast<Elem *>(tile + (-2 - put[u]) + e * E) = *reinterpret_cast<const Elem *>(rp + b);
+            uintptr_t p = w + uintptr_t(e) * E;
+            if (p >= row && p < row + row_bytes)
+              *reinterpret_cast<Elem *>(tile + (-2 - put[u]) + e * E) = *reinterpret_cast<const Elem *>(p);
           }
         }
       }
@@ -324,11 +319,9 @@ __global__ void __launch_bounds__(kThreads) wide_tile_copy(char *dst, const char
         j = div_by(q, a.inv_nwi);
         s = q - j * a.nwi;
       }
-      char *wp = dst + col_dst[j];
-      uintptr_t col = uintptr_t(wp), w = (col & ~uintptr_t(15)) + uintptr_t(16) * s;
+      uintptr_t col = col_dst[j], w = (col & ~uintptr_t(15)) + uintptr_t(16) * s;
       if (w >= col + col_bytes)
         continue;
-      wp += int64_t(w) - int64_t(col);
       int first = int((int64_t(w) - int64_t(col)) / E);  // the window's first element (may be < 0)
       window out;
 #pragma unroll
@@ -342,15 +335,15 @@ __global__ void __launch_bounds__(kThreads) wide_tile_copy(char *dst, const char
       }
       int lo = w < col ? int(col - w) : 0, hi = w + 16 > col + col_bytes ? int(col + col_bytes - w) : 16;
       if (lo == 0 && hi == 16) {
-        *reinterpret_cast<uint4 *>(wp) = out.v;
+        *reinterpret_cast<uint4 *>(w) = out.v;
       } else {
 #pragma unroll
         for (int k = 0; k < 4; k++) {
           int b0 = lo > 4 * k ? lo - 4 * k : 0, b1 = hi < 4 * k + 4 ? hi - 4 * k : 4;
           if (b0 == 0 && b1 == 4)
-            reinterpret_cast<unsigned *>(wp)[k] = out.w[k];
+            reinterpret_cast<unsigned *>(w)[k] = out.w[k];
           else if (E < 4 && b0 < b1)
-            store_word_part(wp + 4 * k, out.w[k], b0, b1);
+            store_word_part(reinterpret_cast<char *>(w) + 4 * k, out.w[k], b0, b1);
         }
       }
     }
@@ -389,27 +382,24 @@ __global__ void __launch_bounds__(kThreads) rows_copy(char *dst, const char *src
     for (int q0 = threadIdx.x; q0 < items; q0 += kThreads * kWideBatch) {
       window lo[kWideBatch], hi[kWideBatch];
       uintptr_t at[kWideBatch], row_d[kWideBatch], from[kWideBatch];
-      int64_t dst_off[kWideBatch], src_off[kWideBatch];  // bytes of the window, of its src bytes' window
       bool whole[kWideBatch];
 #pragma unroll
       for (int u = 0; u < kWideBatch; u++) {
         int q = q0 + u * kThreads, k = div_by(q, a.inv_nw), s = q - k * a.nw;
         at[u] = 0;
         if (q < items && r0 + k < a.rows) {
-          int64_t doff = cl_compiled_eval(&a.dst_at, r0 + k) * E, soff = cl_compiled_eval(&a.src_at, r0 + k) * E;
-          uintptr_t d = uintptr_t(dst + doff), sr = uintptr_t(src + soff);
+          uintptr_t d = uintptr_t(dst) + uintptr_t(cl_compiled_eval(&a.dst_at, r0 + k) * E);
+          uintptr_t sr = uintptr_t(src) + uintptr_t(cl_compiled_eval(&a.src_at, r0 + k) * E);
           uintptr_t w = (d & ~uintptr_t(15)) + uintptr_t(16) * s;
           if (w < d + a.run_bytes) {
             at[u] = w;
             row_d[u] = d;
             from[u] = w - d + sr;  // src byte of the window's first byte (outside the row where w < d)
             uintptr_t x = from[u] & ~uintptr_t(15);
-            dst_off[u] = doff + (int64_t(w) - int64_t(d));
-            src_off[u] = soff + (int64_t(x) - int64_t(sr));
             whole[u] = x >= a.src_lo && x + 32 <= a.src_hi;
             if (whole[u]) {
-              lo[u].v = *reinterpret_cast<const uint4 *>(src + src_off[u]);
-              hi[u].v = *reinterpret_cast<const uint4 *>(src + src_off[u] + 16);
+              lo[u].v = *reinterpret_cast<const uint4 *>(x);
+              hi[u].v = *reinterpret_cast<const uint4 *>(x + 16);
             }
           }
         }
@@ -433,21 +423,19 @@ __global__ void __launch_bounds__(kThreads) rows_copy(char *dst, const char *src
         } else {  // at the source's first or last bytes: the row's elements alone
 #pragma unroll
           for (int e = 0; e < kPer; e++)
-            out.e[e] = e * E >= first && e * E < last
-                           ? *reinterpret_cast<const Elem *>(src + src_off[u] + int64_t(from[u] & 15) + e * E)
-                           : Elem(0);
+            out.e[e] = e * E >= first && e * E < last ? *reinterpret_cast<const Elem *>(from[u] + uintptr_t(e) * E)
+                                                       : Elem(0);
         }
-        char *wp = dst + dst_off[u];
         if (first == 0 && last == 16) {
-          *reinterpret_cast<uint4 *>(wp) = out.v;
+          *reinterpret_cast<uint4 *>(w) = out.v;
         } else {
 #pragma unroll
           for (int k = 0; k < 4; k++) {
             int b0 = first > 4 * k ? first - 4 * k : 0, b1 = last < 4 * k + 4 ? last - 4 * k : 4;
             if (b0 == 0 && b1 == 4)
-              reinterpret_cast<unsigned *>(wp)[k] = out.w[k];
+              reinterpret_cast<unsigned *>(w)[k] = out.w[k];
             else if (E < 4 && b0 < b1)
-              store_word_part(wp + 4 * k, out.w[k], b0, b1);
+              store_word_part(reinterpret_cast<char *>(w) + 4 * k, out.w[k], b0, b1);
           }
         }
       }

@@ -440,12 +440,12 @@ static cl_status plan_wide_tile(cl_cuda_plan *p, const cl_cuda_side *src) {
 
 /* The rows kernel: the common run m[0] in 16-byte windows, where the vector
  * kernel's vectors would be narrower (an odd run, unaligned rows) and the
- * run holds two windows at least (four for 4-byte elements, whose
- * element-wise accesses measured faster on shorter runs). */
+ * run holds four windows at least (gpu-random on an H100 measured the
+ * vector kernel faster on shorter runs: 13 floats, 17 half-words). */
 static bool rows_fit(const cl_cuda_plan *p, const cl_cuda_plan *vector) {
   int64_t bytes = p->r > 1 ? p->m[0].n * p->elem : 0;
-  return p->m[0].d == 1 && p->m[0].s == 1 && p->elem <= 4 && vector->vec < 16 &&
-         bytes >= (p->elem == 4 ? 64 : 32) && bytes <= (1 << 20);
+  return p->m[0].d == 1 && p->m[0].s == 1 && p->elem <= 4 && vector->vec < 16 && bytes >= 64 &&
+         bytes <= (1 << 20);
 }
 
 static cl_status plan_rows(cl_cuda_plan *p, const cl_cuda_side *src) {
