@@ -76,7 +76,7 @@ typedef struct cl_cuda_plan {
   /* TILE: as TRANSPOSE, with any strides along the runs: element (i, j) is
    * src + (src_at(b) + i_src(i) + j * sj) * elem, dst + (dst_at(b) +
    * j_dst(j) + i * di) * elem; tiles of ti x tj elements.  With vec 16
-   * over elements of 1 to 4 bytes (di = sj = 1), the wide tile kernel: rows
+   * over elements of 1 or 2 bytes (di = sj = 1), the wide tile kernel: rows
    * rp bytes apart in shared memory, and windows inside src's bytes [src_lo,
    * src_hi) (from src plus its origin) read whole; flat_dst: the tile's
    * columns continue one another in dst, written as one run. */

@@ -195,7 +195,7 @@ __global__ void __launch_bounds__(kThreads) tile_copy(char *dst, const char *src
 // ---------------------------------------------------------------- wide tile
 
 // The tile kernel's runs with unit strides on both sides (src's along j,
-// dst's along i) for elements of 1, 2 and 4 bytes: each side moves through
+// dst's along i) for elements of 1 and 2 bytes: each side moves through
 // 16-byte windows aligned in memory, so a thread reads or writes up to 16
 // bytes per access whatever the extents and the pointers' alignment.
 //
@@ -640,10 +640,8 @@ cl_status launch_rows_any(const cl_cuda_plan *p, char *dst, const char *src, cud
 }
 
 cl_status launch_tile_any(const cl_cuda_plan *p, char *dst, const char *src, cudaStream_t stream) {
-  if (p->vec > p->elem)  // 16-byte windows (elements of 1, 2 or 4 bytes)
-    return p->elem == 1 ? launch_wide_tile<1>(p, dst, src, stream)
-           : p->elem == 2 ? launch_wide_tile<2>(p, dst, src, stream)
-                          : launch_wide_tile<4>(p, dst, src, stream);
+  if (p->vec > p->elem)  // 16-byte windows (elements of 1 or 2 bytes)
+    return p->elem == 1 ? launch_wide_tile<1>(p, dst, src, stream) : launch_wide_tile<2>(p, dst, src, stream);
   switch (p->elem) {
   case 1: return launch_tile<1>(p, dst, src, stream);
   case 2: return launch_tile<2>(p, dst, src, stream);

@@ -12,6 +12,11 @@
  *              that continue dst's unit mode, j along those that continue
  *              src's, the rest is a batch; tiles of i x j move through
  *              shared memory;
+ *   tile       as transpose where its vectors do not fit (odd extents,
+ *              unaligned pointers, no unit stride): element by element, or
+ *              16-byte windows of 1- and 2-byte elements (wide tiles);
+ *   rows       an odd or unaligned common contiguous run of 64 bytes or
+ *              more: 16-byte windows of each row;
  *   vector     otherwise: the common contiguous run (mode 0 when unit on
  *              both sides) is cut into vectors of up to 16 bytes, and each
  *              vector's offsets are two compiled layouts over the modes;

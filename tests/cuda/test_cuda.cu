@@ -501,8 +501,9 @@ static void test_copy_cases() {
   }
 }
 
-// The kernels of 16-byte windows over 1-, 2- and 4-byte elements (wide
-// tiles, rows) at every alignment of either side within a window: rows and
+// The kernels of 16-byte windows (wide tiles of 1- and 2-byte elements,
+// rows of 1-, 2- and 4-byte ones; element-wise tiles for 4-byte elements'
+// transposes) at every alignment of either side within a window: rows and
 // columns that start anywhere in a window and end anywhere, windows cut by
 // the buffer's first and last bytes (each buffer ends one element past the
 // view), columns written as one run (images), short runs on either side,
