@@ -24,7 +24,8 @@ typedef enum cl_cuda_kernel {
   CL_CUDA_VECTOR = 2,    /* vectors of the common contiguous run, offsets by compiled layouts */
   CL_CUDA_TRANSPOSE = 3, /* tiles through shared memory */
   CL_CUDA_GENERIC = 4,   /* no common refinement: the two layouts, element by element */
-  CL_CUDA_TILE = 5       /* tiles through shared memory, any strides, extents and alignment */
+  CL_CUDA_TILE = 5,      /* tiles through shared memory, any strides, extents and alignment */
+  CL_CUDA_ROWS = 6       /* a common contiguous run at any alignment, 16-byte windows */
 } cl_cuda_kernel;
 
 /* One side of a copy: element i at data + sw(offset + layout(i)) * elem. */
@@ -41,6 +42,13 @@ int cl_cuda_tile_edge(int64_t elem);
  * edge it allows (the row and column offsets it keeps in shared memory). */
 int cl_cuda_tile_elems(int64_t elem);
 int cl_cuda_tile_run(int64_t elem);
+/* The wide tile kernel (the tile kernel with 16-byte windows): bytes of
+ * shared memory for a tile's rows, and its longest edge. */
+int cl_cuda_wide_tile_bytes(void);
+int cl_cuda_wide_tile_run(void);
+/* 16-byte windows that cover `edge` elements of `elem` bytes at any
+ * alignment (a run's bytes, plus up to 15 before its first window). */
+static inline int cl_cuda_wide_windows(int64_t edge, int64_t elem) { return (int)((edge * elem + 30) / 16); }
 
 /* What the launcher runs. */
 typedef struct cl_cuda_plan {
@@ -67,9 +75,19 @@ typedef struct cl_cuda_plan {
   cl_compiled_layout_t i_src, j_dst;
   /* TILE: as TRANSPOSE, with any strides along the runs: element (i, j) is
    * src + (src_at(b) + i_src(i) + j * sj) * elem, dst + (dst_at(b) +
-   * j_dst(j) + i * di) * elem; tiles of ti x tj elements. */
+   * j_dst(j) + i * di) * elem; tiles of ti x tj elements.  With vec 16
+   * over elements of 1 or 2 bytes (di = sj = 1), the wide tile kernel: rows
+   * rp bytes apart in shared memory, and windows inside src's bytes [src_lo,
+   * src_hi) (from src plus its origin) read whole; flat_dst: the tile's
+   * columns continue one another in dst, written as one run. */
+  /* ROWS: batch rows of the common run m[0] (ni elements), row b at dst +
+   * dst_at(b) * elem and src + src_at(b) * elem; src_lo and src_hi as the
+   * wide tile's. */
   int64_t di, sj;
   int ti, tj;
+  int rp;
+  bool flat_dst;
+  int64_t src_lo, src_hi;
 } cl_cuda_plan;
 
 /* Kernels a plan may choose besides vector and generic (cl_cuda_plan_copy's

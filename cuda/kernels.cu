@@ -192,6 +192,257 @@ __global__ void __launch_bounds__(kThreads) tile_copy(char *dst, const char *src
   }
 }
 
+// ---------------------------------------------------------------- wide tile
+
+// The tile kernel's runs with unit strides on both sides (src's along j,
+// dst's along i) for elements of 1 and 2 bytes: each side moves through
+// 16-byte windows aligned in memory, so a thread reads or writes up to 16
+// bytes per access whatever the extents and the pointers' alignment.
+//
+// Row i of a tile (src bytes [A_i, A_i + rj * E)) goes whole windows into
+// shared memory at the row's base S_i, window s at S_i + 16 s: element (i, j)
+// then lies at S_i + (A_i mod 16) + j E, kept per row in row_at.  A window
+// reaching past the row is read whole when it lies inside the source's bytes
+// (its extra bytes land in the row's padding), else element by element.
+// Column j (dst bytes [B_j, B_j + ri * E)) is gathered from shared memory a
+// window at a time, element by element, and written as one 16-byte store
+// where the window lies inside the column, else as the words and bytes it
+// covers.  Rows are rp bytes apart (an odd number of windows) and staggered
+// by 16 bytes every 16 bytes of i when the tile's i edge is at most 128
+// bytes, so that the windows a warp gathers from rows 16 bytes apart meet in
+// different banks.
+constexpr int kWideBytes = 20480;  // shared memory of a wide tile's rows (cl_cuda_wide_tile_bytes)
+constexpr int kWideRun = 512;      // longest edge of a wide tile
+constexpr int kWideBatch = 4;      // windows in flight per thread
+
+struct wide_args {
+  int64_t ni, nj;
+  int ti, tj, rp, nwi, nwj, stagger;    // tile edges, row pitch, windows per column and row, stagger rows?
+  int flat_dst;                         // the columns one run in dst (cuda_impl.h)
+  unsigned inv_nwi, inv_nwj, inv_ni;    // ceil(2^32 / d), for q / d as a high product
+  uint64_t tiles_i, tiles_j, ntiles;
+  uintptr_t src_lo, src_hi;             // the source's bytes: windows inside them are read whole
+  cl_compiled_layout_t i_src, j_dst;
+  cl_compiled_layout_t dst_at, src_at;
+};
+
+// q / d for q < 2^16 by d's inverse (as the tile kernel).
+__device__ __forceinline__ int div_by(int q, unsigned inv) { return int(__umulhi(unsigned(q), inv)); }
+
+// Stores bytes [b0, b1) of the word x at p (p 4-byte aligned, 0 <= b0 <= b1 <= 4),
+// in the fewest aligned pieces: a byte, a pair, a byte.
+__device__ __forceinline__ void store_word_part(char *p, unsigned x, int b0, int b1) {
+  if ((b0 & 1) && b0 < b1) {
+    p[b0] = char(x >> (8 * b0));
+    b0++;
+  }
+  if (b1 - b0 >= 2) {
+    *reinterpret_cast<unsigned short *>(p + b0) = (unsigned short)(x >> (8 * b0));
+    b0 += 2;
+  }
+  if (b0 < b1)
+    p[b0] = char(x >> (8 * b0));
+}
+
+template <int E>
+__global__ void __launch_bounds__(kThreads) wide_tile_copy(char *dst, const char *src, const wide_args a) {
+  using Elem = typename word<E>::type;
+  constexpr int kPer = 16 / E;  // elements per window
+  union window {
+    uint4 v;
+    unsigned w[4];
+    Elem e[kPer];
+  };
+  __shared__ __align__(16) char tile[kWideBytes];
+  __shared__ uintptr_t row_src[kWideRun], col_dst[kWideRun];
+  __shared__ int row_at[kWideRun];
+  for (uint64_t t = blockIdx.x; t < a.ntiles; t += gridDim.x) {
+    uint64_t bi = t % a.tiles_i, rest = t / a.tiles_i;
+    uint64_t bj = rest % a.tiles_j, b = rest / a.tiles_j;
+    const int64_t i0 = int64_t(bi) * a.ti, j0 = int64_t(bj) * a.tj;
+    const int ri = int(a.ni - i0 < a.ti ? a.ni - i0 : a.ti), rj = int(a.nj - j0 < a.tj ? a.nj - j0 : a.tj);
+    const int64_t src_b = cl_compiled_eval(&a.src_at, int64_t(b)), dst_b = cl_compiled_eval(&a.dst_at, int64_t(b));
+    for (int k = threadIdx.x; k < ri; k += kThreads) {
+      uintptr_t at = uintptr_t(src + (src_b + cl_compiled_eval(&a.i_src, i0 + k) + j0) * E);
+      row_src[k] = at;
+      row_at[k] = k * a.rp + (a.stagger ? ((k * E) >> 4) * 16 : 0) + int(at & 15);
+    }
+    for (int k = threadIdx.x; k < (a.flat_dst ? 1 : rj); k += kThreads)  // flat_dst: tj may exceed kWideRun
+      col_dst[k] = uintptr_t(dst + (dst_b + cl_compiled_eval(&a.j_dst, j0 + k) + i0) * E);
+    __syncthreads();
+    // Rows into shared memory, window s of row i at row_at[i] - (A_i mod 16) + 16 s.
+    const int nread = ri * a.nwj, row_bytes = rj * E;
+    for (int q0 = threadIdx.x; q0 < nread; q0 += kThreads * kWideBatch) {
+      window v[kWideBatch];
+      int put[kWideBatch];  // shared-memory byte of the window, -1: none, or read by elements (-2 - it)
+#pragma unroll
+      for (int u = 0; u < kWideBatch; u++) {
+        int q = q0 + u * kThreads, i = div_by(q, a.inv_nwj), s = q - i * a.nwj;
+        put[u] = -1;
+        if (q < nread) {
+          uintptr_t row = row_src[i], w = (row & ~uintptr_t(15)) + uintptr_t(16) * s;
+          int at = row_at[i] - int(row & 15) + 16 * s;
+          if (w < row + row_bytes) {
+            if (w >= a.src_lo && w + 16 <= a.src_hi) {
+              v[u].v = *reinterpret_cast<const uint4 *>(w);
+              put[u] = at;
+            } else {
+              put[u] = -2 - at;
+            }
+          }
+        }
+      }
+#pragma unroll
+      for (int u = 0; u < kWideBatch; u++) {
+        if (put[u] >= 0) {
+          *reinterpret_cast<uint4 *>(tile + put[u]) = v[u].v;
+        } else if (put[u] <= -2) {  // at the source's first or last bytes: the row's elements alone
+          int q = q0 + u * kThreads, i = div_by(q, a.inv_nwj), s = q - i * a.nwj;
+          uintptr_t row = row_src[i], w = (row & ~uintptr_t(15)) + uintptr_t(16) * s;
+          for (int e = 0; e < kPer; e++) {
+            uintptr_t p = w + uintptr_t(e) * E;
+            if (p >= row && p < row + row_bytes)
+              *reinterpret_cast<Elem *>(tile + (-2 - put[u]) + e * E) = *reinterpret_cast<const Elem *>(p);
+          }
+        }
+      }
+    }
+    __syncthreads();
+    // Columns out of shared memory, window s of column j gathered element by
+    // element; with flat_dst, windows of the one run the columns make, its
+    // element k being (i, j) = (k mod ri, k / ri).
+    const int col_bytes = a.flat_dst ? ri * rj * E : ri * E;
+    const int nwrite = a.flat_dst ? int(((col_dst[0] & 15) + col_bytes + 15) / 16) : rj * a.nwi;
+    for (int q = threadIdx.x; q < nwrite; q += kThreads) {
+      int j = 0, s = q;
+      if (!a.flat_dst) {
+        j = div_by(q, a.inv_nwi);
+        s = q - j * a.nwi;
+      }
+      uintptr_t col = col_dst[j], w = (col & ~uintptr_t(15)) + uintptr_t(16) * s;
+      if (w >= col + col_bytes)
+        continue;
+      int first = int((int64_t(w) - int64_t(col)) / E);  // the window's first element (may be < 0)
+      window out;
+#pragma unroll
+      for (int e = 0; e < kPer; e++) {
+        int k = first + e, i = k, jk = j;
+        if (a.flat_dst && k >= 0) {
+          jk = div_by(k, a.inv_ni);
+          i = k - jk * ri;
+        }
+        out.e[e] = k >= 0 && k < col_bytes / E ? *reinterpret_cast<const Elem *>(tile + row_at[i] + jk * E) : Elem(0);
+      }
+      int lo = w < col ? int(col - w) : 0, hi = w + 16 > col + col_bytes ? int(col + col_bytes - w) : 16;
+      if (lo == 0 && hi == 16) {
+        *reinterpret_cast<uint4 *>(w) = out.v;
+      } else {
+#pragma unroll
+        for (int k = 0; k < 4; k++) {
+          int b0 = lo > 4 * k ? lo - 4 * k : 0, b1 = hi < 4 * k + 4 ? hi - 4 * k : 4;
+          if (b0 == 0 && b1 == 4)
+            reinterpret_cast<unsigned *>(w)[k] = out.w[k];
+          else if (E < 4 && b0 < b1)
+            store_word_part(reinterpret_cast<char *>(w) + 4 * k, out.w[k], b0, b1);
+        }
+      }
+    }
+    __syncthreads();
+  }
+}
+
+// ---------------------------------------------------------------- rows
+
+// A contiguous run common to both sides (mode 0), of elements of 1, 2 or 4
+// bytes that no vector of the vector kernel fits (an odd run, unaligned
+// rows): each thread writes one 16-byte window of a dst row, aligned in
+// memory, from the 16 src bytes it takes, read as the two aligned windows
+// that hold them (each read whole where it lies inside the source's bytes,
+// else element by element) and shifted into place.  Rows are batch entries
+// (dst_at, src_at); a step of the grid takes rows_per_step whole rows.
+struct rows_args {
+  int64_t rows;
+  int run_bytes, nw, rows_per_step;  // bytes of a row, windows per row, rows per step of a block
+  unsigned inv_nw;
+  uintptr_t src_lo, src_hi;
+  cl_compiled_layout_t dst_at, src_at;
+};
+
+template <int E>
+__global__ void __launch_bounds__(kThreads) rows_copy(char *dst, const char *src, const rows_args a) {
+  using Elem = typename word<E>::type;
+  constexpr int kPer = 16 / E;
+  union window {
+    uint4 v;
+    unsigned w[4];
+    Elem e[kPer];
+  };
+  const int items = a.rows_per_step * a.nw;
+  for (int64_t r0 = int64_t(blockIdx.x) * a.rows_per_step; r0 < a.rows; r0 += int64_t(gridDim.x) * a.rows_per_step) {
+    for (int q0 = threadIdx.x; q0 < items; q0 += kThreads * kWideBatch) {
+      window lo[kWideBatch], hi[kWideBatch];
+      uintptr_t at[kWideBatch], row_d[kWideBatch], from[kWideBatch];
+      bool whole[kWideBatch];
+#pragma unroll
+      for (int u = 0; u < kWideBatch; u++) {
+        int q = q0 + u * kThreads, k = div_by(q, a.inv_nw), s = q - k * a.nw;
+        at[u] = 0;
+        if (q < items && r0 + k < a.rows) {
+          uintptr_t d = uintptr_t(dst) + uintptr_t(cl_compiled_eval(&a.dst_at, r0 + k) * E);
+          uintptr_t sr = uintptr_t(src) + uintptr_t(cl_compiled_eval(&a.src_at, r0 + k) * E);
+          uintptr_t w = (d & ~uintptr_t(15)) + uintptr_t(16) * s;
+          if (w < d + a.run_bytes) {
+            at[u] = w;
+            row_d[u] = d;
+            from[u] = w - d + sr;  // src byte of the window's first byte (outside the row where w < d)
+            uintptr_t x = from[u] & ~uintptr_t(15);
+            whole[u] = x >= a.src_lo && x + 32 <= a.src_hi;
+            if (whole[u]) {
+              lo[u].v = *reinterpret_cast<const uint4 *>(x);
+              hi[u].v = *reinterpret_cast<const uint4 *>(x + 16);
+            }
+          }
+        }
+      }
+#pragma unroll
+      for (int u = 0; u < kWideBatch; u++) {
+        if (at[u] == 0)
+          continue;
+        uintptr_t w = at[u], d = row_d[u];
+        int first = w < d ? int(d - w) : 0, last = w + 16 > d + a.run_bytes ? int(d + a.run_bytes - w) : 16;
+        window out;
+        if (whole[u]) {  // bytes sh .. sh + 15 of lo:hi, sh = from mod 16
+          unsigned t[8] = {lo[u].w[0], lo[u].w[1], lo[u].w[2], lo[u].w[3], hi[u].w[0], hi[u].w[1], hi[u].w[2], hi[u].w[3]};
+          unsigned sh = unsigned(from[u] & 15), b = 8 * (sh & 3), wq = sh >> 2, f[7];
+#pragma unroll
+          for (int k = 0; k < 7; k++)
+            f[k] = __funnelshift_r(t[k], t[k + 1], b);
+#pragma unroll
+          for (int k = 0; k < 4; k++)
+            out.w[k] = wq == 0 ? f[k] : wq == 1 ? f[k + 1] : wq == 2 ? f[k + 2] : f[k + 3];
+        } else {  // at the source's first or last bytes: the row's elements alone
+#pragma unroll
+          for (int e = 0; e < kPer; e++)
+            out.e[e] = e * E >= first && e * E < last ? *reinterpret_cast<const Elem *>(from[u] + uintptr_t(e) * E)
+                                                       : Elem(0);
+        }
+        if (first == 0 && last == 16) {
+          *reinterpret_cast<uint4 *>(w) = out.v;
+        } else {
+#pragma unroll
+          for (int k = 0; k < 4; k++) {
+            int b0 = first > 4 * k ? first - 4 * k : 0, b1 = last < 4 * k + 4 ? last - 4 * k : 4;
+            if (b0 == 0 && b1 == 4)
+              reinterpret_cast<unsigned *>(w)[k] = out.w[k];
+            else if (E < 4 && b0 < b1)
+              store_word_part(reinterpret_cast<char *>(w) + 4 * k, out.w[k], b0, b1);
+          }
+        }
+      }
+    }
+  }
+}
+
 // ---------------------------------------------------------------- batch
 
 // Pair k of a batch: the vector kernel's work (cuda_impl.h), its blocks
@@ -341,7 +592,56 @@ template <int E> cl_status launch_tile(const cl_cuda_plan *p, char *dst, const c
   return launch(tile_copy<E>, unsigned(blocks), stream, dst, src, a);
 }
 
+template <int E> cl_status launch_wide_tile(const cl_cuda_plan *p, char *dst, const char *src, cudaStream_t stream) {
+  wide_args a;
+  a.ni = p->ni;
+  a.nj = p->nj;
+  a.ti = p->ti;
+  a.tj = p->tj;
+  a.rp = p->rp;
+  a.nwi = cl_cuda_wide_windows(p->ti, E);
+  a.nwj = cl_cuda_wide_windows(p->tj, E);
+  a.stagger = int64_t(p->ti) * E <= 128;  // the planner leaves room for it then
+  a.inv_nwi = inverse(a.nwi);
+  a.inv_nwj = inverse(a.nwj);
+  a.flat_dst = p->flat_dst;
+  a.inv_ni = p->flat_dst ? inverse(int(p->ni)) : 0;
+  a.tiles_i = uint64_t((p->ni + p->ti - 1) / p->ti);
+  a.tiles_j = uint64_t((p->nj + p->tj - 1) / p->tj);
+  a.ntiles = a.tiles_i * a.tiles_j * uint64_t(p->batch);
+  a.src_lo = uintptr_t(src + p->src_lo);
+  a.src_hi = uintptr_t(src + p->src_hi);
+  a.i_src = p->i_src;
+  a.j_dst = p->j_dst;
+  a.dst_at = p->dst_at;
+  a.src_at = p->src_at;
+  int64_t blocks = a.ntiles > uint64_t(kMaxBlocks) ? kMaxBlocks : int64_t(a.ntiles);
+  return launch(wide_tile_copy<E>, unsigned(blocks), stream, dst, src, a);
+}
+
+template <int E> cl_status launch_rows(const cl_cuda_plan *p, char *dst, const char *src, cudaStream_t stream) {
+  rows_args a;
+  a.rows = p->batch;
+  a.run_bytes = int(p->ni * E);
+  a.nw = cl_cuda_wide_windows(p->ni, E);
+  a.rows_per_step = kThreads * kWideBatch / a.nw > 1 ? kThreads * kWideBatch / a.nw : 1;
+  a.inv_nw = inverse(a.nw);
+  a.src_lo = uintptr_t(src + p->src_lo);
+  a.src_hi = uintptr_t(src + p->src_hi);
+  a.dst_at = p->dst_at;
+  a.src_at = p->src_at;
+  return launch(rows_copy<E>, blocks_for(a.rows, a.rows_per_step), stream, dst, src, a);
+}
+
+cl_status launch_rows_any(const cl_cuda_plan *p, char *dst, const char *src, cudaStream_t stream) {
+  return p->elem == 1 ? launch_rows<1>(p, dst, src, stream)
+         : p->elem == 2 ? launch_rows<2>(p, dst, src, stream)
+                        : launch_rows<4>(p, dst, src, stream);
+}
+
 cl_status launch_tile_any(const cl_cuda_plan *p, char *dst, const char *src, cudaStream_t stream) {
+  if (p->vec > p->elem)  // 16-byte windows (elements of 1 or 2 bytes)
+    return p->elem == 1 ? launch_wide_tile<1>(p, dst, src, stream) : launch_wide_tile<2>(p, dst, src, stream);
   switch (p->elem) {
   case 1: return launch_tile<1>(p, dst, src, stream);
   case 2: return launch_tile<2>(p, dst, src, stream);
@@ -366,6 +666,8 @@ cl_status launch_transpose_any(const cl_cuda_plan *p, char *dst, const char *src
 extern "C" int cl_cuda_tile_edge(int64_t elem) { return edge_of(int(elem)); }
 extern "C" int cl_cuda_tile_elems(int64_t elem) { return tile_elems_of(int(elem)); }
 extern "C" int cl_cuda_tile_run(int64_t elem) { return tile_run_of(int(elem)); }
+extern "C" int cl_cuda_wide_tile_bytes(void) { return kWideBytes; }
+extern "C" int cl_cuda_wide_tile_run(void) { return kWideRun; }
 
 extern "C" cl_status cl_cuda_fail(int cuda_error, const char *what) {
   cudaError_t e = cudaError_t(cuda_error);
@@ -390,6 +692,8 @@ extern "C" cl_status cl_cuda_launch_copy(const cl_cuda_plan *p, char *dst, const
     return launch_transpose_any(p, dst, src, s);
   case CL_CUDA_TILE:
     return launch_tile_any(p, dst, src, s);
+  case CL_CUDA_ROWS:
+    return launch_rows_any(p, dst, src, s);
   default:
     return launch_vector_any(p, dst, src, s);
   }

@@ -12,6 +12,11 @@
  *              that continue dst's unit mode, j along those that continue
  *              src's, the rest is a batch; tiles of i x j move through
  *              shared memory;
+ *   tile       as transpose where its vectors do not fit (odd extents,
+ *              unaligned pointers, no unit stride): element by element, or
+ *              16-byte windows of 1- and 2-byte elements (wide tiles);
+ *   rows       an odd or unaligned common contiguous run of 64 bytes or
+ *              more: 16-byte windows of each row;
  *   vector     otherwise: the common contiguous run (mode 0 when unit on
  *              both sides) is cut into vectors of up to 16 bytes, and each
  *              vector's offsets are two compiled layouts over the modes;
@@ -237,10 +242,12 @@ static bool extend_run(mode_run *run, mode_run *rest, bool on_dst) {
  * smallest-stride mode m[0] (the modes are sorted by dst stride) along the
  * modes that continue it in dst, j from src's smallest nonzero |stride| mode
  * along those that continue it in src, each growing a mode at a time in turn
- * until it spans a tile's edge (a mode may continue both); the rest is the
- * batch.  m becomes i's modes, j's, the batch's. */
+ * until it spans a tile's edge, and 128 bytes at least (a mode may continue
+ * both); the rest is the batch.  m becomes i's modes, j's, the batch's. */
 static bool choose_runs(cl_cuda_plan *p) {
   int edge = cl_cuda_tile_edge(p->elem);
+  if (edge * p->elem < 128) /* a wide tile's edge: 128 bytes (eight 16-byte windows) */
+    edge = (int)(128 / p->elem);
   if (p->r < 2)
     return false;
   int q = -1;
@@ -355,6 +362,116 @@ static cl_status plan_tile(cl_cuda_plan *p) {
   return s;
 }
 
+/* Whether the kernels of 16-byte windows (wide tiles, rows) may serve:
+ * unless CUTELAYOUT_CUDA_TILES is "scalar" (the element-wise tile kernel and
+ * the vector kernel, a baseline for measurements). */
+static bool wide_kernels_allowed(void) {
+  const char *tiles = getenv("CUTELAYOUT_CUDA_TILES");
+  return tiles == NULL || strcmp(tiles, "scalar") != 0;
+}
+
+/* Whether the tile kernel's copy takes 16-byte windows: elements of 1 or 2
+ * bytes with unit strides along both runs, each run 64 bytes at least.
+ * gpu-random on an H100 measured the element-wise tiles faster for 4-byte
+ * elements (a warp's access is 128 bytes already) and for shorter runs
+ * (whose windows are mostly edges). */
+static bool dst_continues_i(const cl_cuda_plan *p);
+
+static bool wide_tiles_fit(const cl_cuda_plan *p) {
+  return wide_kernels_allowed() && p->elem <= 2 && p->m[0].d == 1 && p->m[p->ni_modes].s == 1 &&
+         (p->ni * p->elem >= 64 || (p->ni >= 2 && p->ni * p->elem <= 128 && dst_continues_i(p))) &&
+         p->nj * p->elem >= 64;
+}
+
+/* Tiles of the wide kernel: a short j run (under 128 bytes) whole by as
+ * many rows as fit; else i at most 128 bytes (rows staggered in shared
+ * memory) and j as long (beyond the offsets kept where dst's columns are
+ * one run) as the rows fit in shared
+ * memory, each row an odd number of windows (rp bytes); both edges at most
+ * the offsets kept, and either side's windows in a tile under 2^16 (the
+ * kernel's divisions). */
+static void wide_tile_shape(cl_cuda_plan *p) {
+  int64_t e = p->elem, run = cl_cuda_wide_tile_run(), bytes = cl_cuda_wide_tile_bytes() - 128;
+  if (p->nj * e < 128 && p->ni * e > 128) { /* a short j run whole, rows unstaggered */
+    int64_t w = cl_cuda_wide_windows(p->nj, e), rp = 16 * (w % 2 ? w : w + 1);
+    int64_t ti = bytes / rp < run ? bytes / rp : run;
+    p->ti = (int)(ti < p->ni ? ti : p->ni);
+    p->tj = (int)p->nj;
+    p->rp = (int)rp;
+    return;
+  }
+  int64_t ti = p->ni * e <= 128 ? p->ni : 128 / e;
+  int64_t rows_windows = bytes / ti / 16; /* windows a row may take */
+  int64_t nw = rows_windows % 2 ? rows_windows : rows_windows - 1;
+  int64_t tj = (16 * nw - 15) / e;
+  tj = tj < p->nj ? tj : p->nj;
+  if (ti != p->ni || !dst_continues_i(p)) /* columns one run in dst keep no offsets but the first */
+    tj = tj < run ? tj : run;
+  while (ti * cl_cuda_wide_windows(tj, e) >= 65536 || tj * cl_cuda_wide_windows(ti, e) >= 65536)
+    tj /= 2;
+  int64_t w = cl_cuda_wide_windows(tj, e);
+  p->ti = (int)ti;
+  p->tj = (int)tj;
+  p->rp = (int)(16 * (w % 2 ? w : w + 1));
+}
+
+/* Whether a tile's columns are one run in dst when i is whole in the tile:
+ * j's modes continue i in dst (NCHW to NHWC: the channels by the pixels). */
+static bool dst_continues_i(const cl_cuda_plan *p) {
+  int64_t next = p->ni;
+  for (int k = p->ni_modes; k < p->ni_modes + p->nj_modes; k++) {
+    if (p->m[k].d != next)
+      return false;
+    next *= p->m[k].n;
+  }
+  return true;
+}
+
+/* The tile kernel with 16-byte windows (see wide_tiles_fit). */
+static cl_status plan_wide_tile(cl_cuda_plan *p, const cl_cuda_side *src) {
+  cl_status s = plan_transpose(p, NULL, NULL);
+  p->kernel = CL_CUDA_TILE;
+  p->vec = 16;
+  p->di = p->sj = 1;
+  wide_tile_shape(p);
+  p->flat_dst = p->ti == p->ni && dst_continues_i(p);
+  int64_t lo = 0, hi = 0;
+  if (s == CL_OK)
+    s = cl_cuda_side_range(src, p->elem, &lo, &hi);
+  p->src_lo = lo - p->src_origin;
+  p->src_hi = hi - p->src_origin;
+  return s;
+}
+
+/* The rows kernel: the common run m[0] in 16-byte windows, where the vector
+ * kernel's vectors would be narrower (an odd run, unaligned rows) and the
+ * run holds four windows at least (gpu-random on an H100 measured the
+ * vector kernel faster on shorter runs: 13 floats, 17 half-words). */
+static bool rows_fit(const cl_cuda_plan *p, const cl_cuda_plan *vector) {
+  int64_t bytes = p->r > 1 ? p->m[0].n * p->elem : 0;
+  return p->m[0].d == 1 && p->m[0].s == 1 && p->elem <= 4 && vector->vec < 16 && bytes >= 64 &&
+         bytes <= (1 << 20);
+}
+
+static cl_status plan_rows(cl_cuda_plan *p, const cl_cuda_side *src) {
+  static const cl_cuda_side plain = {NULL, NULL, {0, 0, 0}, 0};
+  p->kernel = CL_CUDA_ROWS;
+  p->vec = 16;
+  p->ni = p->m[0].n;
+  p->batch = p->size / p->ni;
+  p->dst_origin = p->base_d * p->elem;
+  p->src_origin = p->base_s * p->elem;
+  int64_t lo = 0, hi = 0;
+  cl_status s = compile_side(p->m + 1, p->r - 1, true, &plain, 0, 1, &p->dst_at);
+  if (s == CL_OK)
+    s = compile_side(p->m + 1, p->r - 1, false, &plain, 0, 1, &p->src_at);
+  if (s == CL_OK)
+    s = cl_cuda_side_range(src, p->elem, &lo, &hi);
+  p->src_lo = lo - p->src_origin;
+  p->src_hi = hi - p->src_origin;
+  return s;
+}
+
 /* One vector of v elements per item: mode 0 (the common run, when unit on
  * both sides) cut into vectors, the other modes as they are. */
 static cl_status plan_vector(cl_cuda_plan *p, const cl_cuda_side *dst, const cl_cuda_side *src) {
@@ -410,9 +527,10 @@ cl_status cl_cuda_plan_copy(cl_cuda_plan *p, const cl_cuda_side *dst, const cl_c
     return CL_OK;
   }
   /* Runs on different modes: the transpose kernel where it fits with
-   * vectors, else the tile kernel, unless a run is shorter than 8 steps (a
-   * 3-channel image: gpu-random measured the vector kernel faster there) or
-   * a tile would hold too few elements to keep a block's threads busy. */
+   * vectors, else the tile kernel (with 16-byte windows where
+   * wide_tiles_fit), unless a tile would hold too few elements to keep a
+   * block's threads busy; element-wise tiles also need runs of 8 steps (a
+   * 3-channel image: gpu-random measured the vector kernel faster there). */
   if (plain && (allow & CL_CUDA_ALLOW_TILES)) {
     cl_cuda_plan t = *p;
     if (choose_runs(&t)) {
@@ -424,12 +542,25 @@ cl_status cl_cuda_plan_copy(cl_cuda_plan *p, const cl_cuda_side *dst, const cl_c
           return st;
         }
       }
+      if (wide_tiles_fit(&t)) {
+        *p = t;
+        return plan_wide_tile(p, src);
+      }
       int64_t run = cl_cuda_tile_run(elem);
       if (t.ni >= 8 && t.nj >= 8 && (t.ni < run ? t.ni : run) * (t.nj < run ? t.nj : run) >= 512) {
         *p = t;
         return plan_tile(p);
       }
     }
+  }
+  if (plain && (allow & CL_CUDA_ALLOW_TILES) && wide_kernels_allowed()) {
+    cl_cuda_plan v = *p;
+    cl_status st = plan_vector(&v, dst, src);
+    if (st != CL_OK || !rows_fit(p, &v)) {
+      *p = v;
+      return st;
+    }
+    return plan_rows(p, src);
   }
   return plan_vector(p, dst, src);
 }
@@ -456,7 +587,7 @@ bool cl_cuda_plan_dst_injective(const cl_cuda_plan *p) {
   return true;
 }
 
-static const char *const kernel_names[] = {"nothing", "memcpy", "vector", "transpose", "generic", "tile"};
+static const char *const kernel_names[] = {"nothing", "memcpy", "vector", "transpose", "generic", "tile", "rows"};
 
 int64_t cl_cuda_plan_format(const cl_cuda_plan *p, char *buf, size_t cap) {
   char text[1024];
@@ -479,6 +610,10 @@ int64_t cl_cuda_plan_format(const cl_cuda_plan *p, char *buf, size_t cap) {
     PUT(", tiles %dx%d, %lld dst steps of %lld (%d mode%s) by %lld src steps of %lld (%d mode%s), batch %lld", p->ti,
         p->tj, (long long)p->ni, (long long)p->di, p->ni_modes, p->ni_modes == 1 ? "" : "s", (long long)p->nj,
         (long long)p->sj, p->nj_modes, p->nj_modes == 1 ? "" : "s", (long long)p->batch);
+  if (p->kernel == CL_CUDA_ROWS)
+    PUT(", %lld rows of %lld elements", (long long)p->batch, (long long)p->ni);
+  if (p->kernel == CL_CUDA_TILE && p->flat_dst)
+    PUT(", dst columns in one run");
   if (p->r > 0) {
     PUT(", modes (");
     for (int k = 0; k < p->r; k++)

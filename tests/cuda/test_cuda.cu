@@ -116,6 +116,14 @@ static void test_plans() {
   // An odd run: one element at a time.
   expect_plan("(3,5):(1,3)", "(3,5):(1,4)", "kernel vector, 4-byte accesses");
   expect_plan("(3,5):(1,3)", "(3,5):(1,4)", "kernel vector, 2-byte accesses", 2);
+  // Odd runs of two windows at least (four of 4-byte elements): the rows
+  // kernel, 16-byte windows.
+  expect_plan("(67,29,33):(1,67,1943)", "(67,29,33):(1,2211,67)",
+              "kernel rows, 16-byte accesses, 957 rows of 67 elements", 1);
+  expect_plan("(67,29,33):(1,67,1943)", "(67,29,33):(1,2211,67)", "kernel rows, 16-byte accesses", 4);
+  expect_plan("(13,29,33):(1,13,377)", "(13,29,33):(1,429,13)", "kernel vector, 4-byte accesses", 4);
+  expect_plan("(64,29,33):(1,64,1856)", "(64,29,33):(1,2112,64)", "kernel vector, 16-byte accesses", 1);
+  expect_plan("(67,29,33):(1,67,1943)", "(67,29,33):(1,2211,67)", "kernel vector, 8-byte accesses", 8);
   // Negative src strides flip with dst's; a broadcast src has stride 0.
   expect_plan("(8,4):(-1,8)", "(8,4):(-1,8)", "kernel memcpy");
   expect_plan("(8,4):(1,8)", "(8,4):(1,0)", "kernel vector, 16-byte accesses, modes (8:1<-1,4:8<-0)");
@@ -125,6 +133,22 @@ static void test_plans() {
               "src-contiguous steps (1 mode), batch 1");
   expect_plan("(64,64):(64,1)", "(64,64):(1,64)", "kernel transpose, 16-byte accesses, tiles 64x64", 2);
   expect_plan("(64,64):(64,1)", "(64,64):(1,64)", "kernel transpose, 16-byte accesses, tiles 32x32", 8);
+  // Odd extents of 1- and 2-byte elements: the tile kernel with 16-byte
+  // windows, tiles 128 bytes along i.
+  expect_plan("(257,263):(263,1)", "(257,263):(1,257)",
+              "kernel tile, 16-byte accesses, tiles 128x129, 263 dst steps of 1 (1 mode) by 257 src steps of 1 (1 mode), "
+              "batch 1", 1);
+  expect_plan("(257,263):(263,1)", "(257,263):(1,257)", "kernel tile, 16-byte accesses, tiles 64x144", 2);
+  // A tile's columns that continue one another in dst: written as one run.
+  expect_plan("(64,301):(1,64)", "(64,301):(301,1)", "kernel tile, 16-byte accesses, tiles 64x289", 1);
+  expect_plan("(64,301):(1,64)", "(64,301):(301,1)", "batch 1, dst columns in one run", 1);
+  // Runs under 64 bytes: element-wise tiles.
+  expect_plan("(63,64):(64,1)", "(63,64):(1,63)", "kernel tile, 1-byte accesses", 1);
+  // CUTELAYOUT_CUDA_TILES=scalar: no kernel of 16-byte windows (a baseline).
+  setenv("CUTELAYOUT_CUDA_TILES", "scalar", 1);
+  expect_plan("(257,263):(263,1)", "(257,263):(1,257)", "kernel tile, 1-byte accesses", 1);
+  expect_plan("(67,29,33):(1,67,1943)", "(67,29,33):(1,2211,67)", "kernel vector, 1-byte accesses", 1);
+  unsetenv("CUTELAYOUT_CUDA_TILES");
   // 16-byte elements: no wider access; the tile kernel.
   expect_plan("(64,64):(64,1)", "(64,64):(1,64)", "kernel tile, 16-byte accesses, tiles 32x32", 16);
   // An odd extent: one element per access, the tile kernel, whose tiles
@@ -151,12 +175,21 @@ static void test_plans() {
   expect_plan("(32,32,5):(32,1,1024)", "(32,32,5):(1,32,1024)", "batch 5");
   // Runs too short for tiles.
   expect_plan("(2,64):(64,1)", "(2,64):(1,2)", "kernel vector");
-  // Images NCHW -> NHWC with 3 channels: a run of 3 steps, the vector
-  // kernel; with 8 channels, tiles of the channels whole by 1024 pixels.
-  expect_plan("(50,70,3,2):(3,150,1,10500)", "(50,70,3,2):(1,50,3500,10500)", "kernel vector", 1);
+  // Images NCHW -> NHWC of bytes: wide tiles of the channels whole by as
+  // many pixels as fit, whose columns (pixels) are one run in dst; of 8-byte
+  // elements with 3 channels, a run of 3 steps: the vector kernel; with 8,
+  // element-wise tiles of the channels whole by 256 pixels.
+  expect_plan("(50,70,3,2):(3,150,1,10500)", "(50,70,3,2):(1,50,3500,10500)",
+              "kernel tile, 16-byte accesses, tiles 3x3500, 3 dst steps of 1 (1 mode) by 3500 src steps of 1 (1 mode), "
+              "batch 2, dst columns in one run", 1);
   expect_plan("(50,70,8,2):(8,400,1,28000)", "(50,70,8,2):(1,50,3500,28000)",
-              "kernel tile, 1-byte accesses, tiles 8x1024, 8 dst steps of 1 (1 mode) by 3500 src steps of 1 (1 mode), "
-              "batch 2", 1);
+              "kernel tile, 16-byte accesses, tiles 8x2529, 8 dst steps of 1 (1 mode) by 3500 src steps of 1 (1 mode), "
+              "batch 2, dst columns in one run", 1);
+  expect_plan("(50,70,3,2):(3,150,1,10500)", "(50,70,3,2):(1,50,3500,10500)", "kernel vector", 8);
+  expect_plan("(50,70,8,2):(8,400,1,28000)", "(50,70,8,2):(1,50,3500,28000)",
+              "kernel tile, 8-byte accesses, tiles 8x256", 8);
+  // The other way (NHWC -> NCHW), a run of 3 steps on the source: the vector kernel.
+  expect_plan("(50,70,3,2):(1,50,3500,10500)", "(50,70,3,2):(3,150,1,10500)", "kernel vector", 1);
   // A tile of 8x35 would leave most threads idle.
   expect_plan("(5,7,8,2):(8,40,1,280)", "(5,7,8,2):(1,5,35,280)", "kernel vector", 1);
   // No unit stride on either side: tiles along each side's smallest stride.
@@ -399,8 +432,11 @@ static int copies_checked = 0;
 
 // dst <- src on the GPU and on the host, from the same random bytes; every
 // byte of the destination buffer must agree (none written that should not be).
-static void check_copy(const cl_layout_t *dl, const cl_layout_t *sl, size_t elem, const char *what) {
-  buffer d = make_buffer(dl, elem, pick(0, 3)), s = make_buffer(sl, elem, pick(0, 3));
+// Misalignments of each side in elements (random 0 to 3 when negative).
+static void check_copy(const cl_layout_t *dl, const cl_layout_t *sl, size_t elem, const char *what,
+                       int64_t dst_misalign = -1, int64_t src_misalign = -1) {
+  buffer d = make_buffer(dl, elem, dst_misalign < 0 ? pick(0, 3) : dst_misalign),
+         s = make_buffer(sl, elem, src_misalign < 0 ? pick(0, 3) : src_misalign);
   cl_tensor_t *gd = tensor(d.device + d.origin, elem, dl), *gs = tensor(s.device + s.origin, elem, sl);
   cl_tensor_t *hd = tensor(d.host.data() + d.origin, elem, dl), *hs = tensor(s.host.data() + s.origin, elem, sl);
   char plan[512] = "";
@@ -463,6 +499,43 @@ static void test_copy_cases() {
     check_copy_text("((7,9),(5,11)):((55,385),(1,5))", "((7,9),(5,11)):((1,7),(63,315))", e);
     check_copy_text("(1031,3):(3,1)", "(1031,3):(1,-1031)", e);
   }
+}
+
+// The kernels of 16-byte windows (wide tiles of 1- and 2-byte elements,
+// rows of 1-, 2- and 4-byte ones; element-wise tiles for 4-byte elements'
+// transposes) at every alignment of either side within a window: rows and
+// columns that start anywhere in a window and end anywhere, windows cut by
+// the buffer's first and last bytes (each buffer ends one element past the
+// view), columns written as one run (images), short runs on either side,
+// odd common runs (the rows kernel), a source that repeats its rows.
+static void test_wide_kernels() {
+  const char *const cases[][2] = {
+      {"(67,61):(61,1)", "(67,61):(1,67)"},
+      {"(257,263):(263,1)", "(257,263):(1,257)"},
+      {"(3,700,2):(1,3,2100)", "(3,700,2):(700,1,2100)"},           // NCHW -> NHWC, 3 channels
+      {"(700,3,2):(1,700,2100)", "(700,3,2):(3,1,2100)"},           // and back
+      {"(2,1031):(1,2)", "(2,1031):(1031,1)"},                      // 2 channels
+      {"(5,29,37):(1,5,145)", "(5,29,37):(1073,37,1)"},             // short dst run, j of one mode
+      {"((64,3),(64,2)):((1,8192),(64,4096))", "((64,3),(64,2)):((128,24576),(1,64))"},
+      {"(130,9):(9,1)", "(130,9):(1,130)"},                         // a short j run
+      {"(64,301):(1,64)", "(64,301):(301,1)"},                      // dst columns in one run
+      {"(130,70):(1,130)", "(130,70):(70,1)"},                      // runs of 64 bytes and more
+      {"(37,64,41):(1,2368,37)", "(37,64,41):(64,1,2368)"},
+      {"(67,29,33):(1,67,1943)", "(67,29,33):(1,2211,67)"},         // rows of 67 elements
+      {"(133,20,9):(1,133,2660)", "(133,20,9):(1,1197,133)"},
+      {"(100,50):(1,100)", "(100,50):(1,103)"},                     // padded src rows
+      {"(701,7):(1,701)", "(701,7):(1,0)"},                         // one src row, repeated
+  };
+  for (size_t e : {size_t(1), size_t(2), size_t(4)})
+    for (const auto &c : cases) {
+      cl_layout_t *dl = layout(c[0]), *sl = layout(c[1]);
+      for (int64_t m = 0; m < int64_t(16 / e); m++) {
+        check_copy(dl, sl, e, "16-byte windows", m, (m * 7 + 3) % int64_t(16 / e));
+        check_copy(dl, sl, e, "16-byte windows", (m * 5 + 1) % int64_t(16 / e), m);
+      }
+      cl_layout_free(dl);
+      cl_layout_free(sl);
+    }
 }
 
 static void test_copy_random(int rounds) {
@@ -753,6 +826,7 @@ int main(int argc, char **argv) {
     }
     int rounds = argc > 2 ? std::atoi(argv[2]) : 400;
     test_copy_cases();
+    test_wide_kernels();
     test_copy_random(rounds);
     test_composed();
     test_batched();
