@@ -8,11 +8,9 @@ set, else beside libcutelayout (installed, or the build tree's cuda/), else
 by the system's search; without it (no GPU build) the functions raise
 OSError saying so."""
 import ctypes
-import os
 from ctypes import byref, c_char_p, c_int, c_int64, c_size_t, c_void_p
 
-from ._ffi import Owned, capi, check, cl_dltensor_t, library, snprintf_text
-from ._library import ABI_VERSION
+from ._ffi import Owned, capi, check, cl_dltensor_t, load_companion, snprintf_text
 
 _capsule_pointer = ctypes.pythonapi.PyCapsule_GetPointer
 _capsule_pointer.restype = c_void_p
@@ -30,30 +28,13 @@ def _cuda_library():
     """libcutelayout-cuda, loaded and declared on first use."""
     global _cuda
     if _cuda is None:
-        name = 'libcutelayout-cuda.so.%d' % ABI_VERSION
-        core = os.path.dirname(getattr(library, '_name', '') or '')
-        paths = [os.environ.get('CUTELAYOUT_CUDA_LIBRARY')]
-        if os.path.isabs(core):
-            paths += [os.path.join(core, name), os.path.join(core, '..', 'cuda', name)]
-        lib, errors = None, []
-        for path in [p for p in paths if p and os.path.exists(p)] + [name]:
-            try:
-                lib = ctypes.CDLL(path)
-                break
-            except OSError as e:
-                errors.append(str(e))
-        if lib is None:
-            raise OSError('libcutelayout-cuda not found: build cute-layout with CUDA (-Dcuda=enabled) or set '
-                          'CUTELAYOUT_CUDA_LIBRARY to its path (%s)' % '; '.join(errors))
-        for fn, restype, argtypes in [
-                ('cl_cuda_tensor_from_dlpack', c_int, [ctypes.POINTER(cl_dltensor_t), ctypes.POINTER(c_void_p)]),
-                ('cl_cuda_tensor_copy', c_int, [c_void_p, c_void_p, c_void_p]),
-                ('cl_cuda_tensor_copy_batched', c_int,
-                 [ctypes.POINTER(c_void_p), ctypes.POINTER(c_void_p), c_size_t, c_void_p]),
-                ('cl_cuda_tensor_copy_explain', c_int64, [c_void_p, c_void_p, c_char_p, c_size_t])]:
-            f = getattr(lib, fn)
-            f.restype, f.argtypes = restype, argtypes
-        _cuda = lib
+        _cuda = load_companion('cutelayout-cuda', 'CUTELAYOUT_CUDA_LIBRARY',
+                               'build cute-layout with CUDA (-Dcuda=enabled)', [
+            ('cl_cuda_tensor_from_dlpack', c_int, [ctypes.POINTER(cl_dltensor_t), ctypes.POINTER(c_void_p)]),
+            ('cl_cuda_tensor_copy', c_int, [c_void_p, c_void_p, c_void_p]),
+            ('cl_cuda_tensor_copy_batched', c_int,
+             [ctypes.POINTER(c_void_p), ctypes.POINTER(c_void_p), c_size_t, c_void_p]),
+            ('cl_cuda_tensor_copy_explain', c_int64, [c_void_p, c_void_p, c_char_p, c_size_t])])
     return _cuda
 
 

@@ -8,6 +8,7 @@ NotImplementedError when called.  The rest of the package is written on
 top of this namespace; it is also public, as `cutelayout.capi`, for the
 rare call that has no Python spelling."""
 import ctypes
+import os
 from ctypes import POINTER, c_char_p, c_double, c_int, c_int32, c_int64, c_size_t, c_uint, c_uint8, c_uint16, \
     c_uint64, c_void_p
 
@@ -186,6 +187,32 @@ class _CApi:
 
     def __dir__(self):
         return sorted(set(_capi.FUNCTIONS) | set(_capi.CONSTANTS))
+
+
+def load_companion(stem, env, how_to_build, declarations):
+    """A library built beside libcutelayout (libcutelayout-cuda, -nccl):
+    from $ENV when it is set, else beside libcutelayout (installed, or the
+    build tree's folder named after the part), else by the system's search;
+    each (name, restype, argtypes) of DECLARATIONS declared on it. OSError
+    saying how to get it when it is missing."""
+    name = 'lib%s.so.%d' % (stem, _library.ABI_VERSION)
+    core = os.path.dirname(getattr(library, '_name', '') or '')
+    paths = [os.environ.get(env)]
+    if os.path.isabs(core):
+        paths += [os.path.join(core, name), os.path.join(core, '..', stem.split('-')[-1], name)]
+    lib, errors = None, []
+    for path in [p for p in paths if p and os.path.exists(p)] + [name]:
+        try:
+            lib = ctypes.CDLL(path)
+            break
+        except OSError as e:
+            errors.append(str(e))
+    if lib is None:
+        raise OSError('lib%s not found: %s or set %s to its path (%s)' % (stem, how_to_build, env, '; '.join(errors)))
+    for fn, restype, argtypes in declarations:
+        f = getattr(lib, fn)
+        f.restype, f.argtypes = restype, argtypes
+    return lib
 
 
 def _missing(name):

@@ -23,13 +23,11 @@ where that library is built, else with torch alone (one all_to_all_single
 of the packed pieces); it needs torch, which this module imports only
 there."""
 import ctypes
-import os
 from ctypes import byref, c_int, c_int64, c_size_t, c_void_p
 
-from ._ffi import Owned, capi, check, cl_placement_t, library, out_call, snprintf_text
+from ._ffi import Owned, capi, check, cl_placement_t, load_companion, out_call, snprintf_text
 from ._handles import _Tuple
 from ._layout import Layout
-from ._library import ABI_VERSION
 
 __all__ = ['Dist', 'NcclComm', 'Plan', 'Redistribution', 'nccl_available', 'placements']
 
@@ -207,29 +205,12 @@ def _nccl_library():
     OSError when it is missing (a build without -Dnccl)."""
     global _nccl
     if _nccl is None:
-        name = 'libcutelayout-nccl.so.%d' % ABI_VERSION
-        core = os.path.dirname(getattr(library, '_name', '') or '')
-        paths = [os.environ.get('CUTELAYOUT_NCCL_LIBRARY')]
-        if os.path.isabs(core):
-            paths += [os.path.join(core, name), os.path.join(core, '..', 'nccl', name)]
-        lib, errors = None, []
-        for path in [p for p in paths if p and os.path.exists(p)] + [name]:
-            try:
-                lib = ctypes.CDLL(path)
-                break
-            except OSError as e:
-                errors.append(str(e))
-        if lib is None:
-            raise OSError('libcutelayout-nccl not found: build cute-layout with -Dcuda=enabled -Dnccl=enabled or set '
-                          'CUTELAYOUT_NCCL_LIBRARY to its path (%s)' % '; '.join(errors))
-        for fn, restype, argtypes in [
-                ('cl_nccl_exec_new', c_int, [c_void_p, c_void_p, ctypes.POINTER(c_void_p)]),
-                ('cl_nccl_exec_run', c_int, [c_void_p, c_void_p, c_void_p, c_void_p]),
-                ('cl_nccl_exec_staging_bytes', c_size_t, [c_void_p]),
-                ('cl_nccl_exec_free', None, [c_void_p])]:
-            f = getattr(lib, fn)
-            f.restype, f.argtypes = restype, argtypes
-        _nccl = lib
+        _nccl = load_companion('cutelayout-nccl', 'CUTELAYOUT_NCCL_LIBRARY',
+                               'build cute-layout with -Dcuda=enabled -Dnccl=enabled', [
+            ('cl_nccl_exec_new', c_int, [c_void_p, c_void_p, ctypes.POINTER(c_void_p)]),
+            ('cl_nccl_exec_run', c_int, [c_void_p, c_void_p, c_void_p, c_void_p]),
+            ('cl_nccl_exec_staging_bytes', c_size_t, [c_void_p]),
+            ('cl_nccl_exec_free', None, [c_void_p])])
     return _nccl
 
 

@@ -4,10 +4,12 @@ without PyTorch, a GPU or libcutelayout-cuda): permuted copies of every
 element size checked against PyTorch's own, views reused on a stream, and
 the errors."""
 import unittest
+from ctypes import c_char_p, c_int
 
 import cutelayout as cl
 from cutelayout import CuteLayoutError
 from cutelayout._cuda import _cuda_library
+from cutelayout._ffi import load_companion
 
 
 def _torch_cuda():
@@ -24,6 +26,30 @@ def _torch_cuda():
     except OSError:
         return None
     return torch
+
+
+class TestCompanionLibraries(unittest.TestCase):
+    """How libcutelayout-cuda and -nccl are found (runs without a GPU)."""
+
+    def test_missing_library_says_how_to_get_it(self):
+        with self.assertRaises(OSError) as caught:
+            load_companion('cutelayout-nowhere', 'CUTELAYOUT_NOWHERE_LIBRARY', 'build it with -Dnowhere=enabled', [])
+        text = str(caught.exception)
+        for part in ('libcutelayout-nowhere not found', '-Dnowhere=enabled', 'CUTELAYOUT_NOWHERE_LIBRARY'):
+            self.assertIn(part, text)
+
+    def test_found_library_is_declared(self):
+        # The core library itself, named by the variable, stands in for a
+        # companion: its functions get the declared types.
+        import os
+        from cutelayout._ffi import library
+        os.environ['CUTELAYOUT_STANDIN_LIBRARY'] = library._name
+        try:
+            lib = load_companion('cutelayout-standin', 'CUTELAYOUT_STANDIN_LIBRARY', '',
+                                 [('cl_status_string', c_char_p, [c_int])])
+        finally:
+            del os.environ['CUTELAYOUT_STANDIN_LIBRARY']
+        self.assertEqual(lib.cl_status_string(0), b'success')
 
 
 class TestCuda(unittest.TestCase):
