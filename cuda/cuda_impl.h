@@ -90,6 +90,10 @@ typedef struct cl_cuda_plan {
   int64_t src_lo, src_hi;
 } cl_cuda_plan;
 
+/* Copies of 2- or 4-byte elements of at most this many bytes take the
+ * vector kernel, not tiles (plan.c's small_copy). */
+#define CL_CUDA_SMALL_BYTES (256 << 10)
+
 /* Kernels a plan may choose besides vector and generic (cl_cuda_plan_copy's
  * `allow`). */
 enum { CL_CUDA_ALLOW_TILES = 1, CL_CUDA_ALLOW_MEMCPY = 2 };

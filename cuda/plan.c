@@ -377,6 +377,22 @@ static bool wide_kernels_allowed(void) {
  * (whose windows are mostly edges). */
 static bool dst_continues_i(const cl_cuda_plan *p);
 
+/* Whether a copy is small enough that the vector kernel (a few items per
+ * thread, no shared memory, no barrier) beats the tile kernels: copies of
+ * 2- and 4-byte elements of at most CL_CUDA_SMALL_BYTES bytes, a few
+ * microseconds of latency, of which a tile's phases (loads into shared
+ * memory, a barrier, stores) on a few blocks take more than they save.
+ * tools/small_copies.py on an H100 (docs/gpu.md) measured the vector kernel
+ * up to 1.9x faster there, but slower for 1-byte elements (whose tiles move
+ * 16-byte windows: 2.3x slower at 1 MiB) and for 4-byte ones at 1 MiB; 8-
+ * and 16-byte elements were not measured.  CUTELAYOUT_CUDA_SMALL=off keeps
+ * the tiles (the baseline of those measurements). */
+static bool small_copy(const cl_cuda_plan *p) {
+  const char *small = getenv("CUTELAYOUT_CUDA_SMALL");
+  return (small == NULL || strcmp(small, "off") != 0) && (p->elem == 2 || p->elem == 4) &&
+         p->size <= CL_CUDA_SMALL_BYTES / p->elem;
+}
+
 static bool wide_tiles_fit(const cl_cuda_plan *p) {
   return wide_kernels_allowed() && p->elem <= 2 && p->m[0].d == 1 && p->m[p->ni_modes].s == 1 &&
          (p->ni * p->elem >= 64 || (p->ni >= 2 && p->ni * p->elem <= 128 && dst_continues_i(p))) &&
@@ -531,7 +547,7 @@ cl_status cl_cuda_plan_copy(cl_cuda_plan *p, const cl_cuda_side *dst, const cl_c
    * wide_tiles_fit), unless a tile would hold too few elements to keep a
    * block's threads busy; element-wise tiles also need runs of 8 steps (a
    * 3-channel image: gpu-random measured the vector kernel faster there). */
-  if (plain && (allow & CL_CUDA_ALLOW_TILES)) {
+  if (plain && (allow & CL_CUDA_ALLOW_TILES) && !small_copy(p)) {
     cl_cuda_plan t = *p;
     if (choose_runs(&t)) {
       if (transpose_fits(&t)) {

@@ -807,8 +807,49 @@ static void test_memory_checks() {
   cl_layout_free(big);
 }
 
+// Copies of at most 1 MiB: the vector kernel where tiles would serve a
+// larger copy; CUTELAYOUT_CUDA_SMALL=off keeps the tiles (which the other
+// tests, on small layouts, exercise).
+static void test_small_plans() {
+  unsetenv("CUTELAYOUT_CUDA_SMALL");
+  expect_plan("(32,32):(32,1)", "(32,32):(1,32)", "kernel vector, 4-byte accesses, modes (32:1<-32,32:32<-1)");
+  expect_plan("(32,32):(32,1)", "(32,32):(1,32)", "kernel vector, 2-byte accesses", 2);
+  expect_plan("(256,256):(256,1)", "(256,256):(1,256)", "kernel vector, 4-byte accesses");     // 256 KiB
+  expect_plan("(257,256):(256,1)", "(257,256):(1,257)", "kernel tile, 4-byte accesses");       // 256 KiB + 1 KiB
+  expect_plan("(256,512):(512,1)", "(256,512):(1,256)", "kernel vector, 2-byte accesses", 2); // 256 KiB
+  expect_plan("(256,513):(513,1)", "(256,513):(1,256)", "kernel tile, 16-byte accesses", 2);
+  // 1-, 8- and 16-byte elements keep their tiles.
+  expect_plan("(64,64):(64,1)", "(64,64):(1,64)", "kernel transpose, 16-byte accesses, tiles 64x64", 1);
+  expect_plan("(64,64):(64,1)", "(64,64):(1,64)", "kernel transpose, 16-byte accesses, tiles 32x32", 8);
+  expect_plan("(64,64):(64,1)", "(64,64):(1,64)", "kernel tile, 16-byte accesses, tiles 32x32", 16);
+  // Small copies keep the memcpy and the vectors of a common run.
+  expect_plan("(16,4):(1,16)", "(16,4):(1,16)", "kernel memcpy, 256-byte accesses");
+  expect_plan("(8,5,6):(1,8,40)", "(8,5,6):(1,48,8)", "kernel vector, 16-byte accesses");
+  setenv("CUTELAYOUT_CUDA_SMALL", "off", 1);
+  expect_plan("(32,32):(32,1)", "(32,32):(1,32)", "kernel transpose, 16-byte accesses, tiles 64x64");
+  setenv("CUTELAYOUT_CUDA_SMALL", "no", 1);  // only "off" turns it off
+  expect_plan("(32,32):(32,1)", "(32,32):(1,32)", "kernel vector");
+  setenv("CUTELAYOUT_CUDA_SMALL", "off", 1);
+}
+
+// The small copies' plans on the GPU against the host: random layouts of
+// every element size (the same generator as test_copy_random), transposes
+// at the threshold.
+static void test_small_copies(int rounds) {
+  unsetenv("CUTELAYOUT_CUDA_SMALL");
+  test_copy_random(rounds);
+  check_copy_text("(32,32):(32,1)", "(32,32):(1,32)", 4);
+  check_copy_text("(256,256):(256,1)", "(256,256):(1,256)", 4);
+  check_copy_text("(256,512):(512,1)", "(256,512):(1,256)", 2);
+  check_copy_text("(67,61,3):(61,1,4087)", "(67,61,3):(1,67,4087)", 2);
+  check_copy_text("(2,5,2,5,5,10):(1,2,10,20,100,500)", "(2,5,2,5,5,10):(2500,500,100,50,10,1)", 4);
+  setenv("CUTELAYOUT_CUDA_SMALL", "off", 1);
+}
+
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "plan";
+  // The tests below of tiles on small layouts need them on at that size.
+  setenv("CUTELAYOUT_CUDA_SMALL", "off", 1);
   int devices = 0;
   bool gpu = cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0;
   cudaGetLastError();
@@ -817,6 +858,7 @@ int main(int argc, char **argv) {
     test_argument_errors();
     test_batched_arguments();
     test_dlpack();
+    test_small_plans();
     if (!gpu)
       test_without_gpu();
   } else if (std::strcmp(mode, "gpu") == 0) {
@@ -828,6 +870,7 @@ int main(int argc, char **argv) {
     test_copy_cases();
     test_wide_kernels();
     test_copy_random(rounds);
+    test_small_copies(rounds / 4);
     test_composed();
     test_batched();
     test_device_eval(4 * rounds);
