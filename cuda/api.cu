@@ -259,6 +259,9 @@ extern "C" cl_status cl_cuda_batch_prepare(const cl_tensor_t *const *dst, const 
     cl_cuda_batch_release(out);
     return fail(CL_E_NOMEM, "%s: no memory for the plans of %zu pairs", function, count);
   }
+  char dst_what[96], src_what[96];
+  std::snprintf(dst_what, sizeof dst_what, "%s: dst", function);
+  std::snprintf(src_what, sizeof src_what, "%s: src", function);
   // Every pair checked and planned before anything is queued.
   for (size_t k = 0; k < count; k++) {
     s = check_tensors(dst[k], src[k], function);
@@ -267,9 +270,9 @@ extern "C" cl_status cl_cuda_batch_prepare(const cl_tensor_t *const *dst, const 
     if (s == CL_OK && cl_tensor_size(dst[k]) > 0)
       s = check_no_overlap(dst[k], src[k], &plans[k]);
     if (s == CL_OK && cl_tensor_size(dst[k]) > 0)
-      s = cl_cuda_check_memory(cl_tensor_data(dst[k]), plans[k].dlo, plans[k].dhi, "cl_cuda_tensor_copy_batched: dst");
+      s = cl_cuda_check_memory(cl_tensor_data(dst[k]), plans[k].dlo, plans[k].dhi, dst_what);
     if (s == CL_OK && cl_tensor_size(dst[k]) > 0)
-      s = cl_cuda_check_memory(cl_tensor_data(src[k]), plans[k].slo, plans[k].shi, "cl_cuda_tensor_copy_batched: src");
+      s = cl_cuda_check_memory(cl_tensor_data(src[k]), plans[k].slo, plans[k].shi, src_what);
     if (s != CL_OK) {
       char message[512];
       std::snprintf(message, sizeof message, "pair %zu: %s", k, cl_last_error());
