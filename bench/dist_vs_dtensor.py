@@ -13,6 +13,14 @@ contiguous buffer of the same bytes without any packing.  On 4 GPUs also a
 
     torchrun --nproc_per_node=4 bench/dist_vs_dtensor.py [N] [REPEATS]
 
+DIST_BENCH_CASES=s01,replicate,blockcyclic,mesh picks the cases (all by
+default; the all_to_all floor and DTensor's Shard(0)->Shard(1) always run).
+DIST_BENCH_PROFILE=FILE profiles the C executor's Shard(0)->Shard(1) and the
+floor on rank 0 (torch.profiler): their GPU kernels' times, and FILE a
+Chrome trace of both.  Each cute-layout row of Shard(0)->Shard(1) also gets
+the host time of one call (from the call to its return, the GPU not
+waited for), printed below the table.
+
 DIST_BENCH_CHUNKS=1,2,8 adds rows of the C executor exchanging in that many
 chunks (CUTELAYOUT_NCCL_CHUNKS; docs/distributed.md).
 
@@ -24,6 +32,7 @@ Every result is checked against the DTensor or hand-written result first."""
 import os
 import statistics
 import sys
+import time
 
 import torch
 import torch.distributed as tdist
@@ -49,6 +58,35 @@ def timed(fn, repeats):
     return statistics.median(times), min(times), max(times)
 
 
+def host_time(fn, repeats):
+    """Median microseconds one call takes on the host (nothing waited for)."""
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t) * 1e6)
+        torch.cuda.synchronize()
+    return statistics.median(times)
+
+
+def profile(fns, path, rank):
+    """GPU kernels of each (name, fn), 5 calls each, on rank 0; a trace."""
+    from torch.profiler import ProfilerActivity
+    from torch.profiler import profile as torch_profile
+    with torch_profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
+        for name, fn in fns:
+            for _ in range(5):
+                tdist.barrier()
+                torch.cuda.synchronize()
+                with torch.profiler.record_function(name):
+                    fn()
+                torch.cuda.synchronize()
+    if rank == 0:
+        print(prof.key_averages().table(sort_by='cuda_time_total', row_limit=25))
+        prof.export_chrome_trace(path)
+
+
 def rowmajor_local(d, local):
     """The cute-layout buffer of a torch local tensor: our placements store
     the local block row-major, padded to the same size on every rank."""
@@ -70,6 +108,8 @@ def main():
     full = torch.randn(N, N, generator=g).to(dtype).to(dev)
     shard_bytes = N * N // P * 2
     rows = []
+    hosts = []
+    cases = os.environ.get('DIST_BENCH_CASES', 's01,replicate,blockcyclic,mesh').split(',')
 
     def report(name, ms):
         med, lo, hi = ms
@@ -78,7 +118,9 @@ def main():
     # The floor: one all_to_all_single of the local shard's bytes, already packed.
     flat_in = torch.empty(N * N // P, dtype=dtype, device=dev)
     flat_out = torch.empty_like(flat_in)
-    report('all_to_all_single, contiguous (floor)', timed(lambda: tdist.all_to_all_single(flat_out, flat_in), repeats))
+    floor_fn = lambda: tdist.all_to_all_single(flat_out, flat_in)
+    report('all_to_all_single, contiguous (floor)', timed(floor_fn, repeats))
+    hosts.append(('all_to_all_single, contiguous (floor)', host_time(floor_fn, repeats)))
 
     # ---- Shard(0) -> Shard(1)
     s0 = DTensor.from_local(full.chunk(P, 0)[rank].contiguous(), mesh, [Shard(0)])
@@ -108,40 +150,47 @@ def main():
         if ex not in ('default', 'torch'):
             os.environ['CUTELAYOUT_NCCL_CHUNKS'] = ex
         return Redistribution(a, b, dtype, dev, executor='torch' if ex == 'torch' else 'nccl', **kw)
-    for ex in executors:
+    for ex in executors if 's01' in cases else []:
         move = redistribution(src, dst, ex)
         out.fill_(0)
         assert torch.equal(move(src_buf, out).reshape(N, N // P), expect), ex
         report('Shard(0)->Shard(1) %s' % label[ex], timed(lambda: move(src_buf, out), repeats))
-    move_i = Redistribution(src, dst, dtype, dev, max_pieces=0, executor='torch')
-    assert torch.equal(move_i(src_buf, out).reshape(N, N // P), expect)
-    report('Shard(0)->Shard(1) cute-layout on torch, index tensors', timed(lambda: move_i(src_buf, out), repeats))
+        hosts.append(('Shard(0)->Shard(1) %s' % label[ex], host_time(lambda: move(src_buf, out), repeats)))
+        if ex == 'default' and os.environ.get('DIST_BENCH_PROFILE'):
+            profile([('floor', floor_fn), ('cute-layout', lambda: move(src_buf, out))],
+                    os.environ['DIST_BENCH_PROFILE'], rank)
+    if 's01' in cases:
+        move_i = Redistribution(src, dst, dtype, dev, max_pieces=0, executor='torch')
+        assert torch.equal(move_i(src_buf, out).reshape(N, N // P), expect)
+        report('Shard(0)->Shard(1) cute-layout on torch, index tensors', timed(lambda: move_i(src_buf, out), repeats))
 
     # ---- Shard(0) -> Replicate (an all-gather)
-    expect = s0.redistribute(mesh, [Replicate()]).to_local()
-    report('Shard(0)->Replicate DTensor', timed(lambda: s0.redistribute(mesh, [Replicate()]), repeats))
-    rep = Dist('dist((%d,%d), %d, Replicate)' % (N, N, P))
-    out_r = torch.empty(rep.local_size, dtype=dtype, device=dev)
-    for ex in executors:
-        move_r = redistribution(src, rep, ex)
-        out_r.fill_(0)
-        assert torch.equal(move_r(src_buf, out_r).reshape(N, N), expect), ex
-        report('Shard(0)->Replicate %s' % label[ex], timed(lambda: move_r(src_buf, out_r), repeats))
-    del out_r
+    if 'replicate' in cases:
+        expect = s0.redistribute(mesh, [Replicate()]).to_local()
+        report('Shard(0)->Replicate DTensor', timed(lambda: s0.redistribute(mesh, [Replicate()]), repeats))
+        rep = Dist('dist((%d,%d), %d, Replicate)' % (N, N, P))
+        out_r = torch.empty(rep.local_size, dtype=dtype, device=dev)
+        for ex in executors:
+            move_r = redistribution(src, rep, ex)
+            out_r.fill_(0)
+            assert torch.equal(move_r(src_buf, out_r).reshape(N, N), expect), ex
+            report('Shard(0)->Replicate %s' % label[ex], timed(lambda: move_r(src_buf, out_r), repeats))
+        del out_r
 
     # ---- block-cyclic (ScaLAPACK, blocks of 64 rows) -> Shard(0): DTensor cannot express it
-    bc = Dist('dist((%d,%d), %d, BlockCyclic(0,64))' % (N, N, P))
-    bc_rows = torch.arange(N, device=dev).reshape(-1, P, 64)[:, rank, :].reshape(-1)  # rows this rank holds
-    bc_buf = rowmajor_local(bc, full[bc_rows])
-    out_b = torch.empty(src.local_size, dtype=dtype, device=dev)
-    for ex in executors:
-        move_b = redistribution(bc, src, ex)
-        out_b.fill_(0)
-        assert torch.equal(move_b(bc_buf, out_b).reshape(N // P, N), full.chunk(P, 0)[rank]), ex
-        report('BlockCyclic(0,64)->Shard(0) %s (DTensor cannot)' % label[ex], timed(lambda: move_b(bc_buf, out_b), repeats))
+    if 'blockcyclic' in cases:
+        bc = Dist('dist((%d,%d), %d, BlockCyclic(0,64))' % (N, N, P))
+        bc_rows = torch.arange(N, device=dev).reshape(-1, P, 64)[:, rank, :].reshape(-1)  # rows this rank holds
+        bc_buf = rowmajor_local(bc, full[bc_rows])
+        out_b = torch.empty(src.local_size, dtype=dtype, device=dev)
+        for ex in executors:
+            move_b = redistribution(bc, src, ex)
+            out_b.fill_(0)
+            assert torch.equal(move_b(bc_buf, out_b).reshape(N // P, N), full.chunk(P, 0)[rank]), ex
+            report('BlockCyclic(0,64)->Shard(0) %s (DTensor cannot)' % label[ex], timed(lambda: move_b(bc_buf, out_b), repeats))
 
     # ---- a 2x2 mesh: [Shard(0), Shard(1)] -> [Shard(1), Shard(0)]
-    if P == 4:
+    if P == 4 and 'mesh' in cases:
         mesh2 = init_device_mesh('cuda', (2, 2))
         i, j = rank // 2, rank % 2
         block = full.chunk(2, 0)[i].chunk(2, 1)[j].contiguous()
@@ -174,10 +223,12 @@ def main():
             for case, against, what in [
                     ('Shard(0)->Shard(1)', floor, 'x the all_to_all floor (target <= 1.15)'),
                     ('BlockCyclic(0,64)->Shard(0)', floor, 'x the all_to_all floor (target <= 1.3)'),
-                    ('Shard(0)->Replicate', times['Shard(0)->Replicate DTensor'], 'x DTensor'),
+                    ('Shard(0)->Replicate', times.get('Shard(0)->Replicate DTensor'), 'x DTensor'),
                     ('2x2 mesh', times.get('2x2 mesh [S(0),S(1)]->[S(1),S(0)] DTensor'), 'x DTensor (target <= 0.5)')]:
                 if name.startswith(case) and against:
                     print('ratio: %s %.3f %s' % (name, med / against, what))
+        for name, us in hosts:
+            print('host: %s %.1f us a call' % (name, us))
     tdist.destroy_process_group()
 
 

@@ -3,6 +3,7 @@
 // checks on the host, then a plan (plan.c) and a launch (kernels.cu).
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -233,9 +234,12 @@ extern "C" cl_status cl_cuda_tensor_copy(const cl_tensor_t *dst, const cl_tensor
                     : s;
 }
 
-extern "C" cl_status cl_cuda_tensor_copy_batched(const cl_tensor_t *const *dst, const cl_tensor_t *const *src,
-                                                 size_t count, cl_cuda_stream_t stream) {
-  static const char *const function = "cl_cuda_tensor_copy_batched";
+extern "C" cl_status cl_cuda_batch_prepare(const cl_tensor_t *const *dst, const cl_tensor_t *const *src, size_t count,
+                                          const char *function, cl_cuda_batch *out) {
+  out->n = 0;
+  out->plans = nullptr;
+  out->dst = nullptr;
+  out->src = nullptr;
   if (count == 0)
     return CL_OK;
   if (dst == nullptr)
@@ -245,12 +249,20 @@ extern "C" cl_status cl_cuda_tensor_copy_batched(const cl_tensor_t *const *dst, 
   cl_status s = cl_cuda_check_device();
   if (s != CL_OK)
     return s;
-  // Every pair checked and planned before anything is queued.
-  tensor_plan *plans = count <= SIZE_MAX / sizeof *plans
-                           ? static_cast<tensor_plan *>(std::malloc(count * sizeof *plans))
-                           : nullptr;
-  if (plans == nullptr)
+  bool fits = count <= SIZE_MAX / sizeof(tensor_plan);
+  tensor_plan *plans = fits ? static_cast<tensor_plan *>(std::malloc(count * sizeof *plans)) : nullptr;
+  out->plans = fits ? static_cast<cl_cuda_plan *>(std::malloc(count * sizeof *out->plans)) : nullptr;
+  out->dst = fits ? static_cast<char **>(std::malloc(count * sizeof *out->dst)) : nullptr;
+  out->src = fits ? static_cast<const char **>(std::malloc(count * sizeof *out->src)) : nullptr;
+  if (plans == nullptr || out->plans == nullptr || out->dst == nullptr || out->src == nullptr) {
+    std::free(plans);
+    cl_cuda_batch_release(out);
     return fail(CL_E_NOMEM, "%s: no memory for the plans of %zu pairs", function, count);
+  }
+  char dst_what[96], src_what[96];
+  std::snprintf(dst_what, sizeof dst_what, "%s: dst", function);
+  std::snprintf(src_what, sizeof src_what, "%s: src", function);
+  // Every pair checked and planned before anything is queued.
   for (size_t k = 0; k < count; k++) {
     s = check_tensors(dst[k], src[k], function);
     if (s == CL_OK && cl_tensor_size(dst[k]) > 0)
@@ -258,32 +270,55 @@ extern "C" cl_status cl_cuda_tensor_copy_batched(const cl_tensor_t *const *dst, 
     if (s == CL_OK && cl_tensor_size(dst[k]) > 0)
       s = check_no_overlap(dst[k], src[k], &plans[k]);
     if (s == CL_OK && cl_tensor_size(dst[k]) > 0)
-      s = cl_cuda_check_memory(cl_tensor_data(dst[k]), plans[k].dlo, plans[k].dhi, "cl_cuda_tensor_copy_batched: dst");
+      s = cl_cuda_check_memory(cl_tensor_data(dst[k]), plans[k].dlo, plans[k].dhi, dst_what);
     if (s == CL_OK && cl_tensor_size(dst[k]) > 0)
-      s = cl_cuda_check_memory(cl_tensor_data(src[k]), plans[k].slo, plans[k].shi, "cl_cuda_tensor_copy_batched: src");
+      s = cl_cuda_check_memory(cl_tensor_data(src[k]), plans[k].slo, plans[k].shi, src_what);
     if (s != CL_OK) {
       char message[512];
       std::snprintf(message, sizeof message, "pair %zu: %s", k, cl_last_error());
       std::free(plans);
+      cl_cuda_batch_release(out);
       return cl_set_last_error(s, message);
     }
-  }
-  const cl_cuda_plan *p[CL_CUDA_BATCH];
-  char *d[CL_CUDA_BATCH];
-  const char *from[CL_CUDA_BATCH];
-  int n = 0;
-  for (size_t k = 0; k < count && s == CL_OK; k++) {
     if (cl_tensor_size(dst[k]) > 0) {
-      p[n] = &plans[k].plan;
-      d[n] = static_cast<char *>(cl_tensor_data(dst[k]));
-      from[n++] = static_cast<const char *>(cl_tensor_data(src[k]));
-    }
-    if (n == CL_CUDA_BATCH || (k + 1 == count && n > 0)) {
-      s = cl_cuda_launch_batch(p, d, from, n, stream);
-      n = 0;
+      out->plans[out->n] = plans[k].plan;
+      out->dst[out->n] = static_cast<char *>(cl_tensor_data(dst[k]));
+      out->src[out->n++] = static_cast<const char *>(cl_tensor_data(src[k]));
     }
   }
   std::free(plans);
+  return CL_OK;
+}
+
+extern "C" cl_status cl_cuda_batch_launch(const cl_cuda_batch *b, cl_cuda_stream_t stream) {
+  const cl_cuda_plan *p[CL_CUDA_BATCH];
+  cl_status s = CL_OK;
+  for (size_t k = 0; k < b->n && s == CL_OK; k += CL_CUDA_BATCH) {
+    int n = int(std::min<size_t>(CL_CUDA_BATCH, b->n - k));
+    for (int j = 0; j < n; j++)
+      p[j] = &b->plans[k + size_t(j)];
+    s = cl_cuda_launch_batch(p, b->dst + k, b->src + k, n, stream);
+  }
+  return s;
+}
+
+extern "C" void cl_cuda_batch_release(cl_cuda_batch *b) {
+  std::free(b->plans);
+  std::free(b->dst);
+  std::free(b->src);
+  b->plans = nullptr;
+  b->dst = nullptr;
+  b->src = nullptr;
+  b->n = 0;
+}
+
+extern "C" cl_status cl_cuda_tensor_copy_batched(const cl_tensor_t *const *dst, const cl_tensor_t *const *src,
+                                                 size_t count, cl_cuda_stream_t stream) {
+  cl_cuda_batch batch;
+  cl_status s = cl_cuda_batch_prepare(dst, src, count, "cl_cuda_tensor_copy_batched", &batch);
+  if (s == CL_OK)
+    s = cl_cuda_batch_launch(&batch, stream);
+  cl_cuda_batch_release(&batch);
   return s;
 }
 

@@ -137,6 +137,27 @@ cl_status cl_cuda_launch_copy(const cl_cuda_plan *p, char *dst, const char *src,
  * kernel launch, pair k between dst[k] and src[k]. */
 cl_status cl_cuda_launch_batch(const cl_cuda_plan *const *p, char *const *dst, const char *const *src, int n,
                                cl_cuda_stream_t stream);
+/* The checked plans of a batch of tensor copies, for queuing them again and
+ * again without the host's work: pair k (of n, the non-empty pairs) between
+ * dst[k] and src[k].  libcutelayout-nccl keeps its packing's. */
+typedef struct cl_cuda_batch {
+  size_t n;
+  cl_cuda_plan *plans;
+  char **dst;
+  const char **src;
+} cl_cuda_batch;
+/* The batch functions are exported for libcutelayout-nccl (built from the
+ * same tree, so always the same version) but are no public API: not in
+ * cuda.h, free to change. */
+#define CL_CUDA_SHARED __attribute__((visibility("default")))
+/* Checks and plans the pairs as cl_cuda_tensor_copy_batched does (function
+ * names the caller in messages), queuing nothing; *out is empty on failure. */
+CL_CUDA_SHARED cl_status cl_cuda_batch_prepare(const cl_tensor_t *const *dst, const cl_tensor_t *const *src, size_t count,
+                                const char *function, cl_cuda_batch *out);
+/* Queues a prepared batch, CL_CUDA_BATCH pairs a launch. */
+CL_CUDA_SHARED cl_status cl_cuda_batch_launch(const cl_cuda_batch *b, cl_cuda_stream_t stream);
+/* Frees a batch's arrays (an empty or released batch too). */
+CL_CUDA_SHARED void cl_cuda_batch_release(cl_cuda_batch *b);
 /* Queues out[k] = cl_compiled_eval(layout, i0 + k), k < n. */
 cl_status cl_cuda_launch_indices(const cl_compiled_layout_t *layout, int64_t i0, int64_t n, int64_t *out,
                                  cl_cuda_stream_t stream);

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "cuda_impl.h"
 #include "cuda_status.h"
 #include <cutelayout/nccl.h>
 
@@ -41,10 +42,13 @@ struct side {
 };
 
 // The copies of one step (a chunk's packing, the own pieces, a chunk's
-// unpacking) as tensor pairs, made once per pair of run buffers.
+// unpacking) as tensor pairs, made once per pair of run buffers, and their
+// checked plans: a run only queues them (planning and checking a pair costs
+// microseconds of host time, during which the GPU waits).
 struct copy_list {
   cl_tensor_t **dst, **src;
   size_t n, cap;
+  cl_cuda_batch batch;
 };
 
 using cl_cuda_status::fail;
@@ -340,6 +344,7 @@ cl_status build(cl_nccl_exec *e, const cl_dist_plan_t *plan) {
 // ---- the views of a run's buffers ----
 
 void clear(copy_list *c) {
+  cl_cuda_batch_release(&c->batch);
   for (size_t k = 0; k < c->n; k++) {
     cl_tensor_free(c->dst[k]);
     cl_tensor_free(c->src[k]);
@@ -563,6 +568,10 @@ cl_status add_own(cl_nccl_exec *e, const char *src, char *dst) {
   return CL_OK;
 }
 
+cl_status prepare(copy_list *c) {
+  return cl_cuda_batch_prepare(c->dst, c->src, c->n, "cl_nccl_exec_run", &c->batch);
+}
+
 // Makes the views of src and dst, unless the last run's were of the same
 // buffers.
 cl_status make_views(cl_nccl_exec *e, const char *src, char *dst) {
@@ -589,6 +598,12 @@ cl_status make_views(cl_nccl_exec *e, const char *src, char *dst) {
         TRY(add_unpack(e, &e->unpack[c], p, e->recv_buf, dst, lo, hi));
     }
   TRY(add_own(e, src, dst));
+  for (int64_t c = 0; c < e->chunks; c++) {
+    TRY(prepare(&e->pack[c]));
+    TRY(prepare(&e->unpack[c]));
+  }
+  TRY(prepare(&e->own[0]));
+  TRY(prepare(&e->own[1]));
   e->views_src = src;
   e->views_dst = dst;
   return CL_OK;
@@ -597,7 +612,7 @@ cl_status make_views(cl_nccl_exec *e, const char *src, char *dst) {
 // ---- a run ----
 
 cl_status copy(const copy_list *c, cudaStream_t stream) {
-  return cl_cuda_tensor_copy_batched(c->dst, c->src, c->n, stream);
+  return cl_cuda_batch_launch(&c->batch, stream);
 }
 
 cl_status record(cudaEvent_t event, cudaStream_t stream) {

@@ -8,6 +8,12 @@
 #
 #   tools/dist_device_check.sh [STAGES]      STAGES: build,test,python,bench (default all)
 #
+# BASELINE_NCCL_CU=FILE (an earlier nccl/nccl.cu): builds it as a second
+# libcutelayout-nccl against this build's libraries, and the bench runs
+# Shard(0)->Shard(1) at 16384 with it and with this tree's in turn (two
+# runs each), so that the two are compared on the same machine; the first
+# 16384 run of this tree also profiles (DIST_BENCH_PROFILE, trace in $OUT).
+#
 # Logs go to $OUT (or ./dist-device-out).  NVLink multicast stays off
 # (KINDS.md of the device tool: it can take the host's GPUs out of service).
 set -u
@@ -47,7 +53,16 @@ fi
 if has build; then
   step "meson setup (cuda, nccl)" setup.log meson setup "$build" -Dcuda=enabled -Dnccl=enabled -Dweb=disabled \
     -Dbench=disabled -Ddocs=disabled -Dbuildtype=release
-  step "ninja" build.log ninja -C "$build"
+  # Only what the checks load: the NCCL library, test_nccl, the Python package.
+  step "ninja" build.log ninja -C "$build" tests/test_nccl nccl/libcutelayout-nccl.so.1.0.0 \
+    $(ninja -C "$build" -t targets all | grep -oE '^bindings/python/[^:]*' | grep -v '\.p/')
+  if [ -n "${BASELINE_NCCL_CU:-}" ]; then
+    mkdir -p "$build/baseline"
+    step "nvcc baseline nccl.cu" baseline.log nvcc -std=c++17 -O3 -shared -Xcompiler -fPIC \
+      -gencode arch=compute_90,code=sm_90 -Iinclude -Icuda/include -Inccl/include -Icuda -Isrc \
+      "$BASELINE_NCCL_CU" -o "$build/baseline/libcutelayout-nccl.so.1" -L"$build/cuda" -L"$build/src" \
+      -lcutelayout-cuda -lcutelayout -lnccl -Xlinker -rpath="$PWD/$build/cuda:$PWD/$build/src"
+  fi
 fi
 export PYTHONPATH=$PWD/$build/bindings/python
 export CUTELAYOUT_NCCL_LIBRARY=$PWD/$build/nccl/libcutelayout-nccl.so.1
@@ -70,18 +85,28 @@ if has python; then
   done
 fi
 
-if has bench; then
+bench() { # log, size, environment...
+  local log=$1 size=$2
+  shift 2
+  step "dist_vs_dtensor.py $size, $ngpu GPUs ($log)" "$log" \
+    env "$@" torchrun --nproc_per_node="$ngpu" bench/dist_vs_dtensor.py "$size" 20
+}
+if has bench && [ -n "${BASELINE_NCCL_CU:-}" ]; then
+  baseline=$PWD/$build/baseline/libcutelayout-nccl.so.1
+  bench bench_16384.log 16384 DIST_BENCH_PROFILE="$out/trace_16384.json"
+  bench bench_16384_baseline.log 16384 DIST_BENCH_CASES=s01 CUTELAYOUT_NCCL_LIBRARY="$baseline"
+  bench bench_16384_again.log 16384 DIST_BENCH_CASES=s01,blockcyclic
+  bench bench_16384_baseline_again.log 16384 DIST_BENCH_CASES=s01 CUTELAYOUT_NCCL_LIBRARY="$baseline"
+  bench bench_8192.log 8192
+elif has bench; then
   # 16384 twice: the spread between two runs of the same code.
-  for size in 16384 8192 16384; do
-    log=bench_$size.log
-    [ -e "$out/$log" ] && log=bench_${size}_again.log
-    step "dist_vs_dtensor.py $size, $ngpu GPUs" $log \
-      env DIST_BENCH_CHUNKS=2,4,8 torchrun --nproc_per_node="$ngpu" bench/dist_vs_dtensor.py "$size" 20
-  done
+  bench bench_16384.log 16384 DIST_BENCH_CHUNKS=2,4,8
+  bench bench_8192.log 8192 DIST_BENCH_CHUNKS=2,4,8
+  bench bench_16384_again.log 16384 DIST_BENCH_CHUNKS=2,4,8
 fi
 
 for f in "$out"/bench_*.log; do
-  [ -e "$f" ] && { echo "== $f"; grep -E '^\||^ratio|bf16 over' "$f"; }
+  [ -e "$f" ] && { echo "== $f"; grep -E '^\||^ratio|^host|bf16 over' "$f"; }
 done
 echo "== summary"
 printf '%s\n' "${summary[@]}"
