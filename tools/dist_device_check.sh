@@ -22,17 +22,8 @@ stages=${1:-build,test,python,bench}
 out=${OUT:-dist-device-out}
 mkdir -p "$out"
 build=build-dist-device
-summary=()
-has() { [[ ",$stages," == *",$1,"* ]]; }
-note() { summary+=("$(printf '%-44s %s' "$1" "$2")"); }
-step() { # name, log, command...
-  local name=$1 log=$2 start=$SECONDS
-  shift 2
-  "$@" >"$out/$log" 2>&1
-  local rc=$?
-  note "$name" "rc=$rc $((SECONDS - start)) s ($log)"
-  return $rc
-}
+note_width=44
+source "$(dirname "$0")/device_steps.sh"
 
 ngpu=$(nvidia-smi -L 2>/dev/null | wc -l)
 { nvidia-smi -L; nvidia-smi topo -m; python3 -c 'import torch; print("torch", torch.__version__, "nccl", torch.cuda.nccl.version())'; } \

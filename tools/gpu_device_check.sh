@@ -18,17 +18,8 @@ stages=${1:-build,test,bench,torch,fixed,sanitize,sass}
 out=${OUT:-gpu-device-out}
 mkdir -p "$out"
 build=build-gpu-device
-summary=()
-has() { [[ ",$stages," == *",$1,"* ]]; }
-note() { summary+=("$(printf '%-40s %s' "$1" "$2")"); }
-step() { # name, log, command...
-  local name=$1 log=$2 start=$SECONDS
-  shift 2
-  "$@" >"$out/$log" 2>&1
-  local rc=$?
-  note "$name" "rc=$rc $((SECONDS - start)) s ($log)"
-  return $rc
-}
+note_width=40
+source "$(dirname "$0")/device_steps.sh"
 # The summary lines of a gpu-random log: min, p10, median, the worst three.
 random_summary() {
   grep -hE '^gpu-random/(min|p10|median|worst)' "$out/$1" | awk '{print $1, $(NF-1)}' | sed 's|gpu-random/||' | xargs

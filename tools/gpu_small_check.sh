@@ -15,17 +15,8 @@ stages=${1:-build,floor,time,ncu,test,sanitize}
 out=${OUT:-gpu-small-out}
 mkdir -p "$out"
 build=build-gpu-small
-summary=()
-has() { [[ ",$stages," == *",$1,"* ]]; }
-note() { summary+=("$(printf '%-36s %s' "$1" "$2")"); }
-step() { # name, log, command...
-  local name=$1 log=$2 start=$SECONDS
-  shift 2
-  "$@" >"$out/$log" 2>&1
-  local rc=$?
-  note "$name" "rc=$rc $((SECONDS - start)) s ($log)"
-  return $rc
-}
+note_width=36
+source "$(dirname "$0")/device_steps.sh"
 { nvidia-smi; python3 -c 'import torch; print("torch", torch.__version__)'; nvcc --version; } >"$out/machine.txt" 2>&1
 note "GPU" "$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1)"
 if has build; then
