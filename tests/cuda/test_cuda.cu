@@ -27,17 +27,7 @@
 
 #include <cutelayout/cuda.h>
 
-static int failures = 0;
-
-#define CHECK(cond, ...)                                              \
-  do {                                                                \
-    if (!(cond)) {                                                    \
-      failures++;                                                     \
-      std::fprintf(stderr, "%s:%d: %s: ", __FILE__, __LINE__, #cond); \
-      std::fprintf(stderr, __VA_ARGS__);                              \
-      std::fprintf(stderr, "\n");                                     \
-    }                                                                 \
-  } while (0)
+#include "check.h"
 
 #define CUDA_OK(call)                                                                             \
   do {                                                                                            \

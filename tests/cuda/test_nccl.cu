@@ -20,17 +20,7 @@
 
 #include <cutelayout/nccl.h>
 
-static int failures = 0;
-
-#define CHECK(cond, ...)                                                                                               \
-  do {                                                                                                                 \
-    if (!(cond)) {                                                                                                     \
-      failures++;                                                                                                      \
-      std::fprintf(stderr, "%s:%d: %s: ", __FILE__, __LINE__, #cond);                                                  \
-      std::fprintf(stderr, __VA_ARGS__);                                                                               \
-      std::fprintf(stderr, " (%s)\n", cl_last_error());                                                                \
-    }                                                                                                                  \
-  } while (0)
+#include "check.h"
 
 static cl_dist_t *parse(const char *text) {
   cl_dist_t *d = nullptr;

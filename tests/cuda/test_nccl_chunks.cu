@@ -12,17 +12,7 @@
 #include <random>
 #include <vector>
 
-static int failures = 0;
-
-#define CHECK(cond, ...)                                                                                               \
-  do {                                                                                                                 \
-    if (!(cond)) {                                                                                                     \
-      failures++;                                                                                                      \
-      std::fprintf(stderr, "%s:%d: %s: ", __FILE__, __LINE__, #cond);                                                  \
-      std::fprintf(stderr, __VA_ARGS__);                                                                               \
-      std::fprintf(stderr, " (%s)\n", cl_last_error());                                                                \
-    }                                                                                                                  \
-  } while (0)
+#include "check.h"
 
 // Runs a list's copies on the host.
 static bool run_host(const copy_list &c) {
