@@ -18,3 +18,17 @@ step() {
   note "$name" "rc=$rc $((SECONDS - start)) s ($log)"
   return $rc
 }
+
+# The one-GPU scripts' start: the GPU, torch and nvcc in $out/machine.txt and
+# a summary line; with the stage `build`, a release build with the CUDA module
+# in $build; then the Python package pointed at that build's libraries.
+gpu_release_build() {
+  { nvidia-smi; python3 -c 'import torch; print("torch", torch.__version__)'; nvcc --version; } >"$out/machine.txt" 2>&1
+  note "GPU" "$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1)"
+  if has build; then
+    step "meson setup (cuda, release)" setup.log meson setup "$build" -Dcuda=enabled -Dweb=disabled -Ddocs=disabled \
+      -Dbuildtype=release
+    step "ninja" build.log ninja -C "$build"
+  fi
+  export CUTELAYOUT_LIBRARY=$PWD/$build/src/libcutelayout.so CUTELAYOUT_CUDA_LIBRARY=$PWD/$build/cuda/libcutelayout-cuda.so
+}

@@ -25,15 +25,7 @@ random_summary() {
   grep -hE '^gpu-random/(min|p10|median|worst)' "$out/$1" | awk '{print $1, $(NF-1)}' | sed 's|gpu-random/||' | xargs
 }
 
-{ nvidia-smi; python3 -c 'import torch; print("torch", torch.__version__)'; nvcc --version; } >"$out/machine.txt" 2>&1
-note "GPU" "$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1)"
-
-if has build; then
-  step "meson setup (cuda, release)" setup.log meson setup "$build" -Dcuda=enabled -Dweb=disabled -Ddocs=disabled \
-    -Dbuildtype=release
-  step "ninja" build.log ninja -C "$build"
-fi
-export CUTELAYOUT_LIBRARY=$PWD/$build/src/libcutelayout.so CUTELAYOUT_CUDA_LIBRARY=$PWD/$build/cuda/libcutelayout-cuda.so
+gpu_release_build
 
 if has test; then
   step "test_cuda gpu" test_gpu.log timeout 240 "$build/tests/test_cuda" gpu

@@ -17,14 +17,7 @@ mkdir -p "$out"
 build=build-gpu-small
 note_width=36
 source "$(dirname "$0")/device_steps.sh"
-{ nvidia-smi; python3 -c 'import torch; print("torch", torch.__version__)'; nvcc --version; } >"$out/machine.txt" 2>&1
-note "GPU" "$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1)"
-if has build; then
-  step "meson setup (cuda, release)" setup.log meson setup "$build" -Dcuda=enabled -Dweb=disabled -Ddocs=disabled \
-    -Dbuildtype=release
-  step "ninja" build.log ninja -C "$build"
-fi
-export CUTELAYOUT_LIBRARY=$PWD/$build/src/libcutelayout.so CUTELAYOUT_CUDA_LIBRARY=$PWD/$build/cuda/libcutelayout-cuda.so
+gpu_release_build
 if has floor; then
   step "nvcc launch_floor" floor_build.log nvcc -O3 -arch=sm_90 tools/launch_floor.cu -o "$build/launch_floor"
   step "launch_floor" floor.log timeout 60 "$build/launch_floor"
