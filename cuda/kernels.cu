@@ -541,21 +541,29 @@ cl_status launch_vector_any(const cl_cuda_plan *p, char *dst, const char *src, c
   }
 }
 
-template <int E, int VB>
-cl_status launch_transpose(const cl_cuda_plan *p, char *dst, const char *src, cudaStream_t stream) {
-  constexpr int T = edge_of(E);
-  transpose_args a;
+// The arguments every tile kernel shares: the runs' extents, the grid of
+// ti x tj tiles over the batch, and the compiled layouts of runs and batch.
+template <class Args> void fill_tile_grid(Args &a, const cl_cuda_plan *p, int64_t ti, int64_t tj) {
   a.ni = p->ni;
   a.nj = p->nj;
-  a.tiles_i = uint64_t((p->ni + T - 1) / T);
-  a.tiles_j = uint64_t((p->nj + T - 1) / T);
+  a.tiles_i = uint64_t((p->ni + ti - 1) / ti);
+  a.tiles_j = uint64_t((p->nj + tj - 1) / tj);
   a.ntiles = a.tiles_i * a.tiles_j * uint64_t(p->batch);
   a.i_src = p->i_src;
   a.j_dst = p->j_dst;
   a.dst_at = p->dst_at;
   a.src_at = p->src_at;
-  int64_t blocks = a.ntiles > uint64_t(kMaxBlocks) ? kMaxBlocks : int64_t(a.ntiles);
-  return launch(transpose_copy<E, VB>, unsigned(blocks), stream, dst, src, a);
+}
+
+// One block a tile, up to the grid-stride loop's cap.
+unsigned tile_blocks(uint64_t ntiles) { return unsigned(ntiles > uint64_t(kMaxBlocks) ? kMaxBlocks : ntiles); }
+
+template <int E, int VB>
+cl_status launch_transpose(const cl_cuda_plan *p, char *dst, const char *src, cudaStream_t stream) {
+  constexpr int T = edge_of(E);
+  transpose_args a;
+  fill_tile_grid(a, p, T, T);
+  return launch(transpose_copy<E, VB>, tile_blocks(a.ntiles), stream, dst, src, a);
 }
 
 // Accesses of one element, of 4 bytes (elements under 4 bytes), or of 16.
@@ -573,29 +581,19 @@ unsigned inverse(int d) { return unsigned(0xffffffffu / unsigned(d)) + 1u; }
 
 template <int E> cl_status launch_tile(const cl_cuda_plan *p, char *dst, const char *src, cudaStream_t stream) {
   tile_args a;
-  a.ni = p->ni;
-  a.nj = p->nj;
+  fill_tile_grid(a, p, p->ti, p->tj);
   a.di = p->di;
   a.sj = p->sj;
   a.ti = p->ti;
   a.tj = p->tj;
   a.inv_ti = inverse(p->ti);
   a.inv_tj = inverse(p->tj);
-  a.tiles_i = uint64_t((p->ni + p->ti - 1) / p->ti);
-  a.tiles_j = uint64_t((p->nj + p->tj - 1) / p->tj);
-  a.ntiles = a.tiles_i * a.tiles_j * uint64_t(p->batch);
-  a.i_src = p->i_src;
-  a.j_dst = p->j_dst;
-  a.dst_at = p->dst_at;
-  a.src_at = p->src_at;
-  int64_t blocks = a.ntiles > uint64_t(kMaxBlocks) ? kMaxBlocks : int64_t(a.ntiles);
-  return launch(tile_copy<E>, unsigned(blocks), stream, dst, src, a);
+  return launch(tile_copy<E>, tile_blocks(a.ntiles), stream, dst, src, a);
 }
 
 template <int E> cl_status launch_wide_tile(const cl_cuda_plan *p, char *dst, const char *src, cudaStream_t stream) {
   wide_args a;
-  a.ni = p->ni;
-  a.nj = p->nj;
+  fill_tile_grid(a, p, p->ti, p->tj);
   a.ti = p->ti;
   a.tj = p->tj;
   a.rp = p->rp;
@@ -606,17 +604,9 @@ template <int E> cl_status launch_wide_tile(const cl_cuda_plan *p, char *dst, co
   a.inv_nwj = inverse(a.nwj);
   a.flat_dst = p->flat_dst;
   a.inv_ni = p->flat_dst ? inverse(int(p->ni)) : 0;
-  a.tiles_i = uint64_t((p->ni + p->ti - 1) / p->ti);
-  a.tiles_j = uint64_t((p->nj + p->tj - 1) / p->tj);
-  a.ntiles = a.tiles_i * a.tiles_j * uint64_t(p->batch);
   a.src_lo = uintptr_t(src + p->src_lo);
   a.src_hi = uintptr_t(src + p->src_hi);
-  a.i_src = p->i_src;
-  a.j_dst = p->j_dst;
-  a.dst_at = p->dst_at;
-  a.src_at = p->src_at;
-  int64_t blocks = a.ntiles > uint64_t(kMaxBlocks) ? kMaxBlocks : int64_t(a.ntiles);
-  return launch(wide_tile_copy<E>, unsigned(blocks), stream, dst, src, a);
+  return launch(wide_tile_copy<E>, tile_blocks(a.ntiles), stream, dst, src, a);
 }
 
 template <int E> cl_status launch_rows(const cl_cuda_plan *p, char *dst, const char *src, cudaStream_t stream) {
