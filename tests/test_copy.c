@@ -1032,38 +1032,54 @@ static void test_copy_channels(void **state) {
   }
 }
 
-/* A mode that continues the dst run but would take it past 2^16 steps is
- * split, its first factor joining the run (the plan shows the split: 4 x
- * 10000 dst-contiguous steps); a prime extent cannot be split and stays
- * out, and a run of a tile's side or more takes no part of it (the mode
- * joins the src run instead).  All copy right with every set. */
+/* How the runs take the modes that continue them:
+ *   - a mode that continues the dst run but would take it past 2^16 steps
+ *     is split, its first factor joining the run (4 x 10000 dst-contiguous
+ *     steps); a prime extent cannot be split and stays out, and a run of a
+ *     tile's side or more takes no part of it (the mode joins the src run
+ *     instead);
+ *   - the src run, grown last, splits such a mode whenever its tiles would
+ *     be ragged: 20 float steps (tiles of 16) take 2100 of the 4200 that
+ *     continue them (4200 = 2 x 2100, the largest divisor within 2^16 / 20
+ *     steps), where they took none;
+ *   - a src run narrower than a tile (19 bytes) gets the last mode the dst
+ *     run took, when that mode continues it and the dst run keeps a tile's
+ *     side (100 x 16 -> 100, 19 -> 19 x 16).
+ * All copy right with every set. */
 static void test_copy_run_split(void **state) {
   (void)state;
-  static const char *const cases[][2] = {
-      {"(4,20000,5):(1,4,80000)", "(4,20000,5):(100000,5,1)"},
-      {"(4,16411,5):(1,4,65644)", "(4,16411,5):(82055,5,1)"},
-      {"(100,1000,5):(1,100,100000)", "(100,1000,5):(5000,5,1)"},
+  static const struct {
+    const char *dst, *src;
+    size_t elem;
+    int64_t dst_run, src_run, extent, at; /* extent: of plan mode `at`, when not 0 */
+  } cases[] = {
+      {"(4,20000,5):(1,4,80000)", "(4,20000,5):(100000,5,1)", 1, 2, 1, 10000, 1},
+      {"(4,16411,5):(1,4,65644)", "(4,16411,5):(82055,5,1)", 1, 1, 1, 0, 0},
+      {"(100,1000,5):(1,100,100000)", "(100,1000,5):(5000,5,1)", 1, 1, 2, 1000, 2},
+      {"(16,20,4200):(1,67200,16)", "(16,20,4200):(84000,1,20)", 4, 1, 2, 2100, 2},
+      {"(100,16,19):(1,100,1600)", "(100,16,19):(304,19,1)", 1, 1, 2, 16, 2},
   };
-  static const int64_t run[] = {10000, 0, 0};
   for (size_t k = 0; k < COUNT_OF(cases); k++) {
     for (size_t isa = 0; isa < COUNT_OF(isas); isa++) {
       setenv("CUTELAYOUT_COPY_ISA", isas[isa], 1);
-      check_copy(cases[k][0], cases[k][1], 1, 0, 0, NULL);
+      check_copy(cases[k].dst, cases[k].src, cases[k].elem, 0, 0, NULL);
     }
     unsetenv("CUTELAYOUT_COPY_ISA");
-    check_copy(cases[k][0], cases[k][1], 2, 3, 1, NULL);
-    cl_layout_t *dl = lay(cases[k][0]), *sl = lay(cases[k][1]);
+    check_copy(cases[k].dst, cases[k].src, cases[k].elem, 3 * cases[k].elem, cases[k].elem, NULL);
+    cl_layout_t *dl = lay(cases[k].dst), *sl = lay(cases[k].src);
     cl_tensor_t *d = NULL, *s = NULL;
-    char *buf = malloc(2 << 20); /* both footprints, apart; the plan reads neither */
-    assert_int_equal(cl_tensor_new(buf, 1, dl, &d), CL_OK);
-    assert_int_equal(cl_tensor_new(buf + (1 << 20), 1, sl, &s), CL_OK);
+    size_t half = (size_t)16 << 20; /* both footprints, apart; the plan reads neither */
+    char *buf = malloc(2 * half);
+    assert_int_equal(cl_tensor_new(buf, cases[k].elem, dl, &d), CL_OK);
+    assert_int_equal(cl_tensor_new(buf + half, cases[k].elem, sl, &s), CL_OK);
     cl_copy_plan_t *p = calloc(1, sizeof *p);
     p->struct_size = sizeof *p;
     assert_int_equal(cl_tensor_copy_plan(d, s, NULL, p), CL_OK);
     assert_int_equal(p->kernel, CL_COPY_KERNEL_TRANSPOSE);
-    assert_int_equal(p->dst_run, run[k] ? 2 : 1);
-    if (run[k])
-      assert_int_equal(p->extent[1], run[k]);
+    assert_int_equal(p->dst_run, cases[k].dst_run);
+    assert_int_equal(p->src_run, cases[k].src_run);
+    if (cases[k].extent)
+      assert_int_equal(p->extent[cases[k].at], cases[k].extent);
     free(p);
     cl_tensor_free(d);
     cl_tensor_free(s);
