@@ -163,6 +163,25 @@ static void long_inner_loop(cl_copy_job *p) {
     }
 }
 
+/* A strided copy whose inner mode is dst's unit mode (elements that no tile
+ * moves: vectors, odd sizes): the mode along which src is contiguous, if
+ * any, comes next, so that the strided kernel's blocks (strided_block) read
+ * src in runs of that mode while writing dst in runs of a block of the
+ * inner one.  Walked by the odometer instead, each of its steps is a new
+ * sweep of the inner modes over src lines far apart (on AMD EPYC, Zen 5, a
+ * float16 permutation moving 128-byte vectors, four runs alternating, went
+ * from 0.28-0.41x memcpy to 0.58-0.61x). */
+static void src_run_second(cl_copy_job *p) {
+  cl_jmode *m = p->m;
+  if (p->r < 3 || m[0].d != p->elem || m[1].s == p->elem)
+    return;
+  for (int64_t k = 2; k < p->r; k++)
+    if (m[k].s == p->elem) {
+      move_mode(m, k, 1);
+      return;
+    }
+}
+
 /* Step 3 for a transpose: whether the copy is one, and then its two runs. */
 static bool choose_transpose(cl_copy_job *p);
 
@@ -216,8 +235,10 @@ static void choose_kernel(cl_copy_job *p) {
     return;
   }
   p->kind = CL_COPY_STRIDED;
-  if (!choose_channels(p) && !choose_transpose(p))
+  if (!choose_channels(p) && !choose_transpose(p)) {
     long_inner_loop(p);
+    src_run_second(p);
+  }
 }
 
 /* When no mode is contiguous on the src side: the mode that takes every

@@ -1089,6 +1089,41 @@ static void test_copy_run_split(void **state) {
   }
 }
 
+/* A strided copy of elements too large for a tile (32 bytes), whose inner
+ * mode is dst's unit mode, takes the mode along which src is contiguous
+ * second, where the dst order put it last: dst A-B-C, src C-B-A, plan
+ * modes A, C, B.  A copy whose second mode is src's already (src rows
+ * padded, so that C and B do not merge) keeps its order. */
+static void test_copy_strided_src_run(void **state) {
+  (void)state;
+  static const struct {
+    const char *dst, *src;
+    int64_t extent[3];
+  } cases[] = {
+      {"(16,12,7):(1,16,192)", "(16,12,7):(84,7,1)", {16, 7, 12}},
+      {"(16,7,12):(1,16,112)", "(16,7,12):(100,1,8)", {16, 7, 12}},
+  };
+  for (size_t k = 0; k < COUNT_OF(cases); k++) {
+    for (size_t isa = 0; isa < COUNT_OF(isas); isa++) {
+      setenv("CUTELAYOUT_COPY_ISA", isas[isa], 1);
+      check_copy(cases[k].dst, cases[k].src, 32, 0, 0, NULL);
+    }
+    unsetenv("CUTELAYOUT_COPY_ISA");
+    static char dbuf[1344 * 32], sbuf[1600 * 32];
+    cl_tensor_t *d = raw_tensor(dbuf, 32, cases[k].dst), *s = raw_tensor(sbuf, 32, cases[k].src);
+    cl_copy_plan_t *p = plan_of(d, s, NULL);
+    assert_int_equal(p->kernel, CL_COPY_KERNEL_STRIDED);
+    assert_int_equal(p->rank, 3);
+    for (int64_t m = 0; m < 3; m++)
+      assert_int_equal(p->extent[m], cases[k].extent[m]);
+    assert_int_equal(p->dst_stride[0], 1);
+    assert_int_equal(p->src_stride[1], 1);
+    free(p);
+    cl_tensor_free(d);
+    cl_tensor_free(s);
+  }
+}
+
 static void test_copy_plan_errors(void **state) {
   (void)state;
   float buf[128];
@@ -1241,6 +1276,7 @@ int main(void) {
       cmocka_unit_test(test_copy_threads),      cmocka_unit_test(test_copy_isa_names),
       cmocka_unit_test(test_copy_short_inner),   cmocka_unit_test(test_copy_pool_errors),
       cmocka_unit_test(test_copy_channels),     cmocka_unit_test(test_copy_run_split),
+      cmocka_unit_test(test_copy_strided_src_run),
       cmocka_unit_test(test_copy_pool_shared),
       cmocka_unit_test(test_copy_empty),        cmocka_unit_test(test_copy_plan_definition),
       cmocka_unit_test(test_copy_plan_examples), cmocka_unit_test(test_copy_plan_flags),
