@@ -41,18 +41,19 @@ static const cl_copy_tuning defaults = {.staged = false,
                                         .tall = false,
                                         .tall_narrow = false,
                                         .ahead = false,
-                                        .gather = true};
+                                        .gather = true,
+                                        .midstream = false};
 
 /* ------------------------------------------------------------ the environment */
 
 /* A choice forced by the environment: -1 none, else 0 or 1. */
 typedef struct forced {
   bool off;
-  int staged, staged_narrow, prefetch, runs, tall, tall_narrow, ahead, gather;
+  int staged, staged_narrow, prefetch, runs, tall, tall_narrow, ahead, gather, midstream;
 } forced;
 
 static forced read_env(void) {
-  forced f = {false, -1, -1, -1, -1, -1, -1, -1, -1};
+  forced f = {false, -1, -1, -1, -1, -1, -1, -1, -1, -1};
   const char *tune = getenv("CUTELAYOUT_COPY_TUNE");
   if (tune != NULL && strcmp(tune, "off") == 0) {
     f.off = true;
@@ -80,6 +81,8 @@ static forced read_env(void) {
         f.ahead = w[0] == 'a';
       else if (strcmp(w, "gather") == 0 || strcmp(w, "nogather") == 0)
         f.gather = w[0] == 'g';
+      else if (strcmp(w, "midstream") == 0 || strcmp(w, "nomidstream") == 0)
+        f.midstream = w[0] == 'm';
     }
   }
   const char *staging = getenv("CUTELAYOUT_COPY_STAGING");
@@ -105,14 +108,16 @@ static cl_copy_tuning apply(cl_copy_tuning t, forced f) {
     t.ahead = f.ahead == 1;
   if (f.gather >= 0)
     t.gather = f.gather == 1;
+  if (f.midstream >= 0)
+    t.midstream = f.midstream == 1;
   return t;
 }
 
 /* ------------------------------------------------------------ the cache file */
 
 /* 2: with runs; 3: with staged-narrow and tall; 4: with gather; 5: with
- * tall-narrow and ahead. */
-#define WISDOM_HEADER "cute-layout copy wisdom 5"
+ * tall-narrow and ahead; 6: with midstream. */
+#define WISDOM_HEADER "cute-layout copy wisdom 6"
 #define WISDOM_NAME "copy-wisdom"
 #define PATH_CAP 4096
 
@@ -161,9 +166,9 @@ static bool cache_dir(char *out, size_t cap) {
 static int wisdom_text(char *out, size_t cap, const char *processor, cl_copy_tuning t) {
   return snprintf(out, cap,
                   "%s\nlibrary %s\nprocessor %s\nstaged %d\nstaged-narrow %d\nprefetch %d\nruns %d\ntall %d\n"
-                  "tall-narrow %d\nahead %d\ngather %d\n",
+                  "tall-narrow %d\nahead %d\ngather %d\nmidstream %d\n",
                   WISDOM_HEADER, CUTELAYOUT_VERSION_STRING, processor, t.staged, t.staged_narrow, t.prefetch, t.runs,
-                  t.tall, t.tall_narrow, t.ahead, t.gather);
+                  t.tall, t.tall_narrow, t.ahead, t.gather, t.midstream);
 }
 
 /* Reads the file in dir: true, with *t, only when it is whole and names this
@@ -177,9 +182,9 @@ static bool read_wisdom(const char *dir, const char *processor, cl_copy_tuning *
   size_t n = fread(text, 1, sizeof text - 1, f);
   fclose(f);
   text[n] = '\0';
-  /* The file is exactly what wisdom_text writes for one of the 256
+  /* The file is exactly what wisdom_text writes for one of the 512
    * choices, or it is not used. */
-  for (int k = 0; k < 256; k++) {
+  for (int k = 0; k < 512; k++) {
     cl_copy_tuning c = {.staged = (k & 1) != 0,
                         .staged_narrow = (k & 2) != 0,
                         .prefetch = (k & 4) != 0,
@@ -187,7 +192,8 @@ static bool read_wisdom(const char *dir, const char *processor, cl_copy_tuning *
                         .tall = (k & 16) != 0,
                         .gather = (k & 32) != 0,
                         .tall_narrow = (k & 64) != 0,
-                        .ahead = (k & 128) != 0};
+                        .ahead = (k & 128) != 0,
+                        .midstream = (k & 256) != 0};
     char expect[1024];
     wisdom_text(expect, sizeof expect, processor, c);
     if (strcmp(text, expect) == 0) {
@@ -256,10 +262,19 @@ static int64_t now_ns(void) {
   return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-/* A copy of `elem`-byte elements to measure: dst <- src, layouts as text. */
+/* A copy of `elem`-byte elements to measure: dst <- src, layouts as text.
+ * A large copy's choices are timed with streaming stores, each copy on the
+ * next slices (from memory); a midsize copy's (midstream) with the stores
+ * that the tuning gives a copy of its size, on the same slices every time,
+ * where its data can stay in the last-level cache as that of repeated
+ * copies of this size would: on AMD EPYC (Zen 5), streaming took the
+ * 8 MiB float transpose from memory 1.1-1.3x as fast (so the choice came
+ * out streamed), while copy-random's cached transposes of 8 to 16 MiB ran
+ * at 0.3-0.7x their speed streamed. */
 typedef struct cal_copy {
   const char *dtext, *stext;
   size_t elem;
+  bool midsize;
 } cal_copy;
 
 /* The measurement's buffers, CAL_SLICES slices of CAL_BYTES each, and the
@@ -269,10 +284,10 @@ typedef struct cal_buffers {
   int64_t next;
 } cal_buffers;
 
-/* The copy c on the next slices of b, planned with tuning t and streaming
- * stores, run once; its time in ns, or -1. */
+/* The copy c on the next slices of b (its own when midsize), planned with
+ * tuning t and the stores c takes, run once; its time in ns, or -1. */
 static int64_t time_copy(cal_buffers *b, cal_copy c, cl_copy_tuning t) {
-  int64_t slice = b->next++ % CAL_SLICES * CAL_BYTES;
+  int64_t slice = c.midsize ? 0 : b->next++ % CAL_SLICES * CAL_BYTES;
   char *dbuf = b->d + slice, *sbuf = b->s + slice;
   cl_layout_t *dl = NULL, *sl = NULL;
   cl_tensor_t *dst = NULL, *src = NULL;
@@ -283,7 +298,8 @@ static int64_t time_copy(cal_buffers *b, cal_copy c, cl_copy_tuning t) {
     if (cl_leaves_init(&fd, dst->layout, true) == CL_OK) {
       if (cl_leaves_init(&fs, src->layout, true) == CL_OK) {
         cl_copy_job job;
-        if (cl_copy_job_make(&job, dst, &fd, &fs, CL_COPY_STORES_STREAMING, &t) == CL_OK) {
+        cl_copy_stores_t stores = c.midsize ? CL_COPY_STORES_AUTO : CL_COPY_STORES_STREAMING;
+        if (cl_copy_job_make(&job, dst, &fd, &fs, stores, &t) == CL_OK) {
           int64_t t0 = now_ns();
           if (cl_copy_job_run(&job, dbuf, sbuf, 1, NULL) == CL_OK)
             ns = now_ns() - t0;
@@ -301,32 +317,47 @@ static int64_t time_copy(cal_buffers *b, cal_copy c, cl_copy_tuning t) {
   return ns;
 }
 
-/* Whether candidate b beats a on the copy c: each run once to warm up,
- * then CAL_REPS alternating runs, minimum against minimum; *ok is cleared
- * when a run fails. */
-static bool faster(cal_buffers *buf, cal_copy c, cl_copy_tuning a, cl_copy_tuning b, bool *ok) {
-  int64_t best_a = INT64_MAX, best_b = INT64_MAX;
+/* A choice (a bool member of cl_copy_tuning, at byte `choice`) and the
+ * copies it is timed on: one, or two when it must pay on both (the second's
+ * dtext NULL when there is one). */
+typedef struct cal_choice {
+  size_t choice;
+  cal_copy copy[2];
+} cal_choice;
+
+/* The best time of candidate a and of b on the copy c: each run once to warm
+ * up, then CAL_REPS alternating runs, each candidate's minimum; *ok is
+ * cleared when a run fails. */
+static void best_times(cal_buffers *buf, cal_copy c, cl_copy_tuning a, cl_copy_tuning b, int64_t *best_a,
+                       int64_t *best_b, bool *ok) {
+  *best_a = *best_b = INT64_MAX;
   for (int r = 0; r <= CAL_REPS; r++) {
     int64_t ta = time_copy(buf, c, a), tb = time_copy(buf, c, b);
     if (ta < 0 || tb < 0) {
       *ok = false;
-      return false;
+      return;
     }
-    if (r > 0 && ta < best_a)
-      best_a = ta;
-    if (r > 0 && tb < best_b)
-      best_b = tb;
+    if (r > 0 && ta < *best_a)
+      *best_a = ta;
+    if (r > 0 && tb < *best_b)
+      *best_b = tb;
   }
-  return best_b < best_a;
 }
 
-/* Flips the choice at byte `choice` of *t when the flipped tuning runs the
- * copy c faster. */
-static void choose_by_timing(cal_buffers *buf, cal_copy c, size_t choice, cl_copy_tuning *t, bool *ok) {
+/* Flips the choice c of *t when the flipped tuning runs c's copies faster,
+ * their best times added. */
+static void choose_by_timing(cal_buffers *buf, const cal_choice *c, cl_copy_tuning *t, bool *ok) {
   cl_copy_tuning other = *t;
-  bool *flipped = (bool *)((char *)&other + choice);
+  bool *flipped = (bool *)((char *)&other + c->choice);
   *flipped = !*flipped;
-  if (faster(buf, c, *t, other, ok))
+  int64_t sum_t = 0, sum_other = 0;
+  for (int k = 0; k < 2 && c->copy[k].dtext != NULL && *ok; k++) {
+    int64_t best_t, best_other;
+    best_times(buf, c->copy[k], *t, other, &best_t, &best_other, ok);
+    sum_t += best_t;
+    sum_other += best_other;
+  }
+  if (*ok && sum_other < sum_t)
     *t = other;
 }
 
@@ -344,7 +375,14 @@ static void choose_by_timing(cal_buffers *buf, cal_copy c, size_t choice, cl_cop
  *   tiles, else an element at a time): the bytes the gathers are for; a
  *   float transpose with 36-byte rows, timed before, came out even on AMD
  *   Zen 5 (1.79 ms either way), so the choice fell by chance, while bytes
- *   took 2.0-2.6 ms gathered against 4.8-8.3 ms not. */
+ *   took 2.0-2.6 ms gathered against 4.8-8.3 ms not;
+ *   midstream: 2048 x 1024 floats transposed (8 MiB, the smallest copy the
+ *   choice concerns), dst rows 4 KiB apart, and 4096 x 128 16-byte
+ *   elements, dst rows 2 KiB apart, each taking a line of every row per
+ *   tile: midsize copies (above), their times added; on AMD EPYC (Zen 5)
+ *   streaming won the float transpose by 1.1-1.3x and lost the other by
+ *   2.4-2.5x, while on the GPU machine's Xeon copy-random's transposes of
+ *   both kinds ran 1.7-2.5x as fast streamed. */
 static cl_status measure(cl_copy_tuning *out) {
   const size_t bytes = (size_t)(CAL_SLICES * CAL_BYTES);
   char *dbuf = cl_alloc(bytes), *sbuf = cl_alloc(bytes);
@@ -357,23 +395,23 @@ static cl_status measure(cl_copy_tuning *out) {
     cal_buffers buf = {dbuf, sbuf, 0};
     /* In this order: prefetch and tall are timed on the same copy, and each
      * choice is timed with the ones before it settled. */
-    static const struct {
-      size_t choice; /* a bool member of cl_copy_tuning */
-      cal_copy copy;
-    } choices[] = {
-        {offsetof(cl_copy_tuning, staged), {"(1024,2048):(1,1024)", "(1024,2048):(2048,1)", 4}},
-        {offsetof(cl_copy_tuning, staged_narrow), {"(2048,4096):(1,2048)", "(2048,4096):(4096,1)", 1}},
-        {offsetof(cl_copy_tuning, prefetch), {"(128,128,128):(128,1,16384)", "(128,128,128):(16384,128,1)", 4}},
-        {offsetof(cl_copy_tuning, tall), {"(128,128,128):(128,1,16384)", "(128,128,128):(16384,128,1)", 4}},
-        {offsetof(cl_copy_tuning, tall_narrow), {"(128,256,256):(256,1,32768)", "(128,256,256):(65536,256,1)", 1}},
-        {offsetof(cl_copy_tuning, ahead), {"(1000,2000):(1,1000)", "(1000,2000):(2000,1)", 4}},
-        {offsetof(cl_copy_tuning, runs), {"(1001,2000):(1,1001)", "(1001,2000):(2000,1)", 4}},
-        {offsetof(cl_copy_tuning, gather), {"(441505,19):(1,441505)", "(441505,19):(19,1)", 1}},
+    static const cal_choice choices[] = {
+        {offsetof(cl_copy_tuning, staged), {{"(1024,2048):(1,1024)", "(1024,2048):(2048,1)", 4, false}}},
+        {offsetof(cl_copy_tuning, staged_narrow), {{"(2048,4096):(1,2048)", "(2048,4096):(4096,1)", 1, false}}},
+        {offsetof(cl_copy_tuning, prefetch), {{"(128,128,128):(128,1,16384)", "(128,128,128):(16384,128,1)", 4, false}}},
+        {offsetof(cl_copy_tuning, tall), {{"(128,128,128):(128,1,16384)", "(128,128,128):(16384,128,1)", 4, false}}},
+        {offsetof(cl_copy_tuning, tall_narrow), {{"(128,256,256):(256,1,32768)", "(128,256,256):(65536,256,1)", 1, false}}},
+        {offsetof(cl_copy_tuning, ahead), {{"(1000,2000):(1,1000)", "(1000,2000):(2000,1)", 4, false}}},
+        {offsetof(cl_copy_tuning, runs), {{"(1001,2000):(1,1001)", "(1001,2000):(2000,1)", 4, false}}},
+        {offsetof(cl_copy_tuning, gather), {{"(441505,19):(1,441505)", "(441505,19):(19,1)", 1, false}}},
+        {offsetof(cl_copy_tuning, midstream),
+         {{"(1024,2048):(1,1024)", "(1024,2048):(2048,1)", 4, true},
+          {"(128,4096):(1,128)", "(128,4096):(4096,1)", 16, true}}},
     };
     bool ok = true;
     cl_copy_tuning t = defaults;
     for (size_t k = 0; k < sizeof choices / sizeof choices[0]; k++)
-      choose_by_timing(&buf, choices[k].copy, choices[k].choice, &t, &ok);
+      choose_by_timing(&buf, &choices[k], &t, &ok);
     if (ok)
       *out = t;
     else
@@ -420,7 +458,7 @@ cl_copy_tuning cl_copy_tuning_for(int64_t bytes) {
     return apply(defaults, f);
   cl_copy_tuning t = defaults;
   if (f.staged < 0 || f.staged_narrow < 0 || f.prefetch < 0 || f.runs < 0 || f.tall < 0 || f.tall_narrow < 0 ||
-      f.ahead < 0 || f.gather < 0) {
+      f.ahead < 0 || f.gather < 0 || f.midstream < 0) {
     char dir[PATH_CAP];
     if (!cache_dir(dir, sizeof dir))
       dir[0] = '\0';

@@ -13,7 +13,8 @@
  * permutation with src rows of 512 bytes (PREFETCH when prefetching is),
  * a transpose whose dst rows are 8196 bytes apart, so at every offset
  * in a line (STAGED when their runs are streamed), and a transpose whose
- * src run takes every other element (GATHERED when gathers are chosen).
+ * src run takes every other element (GATHERED when gathers are chosen);
+ * and a transpose of 8 MiB (STREAMING when transposes that size stream).
  * The process remembers its choice per cache directory, so each case
  * points XDG_CACHE_HOME at a fresh one. */
 #define _POSIX_C_SOURCE 200809L /* setenv, mkdtemp */
@@ -60,6 +61,10 @@ static bool runs_now(void) {
 }
 static bool gathered_now(void) {
   return (big_flags("(2048,2048):(1,2048)", "(2048,2048):(4097,2)") & CL_COPY_PLAN_GATHERED) != 0;
+}
+/* 8 MiB: under the size from which a copy streams by default. */
+static bool midstream_now(void) {
+  return (big_flags("(1024,2048):(1,1024)", "(1024,2048):(2048,1)") & CL_COPY_PLAN_STREAMING) != 0;
 }
 static bool prefetched_now(void) {
   return (big_flags("(128,128,256):(128,1,16384)", "(128,128,256):(16384,128,1)") & CL_COPY_PLAN_PREFETCH) != 0;
@@ -119,12 +124,13 @@ static int value_of(const char *text, const char *key) {
 static void expect_wisdom(const char *file) {
   const char *text = slurp(file);
   assert_non_null(text);
-  assert_true(strncmp(text, "cute-layout copy wisdom 5\nlibrary ", 34) == 0);
+  assert_true(strncmp(text, "cute-layout copy wisdom 6\nlibrary ", 34) == 0);
   assert_non_null(strstr(text, "\nlibrary " CUTELAYOUT_VERSION_STRING "\nprocessor "));
   int staged = value_of(text, "staged"), narrow = value_of(text, "staged-narrow");
   int prefetch = value_of(text, "prefetch"), runs = value_of(text, "runs"), tall = value_of(text, "tall");
   int gather = value_of(text, "gather"), tall_narrow = value_of(text, "tall-narrow");
-  int ahead = value_of(text, "ahead");
+  int ahead = value_of(text, "ahead"), midstream = value_of(text, "midstream");
+  assert_true(midstream == 0 || midstream == 1);
   assert_true(gather == 0 || gather == 1);
   assert_true(tall_narrow == 0 || tall_narrow == 1);
   assert_true(ahead == 0 || ahead == 1);
@@ -139,6 +145,7 @@ static void expect_wisdom(const char *file) {
   assert_int_equal(prefetched_now(), prefetch == 1);
   assert_int_equal(runs_now(), runs == 1);
   assert_int_equal(gathered_now(), gather == 1);
+  assert_int_equal(midstream_now(), midstream == 1);
 }
 
 /* ------------------------------------------------------------ tests */
@@ -171,10 +178,11 @@ static void test_cache_missing(void **state) {
 }
 
 /* A whole file of this processor and version is used as it stands: each
- * of the 256 choices, planted, is the one in force (nothing measured; the
- * tall and ahead choices show in no plan flag, but a file not taken would
- * be rewritten with the measured choices, which the loop cannot all
- * match). */
+ * of the 256 choices of the first eight, planted, is the one in force, the
+ * ninth (midstream) set by their parity, so that it takes both values
+ * (nothing measured; the tall and ahead choices show in no plan flag, but
+ * a file not taken would be rewritten with the measured choices, which the
+ * loop cannot all match). */
 static void test_cache_used(void **state) {
   (void)state;
   for (int k = 0; k < 256; k++) {
@@ -184,7 +192,9 @@ static void test_cache_used(void **state) {
     char *st = strstr(text, "\nstaged ") + 8, *pf = strstr(text, "\nprefetch ") + 10, *ru = strstr(text, "\nruns ") + 6;
     char *na = strstr(text, "\nstaged-narrow ") + 15, *ta = strstr(text, "\ntall ") + 6;
     char *ga = strstr(text, "\ngather ") + 8, *tn = strstr(text, "\ntall-narrow ") + 13;
-    char *ah = strstr(text, "\nahead ") + 7;
+    char *ah = strstr(text, "\nahead ") + 7, *ms = strstr(text, "\nmidstream ") + 11;
+    const bool mid = __builtin_parity((unsigned)k) != 0;
+    *ms = (char)('0' + mid);
     *st = (char)('0' + (k & 1));
     *pf = (char)('0' + ((k >> 1) & 1));
     *ru = (char)('0' + ((k >> 2) & 1));
@@ -199,6 +209,7 @@ static void test_cache_used(void **state) {
     assert_int_equal(runs_now(), ((k >> 2) & 1) != 0);
     assert_int_equal(narrow_staged_now(), ((k >> 3) & 1) != 0);
     assert_int_equal(gathered_now(), ((k >> 5) & 1) != 0);
+    assert_int_equal(midstream_now(), mid);
     assert_string_equal(slurp(file), text);
   }
 }
@@ -235,7 +246,14 @@ static void test_cache_rewritten(void **state) {
   assert_null(strstr(format4, "tall-narrow"));
   assert_null(strstr(format4, "ahead"));
   assert_non_null(strstr(format4, "\ngather "));
-  const char *bad[] = {"", "cute-layout copy wisdom 1\n", "garbage\x01\x02", text, format2, format3, format4};
+  /* Header 5: no midstream line. */
+  char format5[1024];
+  snprintf(format5, sizeof format5, "%s", measured);
+  format5[strlen("cute-layout copy wisdom ")] = '5';
+  *strstr(format5, "\nmidstream ") = '\0';
+  strcat(format5, "\n");
+  assert_non_null(strstr(format5, "\nahead "));
+  const char *bad[] = {"", "cute-layout copy wisdom 1\n", "garbage\x01\x02", text, format2, format3, format4, format5};
   for (size_t k = 0; k < COUNT_OF(bad); k++) {
     char file[256];
     fresh_cache(file, sizeof file);
@@ -286,7 +304,7 @@ static void test_cache_home(void **state) {
     setenv("HOME", saved, 1);
 }
 
-/* CUTELAYOUT_COPY_TUNE: off leaves the defaults (direct, prefetch, runs, gather) and reads
+/* CUTELAYOUT_COPY_TUNE: off leaves the defaults (direct, prefetch, runs, gather, no midstream) and reads
  * nothing; a list forces each named choice, the others as measured; an
  * unknown word is ignored. */
 static void test_env(void **state) {
@@ -299,6 +317,7 @@ static void test_env(void **state) {
   *(strstr(text, "\nprefetch ") + 10) = '0';
   *(strstr(text, "\nruns ") + 6) = '0';
   *(strstr(text, "\ngather ") + 8) = '0';
+  *(strstr(text, "\nmidstream ") + 11) = '1';
   plant(file, text);
   setenv("CUTELAYOUT_COPY_TUNE", "off", 1);
   assert_false(staged_now());
@@ -306,9 +325,16 @@ static void test_env(void **state) {
   assert_true(prefetched_now());
   assert_true(runs_now());
   assert_true(gathered_now());
+  assert_false(midstream_now());
   setenv("CUTELAYOUT_COPY_TUNE", "runs", 1);
   assert_true(runs_now());
   assert_false(gathered_now()); /* the file's */
+  assert_true(midstream_now()); /* the file's */
+  setenv("CUTELAYOUT_COPY_TUNE", "nomidstream", 1);
+  assert_false(midstream_now());
+  assert_false(gathered_now()); /* the file's */
+  setenv("CUTELAYOUT_COPY_TUNE", "nogather,midstream", 1);
+  assert_true(midstream_now());
   setenv("CUTELAYOUT_COPY_TUNE", "gather", 1);
   assert_true(gathered_now());
   setenv("CUTELAYOUT_COPY_TUNE", "nogather", 1);
@@ -455,7 +481,8 @@ static void test_same_values(void **state) {
                                       "noruns",          "narrow-staged",   "narrow-direct",
                                       "tall",            "notall",          "gather",
                                       "nogather",        "narrow-tall",     "narrow-notall",
-                                      "ahead",           "noahead"};
+                                      "ahead",           "noahead",         "midstream",
+                                      "nomidstream"};
   static const char *const pairs[][2] = {
       {"(128,600):(1,128)", "(128,600):(600,1)"},
       {"(700,100):(1,701)", "(700,100):(100,1)"}, /* dst rows at every offset in a line: runs */

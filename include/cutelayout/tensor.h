@@ -225,7 +225,8 @@ CL_API cl_status cl_tensor_recast(const cl_tensor_t *t, size_t new_elem_size, cl
 CL_API cl_status cl_tensor_copy(const cl_tensor_t *dst, const cl_tensor_t *src);
 /* How cl_tensor_copy_ex stores the destination. */
 typedef enum cl_copy_stores {
-  CL_COPY_STORES_AUTO = 0,     /* streaming for copies of 16 MiB or more, else cached */
+  CL_COPY_STORES_AUTO = 0,     /* streaming for copies of 16 MiB or more (transposes of 8 MiB or
+                                  more where measured to pay: cl_copy_calibrate), else cached */
   CL_COPY_STORES_CACHED = 1,   /* ordinary stores: the destination is left in the cache */
   CL_COPY_STORES_STREAMING = 2 /* streaming (non-temporal) stores past the cache, whatever the size */
 } cl_copy_stores_t;
