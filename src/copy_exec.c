@@ -570,6 +570,40 @@ static void gathered(const part *w, char *dst, const char *src, int64_t i0, int6
   }
 }
 
+/* The packed transpose (cl_copy_job.packed) over j in [j0, j1), every i:
+ * blocks of up to stage_rows steps of j, within one turn of the j run's
+ * first mode (so that their dst rows are back to back), each transposed
+ * into the staging buffer as an ordinary copy whose dst rows are the
+ * buffer's, with cached stores, then streamed out as one run: the plan's
+ * i run, and one j mode of the block's rows, a row apart in the buffer,
+ * one element apart in src (the j run is contiguous there). */
+static void packed_rows(const part *w, char *dst, const char *src, int64_t j0, int64_t j1) {
+  const cl_copy_job *p = w->p;
+  const int64_t E = p->elem, row = p->in * E, turn = p->m[p->ichain].n;
+  cl_jmode modes[64];
+  memcpy(modes, p->m, (size_t)p->ichain * sizeof *modes);
+  cl_copy_job block = *p;
+  block.m = modes;
+  block.r = p->ichain + 1;
+  block.jchain = 1;
+  block.jd = NULL;
+  block.packed = false;
+  part bw = *w;
+  bw.p = &block;
+  for (int64_t jc = j0; jc < j1;) {
+    int64_t n = p->stage_rows;
+    if (n > j1 - jc)
+      n = j1 - jc;
+    if (n > turn - jc % turn)
+      n = turn - jc % turn;
+    modes[p->ichain] = (cl_jmode){n, row, E};
+    block.jn = n;
+    transpose(&bw, w->stage, src + jc * E, 0, p->in, 0, n);
+    stream_bytes(w, dst + jdst(p, jc), w->stage, (size_t)(n * row));
+    jc += n;
+  }
+}
+
 /* The transpose over i in [i0, i1), j in [j0, j1): whole line tiles where
  * dst lines can be whole (from the first i whose dst address starts a line,
  * when every dst row shares that alignment), elements on the edges. */
@@ -578,6 +612,10 @@ static void transpose(const part *w, char *dst, const char *src, int64_t i0, int
   const int64_t E = p->elem, S = CL_COPY_LINE / E;
   if (p->gathered) {
     gathered(w, dst, src, i0, i1, j0, j1);
+    return;
+  }
+  if (p->packed && w->stage != NULL && w->isa->stream_lines != NULL && i0 == 0 && i1 == p->in) {
+    packed_rows(w, dst, src, j0, j1);
     return;
   }
   int64_t ih = i0;
@@ -684,6 +722,11 @@ static void *run_part_thread(void *arg) {
   return NULL;
 }
 
+/* The least share of each src row that a part of a transpose split along j
+ * reads: shorter, the parts read a few lines of each row apiece, and the
+ * processor's streams of one part run into the next part's lines. */
+#define SPLIT_SRC_RUN 4096
+
 /* The dimension to split between `threads` parts: the largest outer joint
  * mode when it has a step for each part, else the kernel's own dimension
  * (in units of `grain` steps) when it has; *extent gets its length. */
@@ -712,17 +755,23 @@ static int64_t choose_split(const cl_copy_job *p, int64_t threads, int64_t *exte
     *extent = p->r > 1 ? p->m[1].n : 1;
     *grain = 1;
     break;
-  case CL_COPY_TRANSPOSE:
-    /* Along j in whole chunks of dst rows when there are enough, else along
-     * i in whole blocks. */
+  case CL_COPY_TRANSPOSE: {
+    /* Along j in whole chunks of dst rows when there are enough and each
+     * part's share of a src row is SPLIT_SRC_RUN bytes or more, else along
+     * i in whole blocks (when there are enough of those). */
     *extent = p->jn;
     *grain = p->staged ? p->stage_rows : CL_COPY_LINE / p->elem;
-    if ((*extent + *grain - 1) / *grain < threads) {
+    int64_t i_grain = p->staged ? p->stage_run / p->elem : CL_COPY_LINE / p->elem;
+    bool few_j = (*extent + *grain - 1) / *grain < threads;
+    bool short_shares = !p->packed && p->jn / threads * p->elem < SPLIT_SRC_RUN &&
+                        (p->in + i_grain - 1) / i_grain >= threads;
+    if (few_j || short_shares) {
       *extent = p->in;
-      *grain = p->staged ? p->stage_run / p->elem : CL_COPY_LINE / p->elem;
+      *grain = i_grain;
       return KERNEL_SPLIT_I;
     }
     break;
+  }
   }
   return KERNEL_SPLIT;
 }
@@ -867,7 +916,7 @@ cl_status cl_copy_job_run(const cl_copy_job *p, char *dst, const char *src, int 
   /* Everything that can fail comes first: nothing is written on failure. */
   char *stage = NULL;
   int64_t stage_bytes = 0;
-  if (p->kind == CL_COPY_TRANSPOSE && p->staged) {
+  if (p->kind == CL_COPY_TRANSPOSE && (p->staged || p->packed)) {
     stage_bytes = p->stage_rows * p->stage_run;
     stage = cl_alloc((size_t)(parts * stage_bytes + CL_COPY_LINE));
     if (stage == NULL)
@@ -886,7 +935,7 @@ cl_status cl_copy_job_run(const cl_copy_job *p, char *dst, const char *src, int 
   } else {
     run_parts_on_new_threads(w, parts);
   }
-  if ((p->nontemporal || p->stream_runs) && isa->fence != NULL)
+  if ((p->nontemporal || p->stream_runs || p->packed) && isa->fence != NULL)
     isa->fence();
   cl_dealloc(stage);
   return CL_OK;

@@ -369,6 +369,19 @@ static bool read_in_order(const cl_copy_job *p) {
   return p->is == NULL && p->m[0].s == p->jn * p->elem && p->jn <= CL_COPY_CHUNK_STEPS;
 }
 
+/* The longest dst row of a packed transpose (cl_copy_job.packed). */
+#define PACKED_ROW_BYTES 1024
+
+/* Whether a transpose's dst rows are short and back to back: the first
+ * mode of its j run continues its i run on the dst side, so a block of
+ * whole rows within one turn of that mode is one run of dst; and a row is
+ * at least a line, at most PACKED_ROW_BYTES. */
+static bool rows_back_to_back(const cl_copy_job *p) {
+  const int64_t row = p->in * p->elem;
+  return p->m[p->ichain].d == row && row >= CL_COPY_LINE && row <= PACKED_ROW_BYTES &&
+         CL_COPY_STAGE_BYTES / row >= CL_COPY_LINE / p->elem;
+}
+
 /* Elements of at most this many bytes read in address order are not
  * prefetched (see transpose_strategy). */
 #define IN_ORDER_UNFETCHED_BYTES 2
@@ -457,6 +470,17 @@ static void transpose_strategy(cl_copy_job *p, const cl_tensor_t *dst, bool stre
    * there with cached stores (copy_exec.c, gathered). */
   if (p->gathered)
     p->nontemporal = p->staged = p->stream_runs = p->prefetch = p->tall = p->ahead = false;
+  /* Packed: the blocks go to the staging buffer with cached stores, each
+   * streamed out whole; the rest of the strategy is that of the tiles
+   * that fill it. */
+  p->packed = stream && tuning.packed && !p->gathered && rows_back_to_back(p);
+  if (p->packed) {
+    const int64_t side = CL_COPY_LINE / p->elem, rows = CL_COPY_STAGE_BYTES / (p->in * p->elem) / side * side;
+    const int64_t turn = p->m[p->ichain].n;
+    p->stage_rows = rows < turn ? rows : turn;
+    p->stage_run = p->in * p->elem;
+    p->nontemporal = p->staged = p->stream_runs = false;
+  }
 }
 
 /* Whether the plan of these joint modes (after step 1) may depend on the
@@ -487,7 +511,7 @@ cl_status cl_copy_job_make(cl_copy_job *p, const cl_tensor_t *dst, const cl_leav
   p->base_d = p->base_s = 0;
   p->ichain = p->in = p->jchain = p->jn = 0;
   p->is = p->jd = NULL;
-  p->nontemporal = p->staged = p->stream_runs = p->prefetch = p->tall = p->ahead = p->gathered = false;
+  p->nontemporal = p->staged = p->stream_runs = p->prefetch = p->tall = p->ahead = p->gathered = p->packed = false;
   p->channels = CL_CHANNELS_NONE;
   p->stage_rows = p->stage_run = 0;
   cl_status s = refine(p, fd, fs, p->elem);
@@ -521,8 +545,8 @@ void cl_copy_job_describe(const cl_copy_job *p, int64_t elem_size, cl_copy_plan_
   const int64_t e = elem_size;
   static const cl_copy_kernel_t kernels[] = {CL_COPY_KERNEL_MEMCPY, CL_COPY_KERNEL_STRIDED, CL_COPY_KERNEL_TRANSPOSE};
   out->kernel = kernels[p->kind];
-  out->flags = (p->nontemporal || p->stream_runs ? CL_COPY_PLAN_STREAMING : 0u) |
-               (p->kind == CL_COPY_TRANSPOSE && p->staged ? CL_COPY_PLAN_STAGED : 0u) |
+  out->flags = (p->nontemporal || p->stream_runs || p->packed ? CL_COPY_PLAN_STREAMING : 0u) |
+               (p->kind == CL_COPY_TRANSPOSE && (p->staged || p->packed) ? CL_COPY_PLAN_STAGED : 0u) |
                (p->kind == CL_COPY_TRANSPOSE && p->prefetch ? CL_COPY_PLAN_PREFETCH : 0u) |
                (p->kind == CL_COPY_TRANSPOSE && p->gathered ? CL_COPY_PLAN_GATHERED : 0u);
   out->elem_size = e;

@@ -42,18 +42,19 @@ static const cl_copy_tuning defaults = {.staged = false,
                                         .tall_narrow = false,
                                         .ahead = false,
                                         .gather = true,
-                                        .midstream = false};
+                                        .midstream = false,
+                                        .packed = false};
 
 /* ------------------------------------------------------------ the environment */
 
 /* A choice forced by the environment: -1 none, else 0 or 1. */
 typedef struct forced {
   bool off;
-  int staged, staged_narrow, prefetch, runs, tall, tall_narrow, ahead, gather, midstream;
+  int staged, staged_narrow, prefetch, runs, tall, tall_narrow, ahead, gather, midstream, packed;
 } forced;
 
 static forced read_env(void) {
-  forced f = {false, -1, -1, -1, -1, -1, -1, -1, -1, -1};
+  forced f = {false, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
   const char *tune = getenv("CUTELAYOUT_COPY_TUNE");
   if (tune != NULL && strcmp(tune, "off") == 0) {
     f.off = true;
@@ -83,6 +84,8 @@ static forced read_env(void) {
         f.gather = w[0] == 'g';
       else if (strcmp(w, "midstream") == 0 || strcmp(w, "nomidstream") == 0)
         f.midstream = w[0] == 'm';
+      else if (strcmp(w, "packed") == 0 || strcmp(w, "nopacked") == 0)
+        f.packed = w[0] == 'p';
     }
   }
   const char *staging = getenv("CUTELAYOUT_COPY_STAGING");
@@ -110,13 +113,15 @@ static cl_copy_tuning apply(cl_copy_tuning t, forced f) {
     t.gather = f.gather == 1;
   if (f.midstream >= 0)
     t.midstream = f.midstream == 1;
+  if (f.packed >= 0)
+    t.packed = f.packed == 1;
   return t;
 }
 
 /* ------------------------------------------------------------ the cache file */
 
 /* 2: with runs; 3: with staged-narrow and tall; 4: with gather; 5: with
- * tall-narrow and ahead; 6: with midstream. */
+ * tall-narrow and ahead; 6: with midstream and packed. */
 #define WISDOM_HEADER "cute-layout copy wisdom 6"
 #define WISDOM_NAME "copy-wisdom"
 #define PATH_CAP 4096
@@ -166,9 +171,9 @@ static bool cache_dir(char *out, size_t cap) {
 static int wisdom_text(char *out, size_t cap, const char *processor, cl_copy_tuning t) {
   return snprintf(out, cap,
                   "%s\nlibrary %s\nprocessor %s\nstaged %d\nstaged-narrow %d\nprefetch %d\nruns %d\ntall %d\n"
-                  "tall-narrow %d\nahead %d\ngather %d\nmidstream %d\n",
+                  "tall-narrow %d\nahead %d\ngather %d\nmidstream %d\npacked %d\n",
                   WISDOM_HEADER, CUTELAYOUT_VERSION_STRING, processor, t.staged, t.staged_narrow, t.prefetch, t.runs,
-                  t.tall, t.tall_narrow, t.ahead, t.gather, t.midstream);
+                  t.tall, t.tall_narrow, t.ahead, t.gather, t.midstream, t.packed);
 }
 
 /* Reads the file in dir: true, with *t, only when it is whole and names this
@@ -182,9 +187,9 @@ static bool read_wisdom(const char *dir, const char *processor, cl_copy_tuning *
   size_t n = fread(text, 1, sizeof text - 1, f);
   fclose(f);
   text[n] = '\0';
-  /* The file is exactly what wisdom_text writes for one of the 512
+  /* The file is exactly what wisdom_text writes for one of the 1024
    * choices, or it is not used. */
-  for (int k = 0; k < 512; k++) {
+  for (int k = 0; k < 1024; k++) {
     cl_copy_tuning c = {.staged = (k & 1) != 0,
                         .staged_narrow = (k & 2) != 0,
                         .prefetch = (k & 4) != 0,
@@ -193,7 +198,8 @@ static bool read_wisdom(const char *dir, const char *processor, cl_copy_tuning *
                         .gather = (k & 32) != 0,
                         .tall_narrow = (k & 64) != 0,
                         .ahead = (k & 128) != 0,
-                        .midstream = (k & 256) != 0};
+                        .midstream = (k & 256) != 0,
+                        .packed = (k & 512) != 0};
     char expect[1024];
     wisdom_text(expect, sizeof expect, processor, c);
     if (strcmp(text, expect) == 0) {
@@ -382,7 +388,9 @@ static void choose_by_timing(cal_buffers *buf, const cal_choice *c, cl_copy_tuni
  *   tile: midsize copies (above), their times added; on AMD EPYC (Zen 5)
  *   streaming won the float transpose by 1.1-1.3x and lost the other by
  *   2.4-2.5x, while on the GPU machine's Xeon copy-random's transposes of
- *   both kinds ran 1.7-2.5x as fast streamed. */
+ *   both kinds ran 1.7-2.5x as fast streamed;
+ *   packed: 31500 x 133 2-byte elements transposed, dst rows of 266 bytes,
+ *   back to back. */
 static cl_status measure(cl_copy_tuning *out) {
   const size_t bytes = (size_t)(CAL_SLICES * CAL_BYTES);
   char *dbuf = cl_alloc(bytes), *sbuf = cl_alloc(bytes);
@@ -407,6 +415,7 @@ static cl_status measure(cl_copy_tuning *out) {
         {offsetof(cl_copy_tuning, midstream),
          {{"(1024,2048):(1,1024)", "(1024,2048):(2048,1)", 4, true},
           {"(128,4096):(1,128)", "(128,4096):(4096,1)", 16, true}}},
+        {offsetof(cl_copy_tuning, packed), {{"(133,31500):(1,133)", "(133,31500):(31500,1)", 2, false}}},
     };
     bool ok = true;
     cl_copy_tuning t = defaults;
@@ -458,7 +467,7 @@ cl_copy_tuning cl_copy_tuning_for(int64_t bytes) {
     return apply(defaults, f);
   cl_copy_tuning t = defaults;
   if (f.staged < 0 || f.staged_narrow < 0 || f.prefetch < 0 || f.runs < 0 || f.tall < 0 || f.tall_narrow < 0 ||
-      f.ahead < 0 || f.gather < 0 || f.midstream < 0) {
+      f.ahead < 0 || f.gather < 0 || f.midstream < 0 || f.packed < 0) {
     char dir[PATH_CAP];
     if (!cache_dir(dir, sizeof dir))
       dir[0] = '\0';

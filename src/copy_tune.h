@@ -11,7 +11,8 @@
  *      2-byte elements alone), "prefetch" / "noprefetch", "runs" /
  *      "noruns", "tall" / "notall", "narrow-tall" / "narrow-notall" (that
  *      of 1- and 2-byte elements), "ahead" / "noahead", "gather" /
- *      "nogather" and "midstream" / "nomidstream", each forcing
+ *      "nogather", "midstream" / "nomidstream" and "packed" / "nopacked",
+ *      each forcing
  *      its choice, later words over earlier ones (the others are measured,
  *      cached or the defaults); CUTELAYOUT_COPY_STAGING = "1" / "0" forces
  *      both staging choices alone, as before;
@@ -75,6 +76,13 @@ typedef struct cl_copy_tuning {
    * 0.74-0.80x, the float transpose 1193 x 2009 1.75x as fast, while on
    * AMD EPYC (Zen 5) it measured even (default: no). */
   bool midstream;
+  /* Streamed transposes whose dst rows are short (PACKED_ROW_BYTES or
+   * less, copy_plan.c) and back to back transpose blocks of whole rows
+   * into the staging buffer with cached stores and stream each block out
+   * as one run, where line tiles would stream pieces of rows: on the GPU
+   * machine's Xeon, copy-random's permutations with dst rows of 266 bytes
+   * ran at 0.26x memcpy so (default: no). */
+  bool packed;
 } cl_copy_tuning;
 
 /* The smallest copy that the midstream choice streams: the size it is

@@ -604,6 +604,10 @@ static void test_copy_threads(void **state) {
       {"(3,2,174763):(2,1,6)", "(2,3,174763):(3,1,6)", CL_COPY_STORES_AUTO},           /* tails */
       {"(1100,1000):(1,1100)", "(1100,1000):(2003,2)", CL_COPY_STORES_AUTO},           /* gathered transpose */
       {"(1100,250):(1,1100)", "(1100,250):(503,2)", CL_COPY_STORES_AUTO},              /* the same, split along i */
+      /* src rows of 256 bytes: along j each part would read under 4 KiB of
+       * each, so along i */
+      {"(64,64,256):(16384,1,64)", "(64,64,256):(1,64,4096)", CL_COPY_STORES_STREAMING},
+      {"(133,8000):(1,133)", "(133,8000):(8000,1)", CL_COPY_STORES_STREAMING},         /* packed, if chosen: along j */
   };
   static const int counts[] = {2, 3, 7};
   for (size_t k = 0; k < COUNT_OF(cases); k++)
@@ -1124,6 +1128,58 @@ static void test_copy_strided_src_run(void **state) {
   }
 }
 
+/* Packed transposes (packed, chosen by the calibration for short dst rows
+ * back to back): blocks of whole rows transposed into the staging buffer,
+ * each streamed out as one run.  Rows of 1- to 16-byte elements, ragged on
+ * both sides, blocks cut short where the j run's first mode turns (rows of
+ * 50 back to back, groups of them padded apart), several blocks and a
+ * ragged last one, on misaligned buffers, with every kernel set and split
+ * between threads, against the definition; the plan says staged and
+ * streaming, cached stores leave it an ordinary transpose. */
+static void test_copy_packed(void **state) {
+  (void)state;
+  static const struct {
+    const char *d, *s;
+    size_t elem;
+  } cases[] = {
+      {"(133,3000):(1,133)", "(133,3000):(3000,1)", 2},          /* rows of 266 bytes, blocks of 960 */
+      {"(20,50,40):(1,20,1100)", "(20,50,40):(2000,1,50)", 4},   /* blocks cut at every 50 rows */
+      {"(37,4000):(1,37)", "(37,4000):(4000,1)", 8},             /* ragged i */
+      {"(100,5000):(1,100)", "(100,5000):(5000,1)", 1},          /* bytes, rows of 100 */
+      {"(9,3000):(1,9)", "(9,3000):(3000,1)", 16},               /* 144-byte rows */
+      {"(8,8,600):(1,8,64)", "(8,8,600):(600,5400,1)", 8},       /* an i run of two modes: rows of 512 bytes */
+  };
+  setenv("CUTELAYOUT_COPY_TUNE", "packed", 1);
+  cl_copy_options_t stream = with_stores(CL_COPY_STORES_STREAMING), cached = with_stores(CL_COPY_STORES_CACHED);
+  for (size_t k = 0; k < COUNT_OF(cases); k++) {
+    for (size_t isa = 0; isa < COUNT_OF(isas); isa++) {
+      setenv("CUTELAYOUT_COPY_ISA", isas[isa], 1);
+      check_copy(cases[k].d, cases[k].s, cases[k].elem, 0, 0, &stream);
+      check_copy(cases[k].d, cases[k].s, cases[k].elem, 64 - cases[k].elem, 5, &stream);
+    }
+    unsetenv("CUTELAYOUT_COPY_ISA");
+    check_copy(cases[k].d, cases[k].s, cases[k].elem, 0, 0, &cached);
+    static char dbuf[1 << 21], sbuf[1 << 21];
+    cl_tensor_t *d = raw_tensor(dbuf, cases[k].elem, cases[k].d), *s = raw_tensor(sbuf, cases[k].elem, cases[k].s);
+    cl_copy_plan_t *p = plan_of(d, s, &stream);
+    if ((p->flags & (CL_COPY_PLAN_STAGED | CL_COPY_PLAN_STREAMING)) != (CL_COPY_PLAN_STAGED | CL_COPY_PLAN_STREAMING)) {
+      char plan[512];
+      cl_tensor_copy_explain(d, s, plan, sizeof plan);
+      fail_msg("%s <- %s: not packed: %s", cases[k].d, cases[k].s, plan);
+    }
+    free(p);
+    p = plan_of(d, s, &cached);
+    assert_int_equal(p->flags & (CL_COPY_PLAN_STAGED | CL_COPY_PLAN_STREAMING), 0);
+    free(p);
+    cl_tensor_free(d);
+    cl_tensor_free(s);
+  }
+  cl_copy_options_t split = stream;
+  split.threads = 3; /* 3.2 MiB: three parts, each a range of rows */
+  check_copy("(133,12000):(1,133)", "(133,12000):(12000,1)", 2, 0, 0, &split);
+  setenv("CUTELAYOUT_COPY_TUNE", "off", 1);
+}
+
 static void test_copy_plan_errors(void **state) {
   (void)state;
   float buf[128];
@@ -1276,6 +1332,7 @@ int main(void) {
       cmocka_unit_test(test_copy_threads),      cmocka_unit_test(test_copy_isa_names),
       cmocka_unit_test(test_copy_short_inner),   cmocka_unit_test(test_copy_pool_errors),
       cmocka_unit_test(test_copy_channels),     cmocka_unit_test(test_copy_run_split),
+      cmocka_unit_test(test_copy_packed),
       cmocka_unit_test(test_copy_strided_src_run),
       cmocka_unit_test(test_copy_pool_shared),
       cmocka_unit_test(test_copy_empty),        cmocka_unit_test(test_copy_plan_definition),

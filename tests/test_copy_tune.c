@@ -14,7 +14,8 @@
  * a transpose whose dst rows are 8196 bytes apart, so at every offset
  * in a line (STAGED when their runs are streamed), and a transpose whose
  * src run takes every other element (GATHERED when gathers are chosen);
- * and a transpose of 8 MiB (STREAMING when transposes that size stream).
+ * a transpose of 8 MiB (STREAMING when transposes that size stream); and
+ * one whose dst rows are 128 bytes, back to back (STAGED when packed).
  * The process remembers its choice per cache directory, so each case
  * points XDG_CACHE_HOME at a fresh one. */
 #define _POSIX_C_SOURCE 200809L /* setenv, mkdtemp */
@@ -65,6 +66,9 @@ static bool gathered_now(void) {
 /* 8 MiB: under the size from which a copy streams by default. */
 static bool midstream_now(void) {
   return (big_flags("(1024,2048):(1,1024)", "(1024,2048):(2048,1)") & CL_COPY_PLAN_STREAMING) != 0;
+}
+static bool packed_now(void) {
+  return (big_flags("(32,131072):(1,32)", "(32,131072):(131072,1)") & CL_COPY_PLAN_STAGED) != 0;
 }
 static bool prefetched_now(void) {
   return (big_flags("(128,128,256):(128,1,16384)", "(128,128,256):(16384,128,1)") & CL_COPY_PLAN_PREFETCH) != 0;
@@ -129,8 +133,9 @@ static void expect_wisdom(const char *file) {
   int staged = value_of(text, "staged"), narrow = value_of(text, "staged-narrow");
   int prefetch = value_of(text, "prefetch"), runs = value_of(text, "runs"), tall = value_of(text, "tall");
   int gather = value_of(text, "gather"), tall_narrow = value_of(text, "tall-narrow");
-  int ahead = value_of(text, "ahead"), midstream = value_of(text, "midstream");
+  int ahead = value_of(text, "ahead"), midstream = value_of(text, "midstream"), packed = value_of(text, "packed");
   assert_true(midstream == 0 || midstream == 1);
+  assert_true(packed == 0 || packed == 1);
   assert_true(gather == 0 || gather == 1);
   assert_true(tall_narrow == 0 || tall_narrow == 1);
   assert_true(ahead == 0 || ahead == 1);
@@ -146,6 +151,7 @@ static void expect_wisdom(const char *file) {
   assert_int_equal(runs_now(), runs == 1);
   assert_int_equal(gathered_now(), gather == 1);
   assert_int_equal(midstream_now(), midstream == 1);
+  assert_int_equal(packed_now(), packed == 1);
 }
 
 /* ------------------------------------------------------------ tests */
@@ -179,7 +185,8 @@ static void test_cache_missing(void **state) {
 
 /* A whole file of this processor and version is used as it stands: each
  * of the 256 choices of the first eight, planted, is the one in force, the
- * ninth (midstream) set by their parity, so that it takes both values
+ * ninth (midstream) set by their parity and the tenth (packed) by its
+ * opposite, so that both take both values
  * (nothing measured; the tall and ahead choices show in no plan flag, but
  * a file not taken would be rewritten with the measured choices, which the
  * loop cannot all match). */
@@ -195,6 +202,7 @@ static void test_cache_used(void **state) {
     char *ah = strstr(text, "\nahead ") + 7, *ms = strstr(text, "\nmidstream ") + 11;
     const bool mid = __builtin_parity((unsigned)k) != 0;
     *ms = (char)('0' + mid);
+    *(strstr(text, "\npacked ") + 8) = (char)('0' + !mid);
     *st = (char)('0' + (k & 1));
     *pf = (char)('0' + ((k >> 1) & 1));
     *ru = (char)('0' + ((k >> 2) & 1));
@@ -210,6 +218,7 @@ static void test_cache_used(void **state) {
     assert_int_equal(narrow_staged_now(), ((k >> 3) & 1) != 0);
     assert_int_equal(gathered_now(), ((k >> 5) & 1) != 0);
     assert_int_equal(midstream_now(), mid);
+    assert_int_equal(packed_now(), !mid);
     assert_string_equal(slurp(file), text);
   }
 }
@@ -304,7 +313,7 @@ static void test_cache_home(void **state) {
     setenv("HOME", saved, 1);
 }
 
-/* CUTELAYOUT_COPY_TUNE: off leaves the defaults (direct, prefetch, runs, gather, no midstream) and reads
+/* CUTELAYOUT_COPY_TUNE: off leaves the defaults (direct, prefetch, runs, gather, no midstream, not packed) and reads
  * nothing; a list forces each named choice, the others as measured; an
  * unknown word is ignored. */
 static void test_env(void **state) {
@@ -318,6 +327,7 @@ static void test_env(void **state) {
   *(strstr(text, "\nruns ") + 6) = '0';
   *(strstr(text, "\ngather ") + 8) = '0';
   *(strstr(text, "\nmidstream ") + 11) = '1';
+  *(strstr(text, "\npacked ") + 8) = '1';
   plant(file, text);
   setenv("CUTELAYOUT_COPY_TUNE", "off", 1);
   assert_false(staged_now());
@@ -326,6 +336,7 @@ static void test_env(void **state) {
   assert_true(runs_now());
   assert_true(gathered_now());
   assert_false(midstream_now());
+  assert_false(packed_now());
   setenv("CUTELAYOUT_COPY_TUNE", "runs", 1);
   assert_true(runs_now());
   assert_false(gathered_now()); /* the file's */
@@ -335,6 +346,12 @@ static void test_env(void **state) {
   assert_false(gathered_now()); /* the file's */
   setenv("CUTELAYOUT_COPY_TUNE", "nogather,midstream", 1);
   assert_true(midstream_now());
+  assert_true(packed_now()); /* the file's */
+  setenv("CUTELAYOUT_COPY_TUNE", "nopacked", 1);
+  assert_false(packed_now());
+  assert_true(midstream_now()); /* the file's */
+  setenv("CUTELAYOUT_COPY_TUNE", "nopacked,packed", 1);
+  assert_true(packed_now());
   setenv("CUTELAYOUT_COPY_TUNE", "gather", 1);
   assert_true(gathered_now());
   setenv("CUTELAYOUT_COPY_TUNE", "nogather", 1);
@@ -482,7 +499,7 @@ static void test_same_values(void **state) {
                                       "tall",            "notall",          "gather",
                                       "nogather",        "narrow-tall",     "narrow-notall",
                                       "ahead",           "noahead",         "midstream",
-                                      "nomidstream"};
+                                      "nomidstream",     "packed",          "nopacked"};
   static const char *const pairs[][2] = {
       {"(128,600):(1,128)", "(128,600):(600,1)"},
       {"(700,100):(1,701)", "(700,100):(100,1)"}, /* dst rows at every offset in a line: runs */
