@@ -349,9 +349,11 @@ static cl_status transpose_tables(cl_copy_job *p) {
 
 /* Whether a transpose short of NONTEMPORAL_BYTES streams its stores all the
  * same: from CL_COPY_MIDSTREAM_BYTES on, where the processor gains by it
- * (tuning.midstream, measured). */
-static bool streams_midsize(const cl_tensor_t *dst, cl_copy_tuning tuning) {
-  return tuning.midstream && dst->size >= CL_COPY_MIDSTREAM_BYTES / (int64_t)dst->elem_size;
+ * (tuning.midstream, measured; midstream_wide for 16-byte elements, whose
+ * tiles write one line per dst row). */
+static bool streams_midsize(const cl_copy_job *p, const cl_tensor_t *dst, cl_copy_tuning tuning) {
+  bool gains = p->elem == 16 ? tuning.midstream_wide : tuning.midstream;
+  return gains && dst->size >= CL_COPY_MIDSTREAM_BYTES / (int64_t)dst->elem_size;
 }
 
 /* Whether every step of the j run (every dst row of a transpose) starts at
@@ -527,7 +529,7 @@ cl_status cl_copy_job_make(cl_copy_job *p, const cl_tensor_t *dst, const cl_leav
     bool stream = stores == CL_COPY_STORES_STREAMING ||
                   (stores == CL_COPY_STORES_AUTO && dst->size >= NONTEMPORAL_BYTES / (int64_t)dst->elem_size);
     if (s == CL_OK && p->kind == CL_COPY_TRANSPOSE)
-      transpose_strategy(p, dst, stream || (stores == CL_COPY_STORES_AUTO && streams_midsize(dst, t)), t);
+      transpose_strategy(p, dst, stream || (stores == CL_COPY_STORES_AUTO && streams_midsize(p, dst, t)), t);
     else if (s == CL_OK && p->kind == CL_COPY_ONE)
       p->nontemporal = stream;
   }

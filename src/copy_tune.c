@@ -43,6 +43,7 @@ static const cl_copy_tuning defaults = {.staged = false,
                                         .ahead = false,
                                         .gather = true,
                                         .midstream = false,
+                                        .midstream_wide = false,
                                         .packed = false};
 
 /* ------------------------------------------------------------ the environment */
@@ -50,11 +51,11 @@ static const cl_copy_tuning defaults = {.staged = false,
 /* A choice forced by the environment: -1 none, else 0 or 1. */
 typedef struct forced {
   bool off;
-  int staged, staged_narrow, prefetch, runs, tall, tall_narrow, ahead, gather, midstream, packed;
+  int staged, staged_narrow, prefetch, runs, tall, tall_narrow, ahead, gather, midstream, midstream_wide, packed;
 } forced;
 
 static forced read_env(void) {
-  forced f = {false, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
+  forced f = {false, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
   const char *tune = getenv("CUTELAYOUT_COPY_TUNE");
   if (tune != NULL && strcmp(tune, "off") == 0) {
     f.off = true;
@@ -84,6 +85,8 @@ static forced read_env(void) {
         f.gather = w[0] == 'g';
       else if (strcmp(w, "midstream") == 0 || strcmp(w, "nomidstream") == 0)
         f.midstream = w[0] == 'm';
+      else if (strcmp(w, "wide-midstream") == 0 || strcmp(w, "wide-nomidstream") == 0)
+        f.midstream_wide = w[5] == 'm';
       else if (strcmp(w, "packed") == 0 || strcmp(w, "nopacked") == 0)
         f.packed = w[0] == 'p';
     }
@@ -113,6 +116,8 @@ static cl_copy_tuning apply(cl_copy_tuning t, forced f) {
     t.gather = f.gather == 1;
   if (f.midstream >= 0)
     t.midstream = f.midstream == 1;
+  if (f.midstream_wide >= 0)
+    t.midstream_wide = f.midstream_wide == 1;
   if (f.packed >= 0)
     t.packed = f.packed == 1;
   return t;
@@ -121,7 +126,7 @@ static cl_copy_tuning apply(cl_copy_tuning t, forced f) {
 /* ------------------------------------------------------------ the cache file */
 
 /* 2: with runs; 3: with staged-narrow and tall; 4: with gather; 5: with
- * tall-narrow and ahead; 6: with midstream and packed. */
+ * tall-narrow and ahead; 6: with midstream, midstream-wide and packed. */
 #define WISDOM_HEADER "cute-layout copy wisdom 6"
 #define WISDOM_NAME "copy-wisdom"
 #define PATH_CAP 4096
@@ -171,9 +176,9 @@ static bool cache_dir(char *out, size_t cap) {
 static int wisdom_text(char *out, size_t cap, const char *processor, cl_copy_tuning t) {
   return snprintf(out, cap,
                   "%s\nlibrary %s\nprocessor %s\nstaged %d\nstaged-narrow %d\nprefetch %d\nruns %d\ntall %d\n"
-                  "tall-narrow %d\nahead %d\ngather %d\nmidstream %d\npacked %d\n",
+                  "tall-narrow %d\nahead %d\ngather %d\nmidstream %d\nmidstream-wide %d\npacked %d\n",
                   WISDOM_HEADER, CUTELAYOUT_VERSION_STRING, processor, t.staged, t.staged_narrow, t.prefetch, t.runs,
-                  t.tall, t.tall_narrow, t.ahead, t.gather, t.midstream, t.packed);
+                  t.tall, t.tall_narrow, t.ahead, t.gather, t.midstream, t.midstream_wide, t.packed);
 }
 
 /* Reads the file in dir: true, with *t, only when it is whole and names this
@@ -187,9 +192,9 @@ static bool read_wisdom(const char *dir, const char *processor, cl_copy_tuning *
   size_t n = fread(text, 1, sizeof text - 1, f);
   fclose(f);
   text[n] = '\0';
-  /* The file is exactly what wisdom_text writes for one of the 1024
+  /* The file is exactly what wisdom_text writes for one of the 2048
    * choices, or it is not used. */
-  for (int k = 0; k < 1024; k++) {
+  for (int k = 0; k < 2048; k++) {
     cl_copy_tuning c = {.staged = (k & 1) != 0,
                         .staged_narrow = (k & 2) != 0,
                         .prefetch = (k & 4) != 0,
@@ -199,7 +204,8 @@ static bool read_wisdom(const char *dir, const char *processor, cl_copy_tuning *
                         .tall_narrow = (k & 64) != 0,
                         .ahead = (k & 128) != 0,
                         .midstream = (k & 256) != 0,
-                        .packed = (k & 512) != 0};
+                        .packed = (k & 512) != 0,
+                        .midstream_wide = (k & 1024) != 0};
     char expect[1024];
     wisdom_text(expect, sizeof expect, processor, c);
     if (strcmp(text, expect) == 0) {
@@ -270,13 +276,10 @@ static int64_t now_ns(void) {
 
 /* A copy of `elem`-byte elements to measure: dst <- src, layouts as text.
  * A large copy's choices are timed with streaming stores, each copy on the
- * next slices (from memory); a midsize copy's (midstream) with the stores
- * that the tuning gives a copy of its size, on the same slices every time,
- * where its data can stay in the last-level cache as that of repeated
- * copies of this size would: on AMD EPYC (Zen 5), streaming took the
- * 8 MiB float transpose from memory 1.1-1.3x as fast (so the choice came
- * out streamed), while copy-random's cached transposes of 8 to 16 MiB ran
- * at 0.3-0.7x their speed streamed. */
+ * next slices (from memory); a midsize copy's (midstream, midstream_wide)
+ * with the stores that the tuning gives a copy of its size, on the same
+ * slices every time, where its data can stay in the last-level cache as
+ * that of repeated copies of this size does. */
 typedef struct cal_copy {
   const char *dtext, *stext;
   size_t elem;
@@ -324,11 +327,10 @@ static int64_t time_copy(cal_buffers *b, cal_copy c, cl_copy_tuning t) {
 }
 
 /* A choice (a bool member of cl_copy_tuning, at byte `choice`) and the
- * copies it is timed on: one, or two when it must pay on both (the second's
- * dtext NULL when there is one). */
+ * copy it is timed on. */
 typedef struct cal_choice {
   size_t choice;
-  cal_copy copy[2];
+  cal_copy copy;
 } cal_choice;
 
 /* The best time of candidate a and of b on the copy c: each run once to warm
@@ -350,20 +352,14 @@ static void best_times(cal_buffers *buf, cal_copy c, cl_copy_tuning a, cl_copy_t
   }
 }
 
-/* Flips the choice c of *t when the flipped tuning runs c's copies faster,
- * their best times added. */
+/* Flips the choice c of *t when the flipped tuning runs c's copy faster. */
 static void choose_by_timing(cal_buffers *buf, const cal_choice *c, cl_copy_tuning *t, bool *ok) {
   cl_copy_tuning other = *t;
   bool *flipped = (bool *)((char *)&other + c->choice);
   *flipped = !*flipped;
-  int64_t sum_t = 0, sum_other = 0;
-  for (int k = 0; k < 2 && c->copy[k].dtext != NULL && *ok; k++) {
-    int64_t best_t, best_other;
-    best_times(buf, c->copy[k], *t, other, &best_t, &best_other, ok);
-    sum_t += best_t;
-    sum_other += best_other;
-  }
-  if (*ok && sum_other < sum_t)
+  int64_t best_t, best_other;
+  best_times(buf, c->copy, *t, other, &best_t, &best_other, ok);
+  if (*ok && best_other < best_t)
     *t = other;
 }
 
@@ -383,12 +379,12 @@ static void choose_by_timing(cal_buffers *buf, const cal_choice *c, cl_copy_tuni
  *   Zen 5 (1.79 ms either way), so the choice fell by chance, while bytes
  *   took 2.0-2.6 ms gathered against 4.8-8.3 ms not;
  *   midstream: 2048 x 1024 floats transposed (8 MiB, the smallest copy the
- *   choice concerns), dst rows 4 KiB apart, and 4096 x 128 16-byte
- *   elements, dst rows 2 KiB apart, each taking a line of every row per
- *   tile: midsize copies (above), their times added; on AMD EPYC (Zen 5)
- *   streaming won the float transpose by 1.1-1.3x and lost the other by
- *   2.4-2.5x, while on the GPU machine's Xeon copy-random's transposes of
- *   both kinds ran 1.7-2.5x as fast streamed;
+ *   choice concerns), dst rows 4 KiB apart, a midsize copy (above);
+ *   midstream_wide: 4096 x 128 16-byte elements, dst rows 2 KiB apart,
+ *   each taking a line of every row per tile, a midsize copy: on AMD EPYC
+ *   (Zen 5) streaming won the float transpose by 1.1-1.3x and lost this
+ *   one by 2.4-2.5x, while on the GPU machine's Xeon copy-random's
+ *   transposes of both kinds ran 1.7-2.5x as fast streamed;
  *   packed: 31500 x 133 2-byte elements transposed, dst rows of 266 bytes,
  *   back to back. */
 static cl_status measure(cl_copy_tuning *out) {
@@ -404,18 +400,17 @@ static cl_status measure(cl_copy_tuning *out) {
     /* In this order: prefetch and tall are timed on the same copy, and each
      * choice is timed with the ones before it settled. */
     static const cal_choice choices[] = {
-        {offsetof(cl_copy_tuning, staged), {{"(1024,2048):(1,1024)", "(1024,2048):(2048,1)", 4, false}}},
-        {offsetof(cl_copy_tuning, staged_narrow), {{"(2048,4096):(1,2048)", "(2048,4096):(4096,1)", 1, false}}},
-        {offsetof(cl_copy_tuning, prefetch), {{"(128,128,128):(128,1,16384)", "(128,128,128):(16384,128,1)", 4, false}}},
-        {offsetof(cl_copy_tuning, tall), {{"(128,128,128):(128,1,16384)", "(128,128,128):(16384,128,1)", 4, false}}},
-        {offsetof(cl_copy_tuning, tall_narrow), {{"(128,256,256):(256,1,32768)", "(128,256,256):(65536,256,1)", 1, false}}},
-        {offsetof(cl_copy_tuning, ahead), {{"(1000,2000):(1,1000)", "(1000,2000):(2000,1)", 4, false}}},
-        {offsetof(cl_copy_tuning, runs), {{"(1001,2000):(1,1001)", "(1001,2000):(2000,1)", 4, false}}},
-        {offsetof(cl_copy_tuning, gather), {{"(441505,19):(1,441505)", "(441505,19):(19,1)", 1, false}}},
-        {offsetof(cl_copy_tuning, midstream),
-         {{"(1024,2048):(1,1024)", "(1024,2048):(2048,1)", 4, true},
-          {"(128,4096):(1,128)", "(128,4096):(4096,1)", 16, true}}},
-        {offsetof(cl_copy_tuning, packed), {{"(133,31500):(1,133)", "(133,31500):(31500,1)", 2, false}}},
+        {offsetof(cl_copy_tuning, staged), {"(1024,2048):(1,1024)", "(1024,2048):(2048,1)", 4, false}},
+        {offsetof(cl_copy_tuning, staged_narrow), {"(2048,4096):(1,2048)", "(2048,4096):(4096,1)", 1, false}},
+        {offsetof(cl_copy_tuning, prefetch), {"(128,128,128):(128,1,16384)", "(128,128,128):(16384,128,1)", 4, false}},
+        {offsetof(cl_copy_tuning, tall), {"(128,128,128):(128,1,16384)", "(128,128,128):(16384,128,1)", 4, false}},
+        {offsetof(cl_copy_tuning, tall_narrow), {"(128,256,256):(256,1,32768)", "(128,256,256):(65536,256,1)", 1, false}},
+        {offsetof(cl_copy_tuning, ahead), {"(1000,2000):(1,1000)", "(1000,2000):(2000,1)", 4, false}},
+        {offsetof(cl_copy_tuning, runs), {"(1001,2000):(1,1001)", "(1001,2000):(2000,1)", 4, false}},
+        {offsetof(cl_copy_tuning, gather), {"(441505,19):(1,441505)", "(441505,19):(19,1)", 1, false}},
+        {offsetof(cl_copy_tuning, midstream), {"(1024,2048):(1,1024)", "(1024,2048):(2048,1)", 4, true}},
+        {offsetof(cl_copy_tuning, midstream_wide), {"(128,4096):(1,128)", "(128,4096):(4096,1)", 16, true}},
+        {offsetof(cl_copy_tuning, packed), {"(133,31500):(1,133)", "(133,31500):(31500,1)", 2, false}},
     };
     bool ok = true;
     cl_copy_tuning t = defaults;
@@ -467,7 +462,7 @@ cl_copy_tuning cl_copy_tuning_for(int64_t bytes) {
     return apply(defaults, f);
   cl_copy_tuning t = defaults;
   if (f.staged < 0 || f.staged_narrow < 0 || f.prefetch < 0 || f.runs < 0 || f.tall < 0 || f.tall_narrow < 0 ||
-      f.ahead < 0 || f.gather < 0 || f.midstream < 0 || f.packed < 0) {
+      f.ahead < 0 || f.gather < 0 || f.midstream < 0 || f.midstream_wide < 0 || f.packed < 0) {
     char dir[PATH_CAP];
     if (!cache_dir(dir, sizeof dir))
       dir[0] = '\0';

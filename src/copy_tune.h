@@ -11,8 +11,9 @@
  *      2-byte elements alone), "prefetch" / "noprefetch", "runs" /
  *      "noruns", "tall" / "notall", "narrow-tall" / "narrow-notall" (that
  *      of 1- and 2-byte elements), "ahead" / "noahead", "gather" /
- *      "nogather", "midstream" / "nomidstream" and "packed" / "nopacked",
- *      each forcing
+ *      "nogather", "midstream" / "nomidstream", "wide-midstream" /
+ *      "wide-nomidstream" (that of 16-byte elements) and "packed" /
+ *      "nopacked", each forcing
  *      its choice, later words over earlier ones (the others are measured,
  *      cached or the defaults); CUTELAYOUT_COPY_STAGING = "1" / "0" forces
  *      both staging choices alone, as before;
@@ -69,13 +70,18 @@ typedef struct cl_copy_tuning {
    * transposes (copy_exec.c); else an element at a time, or as whole
    * tiles moved back over columns already written (default: yes). */
   bool gather;
-  /* Transposes of CL_COPY_MIDSTREAM_BYTES up to 16 MiB stream their
-   * stores too, where CL_COPY_STORES_AUTO leaves them to the caller's
-   * cache: on the GPU machine's Xeon (300 MiB of L3), streaming copy-random's
-   * transposes of 8 to 16 MiB took its median from 0.62-0.74x memcpy to
-   * 0.74-0.80x, the float transpose 1193 x 2009 1.75x as fast, while on
-   * AMD EPYC (Zen 5) it measured even (default: no). */
+  /* Transposes of elements of 1 to 8 bytes, of CL_COPY_MIDSTREAM_BYTES up
+   * to 16 MiB, stream their stores too, where CL_COPY_STORES_AUTO leaves
+   * them to the caller's cache: on the GPU machine's Xeon (300 MiB of L3),
+   * streaming copy-random's transposes of 8 to 16 MiB took its median from
+   * 0.62-0.74x memcpy to 0.74-0.80x, the float transpose 1193 x 2009 1.75x
+   * as fast (default: no). */
   bool midstream;
+  /* The same for 16-byte elements, whose tiles (4 x 4) write one line into
+   * each dst row: on AMD EPYC (Zen 5) copy-random's f32, f64 and byte
+   * transposes of that size ran 1.2-1.6x as fast streamed, its 16-byte
+   * permutation with dst rows of 2 KiB at 0.46x (default: no). */
+  bool midstream_wide;
   /* Streamed transposes whose dst rows are short (PACKED_ROW_BYTES or
    * less, copy_plan.c) and back to back transpose blocks of whole rows
    * into the staging buffer with cached stores and stream each block out

@@ -14,7 +14,8 @@
  * a transpose whose dst rows are 8196 bytes apart, so at every offset
  * in a line (STAGED when their runs are streamed), and a transpose whose
  * src run takes every other element (GATHERED when gathers are chosen);
- * a transpose of 8 MiB (STREAMING when transposes that size stream); and
+ * a transpose of 8 MiB (STREAMING when transposes that size stream), the
+ * same of 16-byte elements (a float64 vector of 2, STREAMING likewise); and
  * one whose dst rows are 128 bytes, back to back (STAGED when packed).
  * The process remembers its choice per cache directory, so each case
  * points XDG_CACHE_HOME at a fresh one. */
@@ -66,6 +67,10 @@ static bool gathered_now(void) {
 /* 8 MiB: under the size from which a copy streams by default. */
 static bool midstream_now(void) {
   return (big_flags("(1024,2048):(1,1024)", "(1024,2048):(2048,1)") & CL_COPY_PLAN_STREAMING) != 0;
+}
+static bool midstream_wide_now(void) {
+  return (big_flags_of("(2,128,4096):(1,2,256)", "(2,128,4096):(1,8192,2)", CL_DTYPE_FLOAT64) &
+          CL_COPY_PLAN_STREAMING) != 0;
 }
 static bool packed_now(void) {
   return (big_flags("(32,131072):(1,32)", "(32,131072):(131072,1)") & CL_COPY_PLAN_STAGED) != 0;
@@ -134,6 +139,8 @@ static void expect_wisdom(const char *file) {
   int prefetch = value_of(text, "prefetch"), runs = value_of(text, "runs"), tall = value_of(text, "tall");
   int gather = value_of(text, "gather"), tall_narrow = value_of(text, "tall-narrow");
   int ahead = value_of(text, "ahead"), midstream = value_of(text, "midstream"), packed = value_of(text, "packed");
+  int wide = value_of(text, "midstream-wide");
+  assert_true(wide == 0 || wide == 1);
   assert_true(midstream == 0 || midstream == 1);
   assert_true(packed == 0 || packed == 1);
   assert_true(gather == 0 || gather == 1);
@@ -152,6 +159,7 @@ static void expect_wisdom(const char *file) {
   assert_int_equal(gathered_now(), gather == 1);
   assert_int_equal(midstream_now(), midstream == 1);
   assert_int_equal(packed_now(), packed == 1);
+  assert_int_equal(midstream_wide_now(), wide == 1);
 }
 
 /* ------------------------------------------------------------ tests */
@@ -185,8 +193,8 @@ static void test_cache_missing(void **state) {
 
 /* A whole file of this processor and version is used as it stands: each
  * of the 256 choices of the first eight, planted, is the one in force, the
- * ninth (midstream) set by their parity and the tenth (packed) by its
- * opposite, so that both take both values
+ * ninth (midstream) and the eleventh (midstream-wide) set by their parity
+ * and the tenth (packed) by its opposite, so that these take both values
  * (nothing measured; the tall and ahead choices show in no plan flag, but
  * a file not taken would be rewritten with the measured choices, which the
  * loop cannot all match). */
@@ -203,6 +211,7 @@ static void test_cache_used(void **state) {
     const bool mid = __builtin_parity((unsigned)k) != 0;
     *ms = (char)('0' + mid);
     *(strstr(text, "\npacked ") + 8) = (char)('0' + !mid);
+    *(strstr(text, "\nmidstream-wide ") + 16) = (char)('0' + mid);
     *st = (char)('0' + (k & 1));
     *pf = (char)('0' + ((k >> 1) & 1));
     *ru = (char)('0' + ((k >> 2) & 1));
@@ -219,6 +228,7 @@ static void test_cache_used(void **state) {
     assert_int_equal(gathered_now(), ((k >> 5) & 1) != 0);
     assert_int_equal(midstream_now(), mid);
     assert_int_equal(packed_now(), !mid);
+    assert_int_equal(midstream_wide_now(), mid);
     assert_string_equal(slurp(file), text);
   }
 }
@@ -328,6 +338,7 @@ static void test_env(void **state) {
   *(strstr(text, "\ngather ") + 8) = '0';
   *(strstr(text, "\nmidstream ") + 11) = '1';
   *(strstr(text, "\npacked ") + 8) = '1';
+  *(strstr(text, "\nmidstream-wide ") + 16) = '0';
   plant(file, text);
   setenv("CUTELAYOUT_COPY_TUNE", "off", 1);
   assert_false(staged_now());
@@ -336,6 +347,7 @@ static void test_env(void **state) {
   assert_true(runs_now());
   assert_true(gathered_now());
   assert_false(midstream_now());
+  assert_false(midstream_wide_now());
   assert_false(packed_now());
   setenv("CUTELAYOUT_COPY_TUNE", "runs", 1);
   assert_true(runs_now());
@@ -352,6 +364,13 @@ static void test_env(void **state) {
   assert_true(midstream_now()); /* the file's */
   setenv("CUTELAYOUT_COPY_TUNE", "nopacked,packed", 1);
   assert_true(packed_now());
+  assert_false(midstream_wide_now()); /* the file's */
+  setenv("CUTELAYOUT_COPY_TUNE", "wide-midstream", 1);
+  assert_true(midstream_wide_now());
+  assert_true(midstream_now()); /* the file's */
+  setenv("CUTELAYOUT_COPY_TUNE", "nomidstream,wide-midstream,wide-nomidstream", 1);
+  assert_false(midstream_wide_now());
+  assert_false(midstream_now());
   setenv("CUTELAYOUT_COPY_TUNE", "gather", 1);
   assert_true(gathered_now());
   setenv("CUTELAYOUT_COPY_TUNE", "nogather", 1);
@@ -499,7 +518,8 @@ static void test_same_values(void **state) {
                                       "tall",            "notall",          "gather",
                                       "nogather",        "narrow-tall",     "narrow-notall",
                                       "ahead",           "noahead",         "midstream",
-                                      "nomidstream",     "packed",          "nopacked"};
+                                      "nomidstream",     "packed",          "nopacked",
+                                      "wide-midstream",  "wide-nomidstream"};
   static const char *const pairs[][2] = {
       {"(128,600):(1,128)", "(128,600):(600,1)"},
       {"(700,100):(1,701)", "(700,100):(100,1)"}, /* dst rows at every offset in a line: runs */
