@@ -724,8 +724,10 @@ static void *run_part_thread(void *arg) {
 
 /* The least share of each src row that a part of a transpose split along j
  * reads: shorter, the parts read a few lines of each row apiece, and the
- * processor's streams of one part run into the next part's lines. */
-#define SPLIT_SRC_RUN 4096
+ * processor's streams of one part run into the next part's lines (the
+ * 256x512x512 (2,0,1) float permutation, 128 bytes of each 2 KiB row per
+ * part at 16 threads). */
+#define SPLIT_SRC_RUN 1024
 
 /* The dimension to split between `threads` parts: the largest outer joint
  * mode when it has a step for each part, else the kernel's own dimension

@@ -604,7 +604,7 @@ static void test_copy_threads(void **state) {
       {"(3,2,174763):(2,1,6)", "(2,3,174763):(3,1,6)", CL_COPY_STORES_AUTO},           /* tails */
       {"(1100,1000):(1,1100)", "(1100,1000):(2003,2)", CL_COPY_STORES_AUTO},           /* gathered transpose */
       {"(1100,250):(1,1100)", "(1100,250):(503,2)", CL_COPY_STORES_AUTO},              /* the same, split along i */
-      /* src rows of 256 bytes: along j each part would read under 4 KiB of
+      /* src rows of 256 bytes: along j each part would read under 1 KiB of
        * each, so along i */
       {"(64,64,256):(16384,1,64)", "(64,64,256):(1,64,4096)", CL_COPY_STORES_STREAMING},
       {"(133,8000):(1,133)", "(133,8000):(8000,1)", CL_COPY_STORES_STREAMING},         /* packed, if chosen: along j */
