@@ -376,12 +376,14 @@ static bool read_in_order(const cl_copy_job *p) {
 
 /* Whether a transpose's dst rows are short and back to back: the first
  * mode of its j run continues its i run on the dst side, so a block of
- * whole rows within one turn of that mode is one run of dst; and a row is
- * at least a line, at most PACKED_ROW_BYTES. */
+ * whole rows within one turn of that mode is one run of dst, and a turn
+ * holds a tile's side of rows at least; a row is at least a line, at most
+ * PACKED_ROW_BYTES. */
 static bool rows_back_to_back(const cl_copy_job *p) {
-  const int64_t row = p->in * p->elem;
-  return p->m[p->ichain].d == row && row >= CL_COPY_LINE && row <= PACKED_ROW_BYTES &&
-         CL_COPY_STAGE_BYTES / row >= CL_COPY_LINE / p->elem;
+  const int64_t row = p->in * p->elem, side = CL_COPY_LINE / p->elem;
+  const cl_jmode *first = &p->m[p->ichain];
+  return first->d == row && first->n >= side && row >= CL_COPY_LINE && row <= PACKED_ROW_BYTES &&
+         CL_COPY_STAGE_BYTES / row >= side;
 }
 
 /* Elements of at most this many bytes read in address order are not
