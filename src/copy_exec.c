@@ -424,8 +424,10 @@ static void tiles_direct(const part *w, char *dst, const char *src, int64_t i0, 
 static int64_t tiles_staged(const part *w, char *dst, const char *src, int64_t i0, int64_t i1, int64_t j0, int64_t j1) {
   const cl_copy_job *p = w->p;
   const int64_t E = p->elem, run = p->stage_run, rows = p->stage_rows, B = run / E;
-  /* Strips of 16 src rows at most: the streams the processor follows. */
-  bool narrow = E < 4;
+  /* 1- and 2-byte elements: narrow tiles, in strips of 16 src rows (the
+   * streams the processor follows), or line tiles as wider ones where the
+   * plan says narrow_lines. */
+  bool narrow = E < 4 && !p->narrow_lines;
   cl_line_tile_fn tile = narrow ? w->isa->narrow_tile[log2_of(E)] : w->isa->line_tile[log2_of(E)];
   cl_strided_tile_fn strided = narrow ? NULL : w->isa->strided_tile[log2_of(E)];
   int64_t h = narrow ? 16 : CL_COPY_LINE / E;

@@ -467,6 +467,7 @@ static void transpose_strategy(cl_copy_job *p, const cl_tensor_t *dst, bool stre
     p->staged = false;
   p->stream_runs = stream && !aligned && p->in * p->elem >= p->stage_run && tuning.runs;
   p->staged = p->staged || p->stream_runs;
+  p->narrow_lines = tuning.narrow_lines;
   p->prefetch = tuning.prefetch && p->jn * p->elem <= SHORT_ROW_BYTES && !(p->elem <= IN_ORDER_UNFETCHED_BYTES && read_in_order(p));
   p->tall = read_in_order(p) && (p->elem >= 4 ? tuning.tall : tuning.tall_narrow && p->nontemporal);
   p->ahead = tuning.ahead && !p->prefetch && p->jn * p->elem > SHORT_ROW_BYTES;

@@ -83,6 +83,7 @@ typedef struct cl_copy_job {
   bool nontemporal; /* stream the stores past the cache */
   bool staged;      /* tiles go through a staging buffer, written out as runs per dst row */
   bool stream_runs; /* staged, dst rows at different offsets in a line: runs streamed past their ends */
+  bool narrow_lines; /* staged 1- and 2-byte elements fill the buffer with line tiles, not narrow ones */
   bool packed;      /* dst rows short and back to back: blocks of stage_rows whole rows transposed into the
                      * staging buffer, each streamed out as one run (copy_exec.c, packed_rows) */
   int64_t stage_run, stage_rows; /* staged: bytes per dst row of a block, dst rows per block */

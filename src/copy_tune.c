@@ -44,18 +44,20 @@ static const cl_copy_tuning defaults = {.staged = false,
                                         .gather = true,
                                         .midstream = false,
                                         .midstream_wide = false,
-                                        .packed = false};
+                                        .packed = false,
+                                        .narrow_lines = false};
 
 /* ------------------------------------------------------------ the environment */
 
 /* A choice forced by the environment: -1 none, else 0 or 1. */
 typedef struct forced {
   bool off;
-  int staged, staged_narrow, prefetch, runs, tall, tall_narrow, ahead, gather, midstream, midstream_wide, packed;
+  int staged, staged_narrow, prefetch, runs, tall, tall_narrow, ahead, gather, midstream, midstream_wide, packed,
+      narrow_lines;
 } forced;
 
 static forced read_env(void) {
-  forced f = {false, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
+  forced f = {false, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
   const char *tune = getenv("CUTELAYOUT_COPY_TUNE");
   if (tune != NULL && strcmp(tune, "off") == 0) {
     f.off = true;
@@ -89,6 +91,8 @@ static forced read_env(void) {
         f.midstream_wide = w[5] == 'm';
       else if (strcmp(w, "packed") == 0 || strcmp(w, "nopacked") == 0)
         f.packed = w[0] == 'p';
+      else if (strcmp(w, "narrow-lines") == 0 || strcmp(w, "narrow-nolines") == 0)
+        f.narrow_lines = w[7] == 'l';
     }
   }
   const char *staging = getenv("CUTELAYOUT_COPY_STAGING");
@@ -120,13 +124,16 @@ static cl_copy_tuning apply(cl_copy_tuning t, forced f) {
     t.midstream_wide = f.midstream_wide == 1;
   if (f.packed >= 0)
     t.packed = f.packed == 1;
+  if (f.narrow_lines >= 0)
+    t.narrow_lines = f.narrow_lines == 1;
   return t;
 }
 
 /* ------------------------------------------------------------ the cache file */
 
 /* 2: with runs; 3: with staged-narrow and tall; 4: with gather; 5: with
- * tall-narrow and ahead; 6: with midstream, midstream-wide and packed. */
+ * tall-narrow and ahead; 6: with midstream, midstream-wide, packed and
+ * narrow-lines. */
 #define WISDOM_HEADER "cute-layout copy wisdom 6"
 #define WISDOM_NAME "copy-wisdom"
 #define PATH_CAP 4096
@@ -176,9 +183,10 @@ static bool cache_dir(char *out, size_t cap) {
 static int wisdom_text(char *out, size_t cap, const char *processor, cl_copy_tuning t) {
   return snprintf(out, cap,
                   "%s\nlibrary %s\nprocessor %s\nstaged %d\nstaged-narrow %d\nprefetch %d\nruns %d\ntall %d\n"
-                  "tall-narrow %d\nahead %d\ngather %d\nmidstream %d\nmidstream-wide %d\npacked %d\n",
+                  "tall-narrow %d\nahead %d\ngather %d\nmidstream %d\nmidstream-wide %d\npacked %d\n"
+                  "narrow-lines %d\n",
                   WISDOM_HEADER, CUTELAYOUT_VERSION_STRING, processor, t.staged, t.staged_narrow, t.prefetch, t.runs,
-                  t.tall, t.tall_narrow, t.ahead, t.gather, t.midstream, t.midstream_wide, t.packed);
+                  t.tall, t.tall_narrow, t.ahead, t.gather, t.midstream, t.midstream_wide, t.packed, t.narrow_lines);
 }
 
 /* Reads the file in dir: true, with *t, only when it is whole and names this
@@ -192,9 +200,9 @@ static bool read_wisdom(const char *dir, const char *processor, cl_copy_tuning *
   size_t n = fread(text, 1, sizeof text - 1, f);
   fclose(f);
   text[n] = '\0';
-  /* The file is exactly what wisdom_text writes for one of the 2048
+  /* The file is exactly what wisdom_text writes for one of the 4096
    * choices, or it is not used. */
-  for (int k = 0; k < 2048; k++) {
+  for (int k = 0; k < 4096; k++) {
     cl_copy_tuning c = {.staged = (k & 1) != 0,
                         .staged_narrow = (k & 2) != 0,
                         .prefetch = (k & 4) != 0,
@@ -205,7 +213,8 @@ static bool read_wisdom(const char *dir, const char *processor, cl_copy_tuning *
                         .ahead = (k & 128) != 0,
                         .midstream = (k & 256) != 0,
                         .packed = (k & 512) != 0,
-                        .midstream_wide = (k & 1024) != 0};
+                        .midstream_wide = (k & 1024) != 0,
+                        .narrow_lines = (k & 2048) != 0};
     char expect[1024];
     wisdom_text(expect, sizeof expect, processor, c);
     if (strcmp(text, expect) == 0) {
@@ -327,10 +336,13 @@ static int64_t time_copy(cal_buffers *b, cal_copy c, cl_copy_tuning t) {
 }
 
 /* A choice (a bool member of cl_copy_tuning, at byte `choice`) and the
- * copy it is timed on. */
+ * copy it is timed on, with the member at byte `with` set in both
+ * candidates (where the choice only concerns copies that another choice
+ * leads to; `with` == `choice`: none). */
 typedef struct cal_choice {
   size_t choice;
   cal_copy copy;
+  size_t with;
 } cal_choice;
 
 /* The best time of candidate a and of b on the copy c: each run once to warm
@@ -354,18 +366,25 @@ static void best_times(cal_buffers *buf, cal_copy c, cl_copy_tuning a, cl_copy_t
 
 /* Flips the choice c of *t when the flipped tuning runs c's copy faster. */
 static void choose_by_timing(cal_buffers *buf, const cal_choice *c, cl_copy_tuning *t, bool *ok) {
-  cl_copy_tuning other = *t;
+  cl_copy_tuning mine = *t;
+  *(bool *)((char *)&mine + c->with) = true;
+  if (c->with == c->choice)
+    mine = *t;
+  cl_copy_tuning other = mine;
   bool *flipped = (bool *)((char *)&other + c->choice);
   *flipped = !*flipped;
-  int64_t best_t, best_other;
-  best_times(buf, c->copy, *t, other, &best_t, &best_other, ok);
-  if (*ok && best_other < best_t)
-    *t = other;
+  int64_t best_mine, best_other;
+  best_times(buf, c->copy, mine, other, &best_mine, &best_other, ok);
+  if (*ok && best_other < best_mine)
+    *(bool *)((char *)t + c->choice) = *flipped;
 }
 
 /* Measures each choice on a copy that exercises it:
  *   staged: 1024 x 2048 floats transposed, dst rows 4 KiB apart;
- *   staged_narrow: 2048 x 4096 bytes transposed, dst rows 2 KiB apart;
+ *   narrow_lines: 2048 x 4096 bytes transposed, dst rows 2 KiB apart,
+ *   staged in both candidates (whether staging pays is timed next, with
+ *   the tiles this chose);
+ *   staged_narrow: the same copy;
  *   prefetch and tall: 128^3 floats permuted (2,0,1) (numpy's order), src
  *   rows of 512 bytes, back to back;
  *   tall_narrow: 128 x 256 x 256 bytes permuted (2,0,1), src rows of 256
@@ -399,19 +418,25 @@ static cl_status measure(cl_copy_tuning *out) {
     cal_buffers buf = {dbuf, sbuf, 0};
     /* In this order: prefetch and tall are timed on the same copy, and each
      * choice is timed with the ones before it settled. */
+    /* Each choice timed alone, or WITH another set in both candidates. */
+#define ALONE(m, d, s, e, midsize) {offsetof(cl_copy_tuning, m), {d, s, e, midsize}, offsetof(cl_copy_tuning, m)}
+#define WITH(m, w, d, s, e, midsize) {offsetof(cl_copy_tuning, m), {d, s, e, midsize}, offsetof(cl_copy_tuning, w)}
     static const cal_choice choices[] = {
-        {offsetof(cl_copy_tuning, staged), {"(1024,2048):(1,1024)", "(1024,2048):(2048,1)", 4, false}},
-        {offsetof(cl_copy_tuning, staged_narrow), {"(2048,4096):(1,2048)", "(2048,4096):(4096,1)", 1, false}},
-        {offsetof(cl_copy_tuning, prefetch), {"(128,128,128):(128,1,16384)", "(128,128,128):(16384,128,1)", 4, false}},
-        {offsetof(cl_copy_tuning, tall), {"(128,128,128):(128,1,16384)", "(128,128,128):(16384,128,1)", 4, false}},
-        {offsetof(cl_copy_tuning, tall_narrow), {"(128,256,256):(256,1,32768)", "(128,256,256):(65536,256,1)", 1, false}},
-        {offsetof(cl_copy_tuning, ahead), {"(1000,2000):(1,1000)", "(1000,2000):(2000,1)", 4, false}},
-        {offsetof(cl_copy_tuning, runs), {"(1001,2000):(1,1001)", "(1001,2000):(2000,1)", 4, false}},
-        {offsetof(cl_copy_tuning, gather), {"(441505,19):(1,441505)", "(441505,19):(19,1)", 1, false}},
-        {offsetof(cl_copy_tuning, midstream), {"(1024,2048):(1,1024)", "(1024,2048):(2048,1)", 4, true}},
-        {offsetof(cl_copy_tuning, midstream_wide), {"(128,4096):(1,128)", "(128,4096):(4096,1)", 16, true}},
-        {offsetof(cl_copy_tuning, packed), {"(133,31500):(1,133)", "(133,31500):(31500,1)", 2, false}},
+        ALONE(staged, "(1024,2048):(1,1024)", "(1024,2048):(2048,1)", 4, false),
+        WITH(narrow_lines, staged_narrow, "(2048,4096):(1,2048)", "(2048,4096):(4096,1)", 1, false),
+        ALONE(staged_narrow, "(2048,4096):(1,2048)", "(2048,4096):(4096,1)", 1, false),
+        ALONE(prefetch, "(128,128,128):(128,1,16384)", "(128,128,128):(16384,128,1)", 4, false),
+        ALONE(tall, "(128,128,128):(128,1,16384)", "(128,128,128):(16384,128,1)", 4, false),
+        ALONE(tall_narrow, "(128,256,256):(256,1,32768)", "(128,256,256):(65536,256,1)", 1, false),
+        ALONE(ahead, "(1000,2000):(1,1000)", "(1000,2000):(2000,1)", 4, false),
+        ALONE(runs, "(1001,2000):(1,1001)", "(1001,2000):(2000,1)", 4, false),
+        ALONE(gather, "(441505,19):(1,441505)", "(441505,19):(19,1)", 1, false),
+        ALONE(midstream, "(1024,2048):(1,1024)", "(1024,2048):(2048,1)", 4, true),
+        ALONE(midstream_wide, "(128,4096):(1,128)", "(128,4096):(4096,1)", 16, true),
+        ALONE(packed, "(133,31500):(1,133)", "(133,31500):(31500,1)", 2, false),
     };
+#undef ALONE
+#undef WITH
     bool ok = true;
     cl_copy_tuning t = defaults;
     for (size_t k = 0; k < sizeof choices / sizeof choices[0]; k++)

@@ -12,8 +12,8 @@
  *      "noruns", "tall" / "notall", "narrow-tall" / "narrow-notall" (that
  *      of 1- and 2-byte elements), "ahead" / "noahead", "gather" /
  *      "nogather", "midstream" / "nomidstream", "wide-midstream" /
- *      "wide-nomidstream" (that of 16-byte elements) and "packed" /
- *      "nopacked", each forcing
+ *      "wide-nomidstream" (that of 16-byte elements), "packed" /
+ *      "nopacked" and "narrow-lines" / "narrow-nolines", each forcing
  *      its choice, later words over earlier ones (the others are measured,
  *      cached or the defaults); CUTELAYOUT_COPY_STAGING = "1" / "0" forces
  *      both staging choices alone, as before;
@@ -89,6 +89,13 @@ typedef struct cl_copy_tuning {
    * machine's Xeon, copy-random's permutations with dst rows of 266 bytes
    * ran at 0.26x memcpy so (default: no). */
   bool packed;
+  /* Staged transposes of 1- and 2-byte elements fill the buffer with line
+   * tiles (64 / E src rows each) instead of narrow tiles (16 rows, each
+   * staged line filled by several strips): on AMD EPYC (Zen 5), staging
+   * forced, copy-random's staged byte and float16 transposes ran 1.2-2.9x
+   * as fast so, on the GPU machine's Xeon 1.1-1.5x, where narrow tiles had
+   * once won on a 4096 x 4096 byte transpose (default: no). */
+  bool narrow_lines;
 } cl_copy_tuning;
 
 /* The smallest copy that the midstream choice streams: the size it is

@@ -1128,6 +1128,41 @@ static void test_copy_strided_src_run(void **state) {
   }
 }
 
+/* Staged transposes of 1- and 2-byte elements filled with line tiles
+ * (narrow-lines, chosen by the calibration) as well as narrow tiles: rows
+ * a multiple of 256 bytes apart (staged) and at odd pitches (runs), ragged
+ * on both sides, streamed, with every kernel set and split between
+ * threads, against the definition. */
+static void test_copy_narrow_lines(void **state) {
+  (void)state;
+  static const struct {
+    const char *d, *s;
+    size_t elem;
+  } cases[] = {
+      {"(1024,300):(1,1024)", "(1024,300):(300,1)", 1},   /* rows 1 KiB apart: staged */
+      {"(1000,300):(1,1001)", "(1000,300):(300,1)", 1},   /* odd pitch: runs; ragged i */
+      {"(512,300):(1,512)", "(512,300):(300,1)", 2},
+      {"(700,130):(1,703)", "(700,130):(130,1)", 2},
+  };
+  static const char *const tunes[] = {"narrow-lines,narrow-staged,runs", "narrow-nolines,narrow-staged,runs"};
+  cl_copy_options_t stream = with_stores(CL_COPY_STORES_STREAMING);
+  cl_copy_options_t split = stream;
+  split.threads = 2;
+  for (size_t t = 0; t < COUNT_OF(tunes); t++) {
+    setenv("CUTELAYOUT_COPY_TUNE", tunes[t], 1);
+    for (size_t k = 0; k < COUNT_OF(cases); k++) {
+      for (size_t isa = 0; isa < COUNT_OF(isas); isa++) {
+        setenv("CUTELAYOUT_COPY_ISA", isas[isa], 1);
+        check_copy(cases[k].d, cases[k].s, cases[k].elem, 0, 0, &stream);
+        check_copy(cases[k].d, cases[k].s, cases[k].elem, 64 - cases[k].elem, 3, &stream);
+      }
+      unsetenv("CUTELAYOUT_COPY_ISA");
+    }
+    check_copy("(2048,1100):(1,2048)", "(2048,1100):(1100,1)", 1, 0, 0, &split);
+  }
+  setenv("CUTELAYOUT_COPY_TUNE", "off", 1);
+}
+
 /* Packed transposes (packed, chosen by the calibration for short dst rows
  * back to back): blocks of whole rows transposed into the staging buffer,
  * each streamed out as one run.  Rows of 1- to 16-byte elements, ragged on
@@ -1333,6 +1368,7 @@ int main(void) {
       cmocka_unit_test(test_copy_short_inner),   cmocka_unit_test(test_copy_pool_errors),
       cmocka_unit_test(test_copy_channels),     cmocka_unit_test(test_copy_run_split),
       cmocka_unit_test(test_copy_packed),
+      cmocka_unit_test(test_copy_narrow_lines),
       cmocka_unit_test(test_copy_strided_src_run),
       cmocka_unit_test(test_copy_pool_shared),
       cmocka_unit_test(test_copy_empty),        cmocka_unit_test(test_copy_plan_definition),

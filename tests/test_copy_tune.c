@@ -139,8 +139,9 @@ static void expect_wisdom(const char *file) {
   int prefetch = value_of(text, "prefetch"), runs = value_of(text, "runs"), tall = value_of(text, "tall");
   int gather = value_of(text, "gather"), tall_narrow = value_of(text, "tall-narrow");
   int ahead = value_of(text, "ahead"), midstream = value_of(text, "midstream"), packed = value_of(text, "packed");
-  int wide = value_of(text, "midstream-wide");
+  int wide = value_of(text, "midstream-wide"), lines = value_of(text, "narrow-lines");
   assert_true(wide == 0 || wide == 1);
+  assert_true(lines == 0 || lines == 1);
   assert_true(midstream == 0 || midstream == 1);
   assert_true(packed == 0 || packed == 1);
   assert_true(gather == 0 || gather == 1);
@@ -411,6 +412,13 @@ static void test_env(void **state) {
   setenv("CUTELAYOUT_COPY_TUNE", "narrow-notall", 1);
   assert_true(staged_now());
   assert_false(runs_now()); /* the file's */
+  /* So are narrow-lines and narrow-nolines (test_copy checks their copies). */
+  setenv("CUTELAYOUT_COPY_TUNE", "narrow-lines,noruns", 1);
+  assert_false(runs_now());
+  assert_true(staged_now()); /* the file's */
+  setenv("CUTELAYOUT_COPY_TUNE", "narrow-nolines", 1);
+  assert_true(staged_now());
+  assert_false(runs_now()); /* the file's */
   /* So are ahead and noahead. */
   setenv("CUTELAYOUT_COPY_TUNE", "ahead,gather", 1);
   assert_true(gathered_now());
@@ -519,7 +527,8 @@ static void test_same_values(void **state) {
                                       "nogather",        "narrow-tall",     "narrow-notall",
                                       "ahead",           "noahead",         "midstream",
                                       "nomidstream",     "packed",          "nopacked",
-                                      "wide-midstream",  "wide-nomidstream"};
+                                      "wide-midstream",  "wide-nomidstream", "narrow-lines",
+                                      "narrow-nolines"};
   static const char *const pairs[][2] = {
       {"(128,600):(1,128)", "(128,600):(600,1)"},
       {"(700,100):(1,701)", "(700,100):(100,1)"}, /* dst rows at every offset in a line: runs */
