@@ -367,9 +367,8 @@ static void best_times(cal_buffers *buf, cal_copy c, cl_copy_tuning a, cl_copy_t
 /* Flips the choice c of *t when the flipped tuning runs c's copy faster. */
 static void choose_by_timing(cal_buffers *buf, const cal_choice *c, cl_copy_tuning *t, bool *ok) {
   cl_copy_tuning mine = *t;
-  *(bool *)((char *)&mine + c->with) = true;
-  if (c->with == c->choice)
-    mine = *t;
+  if (c->with != c->choice)
+    *(bool *)((char *)&mine + c->with) = true;
   cl_copy_tuning other = mine;
   bool *flipped = (bool *)((char *)&other + c->choice);
   *flipped = !*flipped;
