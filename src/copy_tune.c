@@ -49,15 +49,52 @@ static const cl_copy_tuning defaults = {.staged = false,
 
 /* ------------------------------------------------------------ the environment */
 
-/* A choice forced by the environment: -1 none, else 0 or 1. */
+/* Every choice: its member, its line in the cache file, and the words of
+ * CUTELAYOUT_COPY_TUNE that force it on and off ("staged" and "direct"
+ * force staged_narrow as well), in the file's order. */
+#define CHOICE(m, key, on, off) {offsetof(cl_copy_tuning, m), key, on, off}
+static const struct choice_name {
+  size_t member;
+  const char *key, *on, *off;
+} choices[] = {
+    CHOICE(staged, "staged", "staged", "direct"),
+    CHOICE(staged_narrow, "staged-narrow", "narrow-staged", "narrow-direct"),
+    CHOICE(prefetch, "prefetch", "prefetch", "noprefetch"),
+    CHOICE(runs, "runs", "runs", "noruns"),
+    CHOICE(tall, "tall", "tall", "notall"),
+    CHOICE(tall_narrow, "tall-narrow", "narrow-tall", "narrow-notall"),
+    CHOICE(ahead, "ahead", "ahead", "noahead"),
+    CHOICE(gather, "gather", "gather", "nogather"),
+    CHOICE(midstream, "midstream", "midstream", "nomidstream"),
+    CHOICE(midstream_wide, "midstream-wide", "wide-midstream", "wide-nomidstream"),
+    CHOICE(packed, "packed", "packed", "nopacked"),
+    CHOICE(narrow_lines, "narrow-lines", "narrow-lines", "narrow-nolines"),
+};
+#undef CHOICE
+#define CHOICES (sizeof choices / sizeof choices[0])
+
+static bool *member(cl_copy_tuning *t, size_t k) { return (bool *)((char *)t + choices[k].member); }
+
+/* The choices forced by the environment: -1 none, else 0 or 1. */
 typedef struct forced {
   bool off;
-  int staged, staged_narrow, prefetch, runs, tall, tall_narrow, ahead, gather, midstream, midstream_wide, packed,
-      narrow_lines;
+  int value[CHOICES];
 } forced;
 
+/* The places of staged and staged_narrow in choices. */
+enum { STAGED = 0, STAGED_NARROW = 1 };
+
+/* Forces choice k, and staged_narrow with staged. */
+static void force(forced *f, size_t k, bool on) {
+  f->value[k] = on;
+  if (k == STAGED)
+    f->value[STAGED_NARROW] = on;
+}
+
 static forced read_env(void) {
-  forced f = {false, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
+  forced f = {false, {0}};
+  for (size_t k = 0; k < CHOICES; k++)
+    f.value[k] = -1;
   const char *tune = getenv("CUTELAYOUT_COPY_TUNE");
   if (tune != NULL && strcmp(tune, "off") == 0) {
     f.off = true;
@@ -68,65 +105,30 @@ static forced read_env(void) {
     char buf[512];
     snprintf(buf, sizeof buf, "%s", tune);
     char *save = NULL;
-    for (char *w = strtok_r(buf, ",", &save); w != NULL; w = strtok_r(NULL, ",", &save)) {
-      if (strcmp(w, "staged") == 0 || strcmp(w, "direct") == 0)
-        f.staged = f.staged_narrow = w[0] == 's';
-      else if (strcmp(w, "narrow-staged") == 0 || strcmp(w, "narrow-direct") == 0)
-        f.staged_narrow = w[7] == 's';
-      else if (strcmp(w, "prefetch") == 0 || strcmp(w, "noprefetch") == 0)
-        f.prefetch = w[0] == 'p';
-      else if (strcmp(w, "runs") == 0 || strcmp(w, "noruns") == 0)
-        f.runs = w[0] == 'r';
-      else if (strcmp(w, "tall") == 0 || strcmp(w, "notall") == 0)
-        f.tall = w[0] == 't';
-      else if (strcmp(w, "narrow-tall") == 0 || strcmp(w, "narrow-notall") == 0)
-        f.tall_narrow = w[7] == 't';
-      else if (strcmp(w, "ahead") == 0 || strcmp(w, "noahead") == 0)
-        f.ahead = w[0] == 'a';
-      else if (strcmp(w, "gather") == 0 || strcmp(w, "nogather") == 0)
-        f.gather = w[0] == 'g';
-      else if (strcmp(w, "midstream") == 0 || strcmp(w, "nomidstream") == 0)
-        f.midstream = w[0] == 'm';
-      else if (strcmp(w, "wide-midstream") == 0 || strcmp(w, "wide-nomidstream") == 0)
-        f.midstream_wide = w[5] == 'm';
-      else if (strcmp(w, "packed") == 0 || strcmp(w, "nopacked") == 0)
-        f.packed = w[0] == 'p';
-      else if (strcmp(w, "narrow-lines") == 0 || strcmp(w, "narrow-nolines") == 0)
-        f.narrow_lines = w[7] == 'l';
-    }
+    for (char *w = strtok_r(buf, ",", &save); w != NULL; w = strtok_r(NULL, ",", &save))
+      for (size_t k = 0; k < CHOICES; k++)
+        if (strcmp(w, choices[k].on) == 0 || strcmp(w, choices[k].off) == 0)
+          force(&f, k, strcmp(w, choices[k].on) == 0);
   }
   const char *staging = getenv("CUTELAYOUT_COPY_STAGING");
   if (staging != NULL && (strcmp(staging, "0") == 0 || strcmp(staging, "1") == 0))
-    f.staged = f.staged_narrow = staging[0] == '1';
+    force(&f, STAGED, staging[0] == '1');
   return f;
 }
 
 static cl_copy_tuning apply(cl_copy_tuning t, forced f) {
-  if (f.staged >= 0)
-    t.staged = f.staged == 1;
-  if (f.staged_narrow >= 0)
-    t.staged_narrow = f.staged_narrow == 1;
-  if (f.prefetch >= 0)
-    t.prefetch = f.prefetch == 1;
-  if (f.runs >= 0)
-    t.runs = f.runs == 1;
-  if (f.tall >= 0)
-    t.tall = f.tall == 1;
-  if (f.tall_narrow >= 0)
-    t.tall_narrow = f.tall_narrow == 1;
-  if (f.ahead >= 0)
-    t.ahead = f.ahead == 1;
-  if (f.gather >= 0)
-    t.gather = f.gather == 1;
-  if (f.midstream >= 0)
-    t.midstream = f.midstream == 1;
-  if (f.midstream_wide >= 0)
-    t.midstream_wide = f.midstream_wide == 1;
-  if (f.packed >= 0)
-    t.packed = f.packed == 1;
-  if (f.narrow_lines >= 0)
-    t.narrow_lines = f.narrow_lines == 1;
+  for (size_t k = 0; k < CHOICES; k++)
+    if (f.value[k] >= 0)
+      *member(&t, k) = f.value[k] == 1;
   return t;
+}
+
+/* Whether some choice is left to the measurement or the file. */
+static bool any_unforced(forced f) {
+  for (size_t k = 0; k < CHOICES; k++)
+    if (f.value[k] < 0)
+      return true;
+  return false;
 }
 
 /* ------------------------------------------------------------ the cache file */
@@ -181,12 +183,10 @@ static bool cache_dir(char *out, size_t cap) {
 
 /* The file's text for tuning t: a header, the key, the choices. */
 static int wisdom_text(char *out, size_t cap, const char *processor, cl_copy_tuning t) {
-  return snprintf(out, cap,
-                  "%s\nlibrary %s\nprocessor %s\nstaged %d\nstaged-narrow %d\nprefetch %d\nruns %d\ntall %d\n"
-                  "tall-narrow %d\nahead %d\ngather %d\nmidstream %d\nmidstream-wide %d\npacked %d\n"
-                  "narrow-lines %d\n",
-                  WISDOM_HEADER, CUTELAYOUT_VERSION_STRING, processor, t.staged, t.staged_narrow, t.prefetch, t.runs,
-                  t.tall, t.tall_narrow, t.ahead, t.gather, t.midstream, t.midstream_wide, t.packed, t.narrow_lines);
+  int n = snprintf(out, cap, "%s\nlibrary %s\nprocessor %s\n", WISDOM_HEADER, CUTELAYOUT_VERSION_STRING, processor);
+  for (size_t k = 0; k < CHOICES && n > 0 && (size_t)n < cap; k++)
+    n += snprintf(out + n, cap - (size_t)n, "%s %d\n", choices[k].key, *member(&t, k));
+  return n;
 }
 
 /* Reads the file in dir: true, with *t, only when it is whole and names this
@@ -200,29 +200,23 @@ static bool read_wisdom(const char *dir, const char *processor, cl_copy_tuning *
   size_t n = fread(text, 1, sizeof text - 1, f);
   fclose(f);
   text[n] = '\0';
-  /* The file is exactly what wisdom_text writes for one of the 4096
-   * choices, or it is not used. */
-  for (int k = 0; k < 4096; k++) {
-    cl_copy_tuning c = {.staged = (k & 1) != 0,
-                        .staged_narrow = (k & 2) != 0,
-                        .prefetch = (k & 4) != 0,
-                        .runs = (k & 8) != 0,
-                        .tall = (k & 16) != 0,
-                        .gather = (k & 32) != 0,
-                        .tall_narrow = (k & 64) != 0,
-                        .ahead = (k & 128) != 0,
-                        .midstream = (k & 256) != 0,
-                        .packed = (k & 512) != 0,
-                        .midstream_wide = (k & 1024) != 0,
-                        .narrow_lines = (k & 2048) != 0};
-    char expect[1024];
-    wisdom_text(expect, sizeof expect, processor, c);
-    if (strcmp(text, expect) == 0) {
-      *t = c;
-      return true;
-    }
+  /* Each choice's value from its line, then the file must be exactly what
+   * wisdom_text writes for those values, or it is not used. */
+  cl_copy_tuning c = defaults;
+  for (size_t k = 0; k < CHOICES; k++) {
+    char line[32];
+    snprintf(line, sizeof line, "\n%s ", choices[k].key);
+    const char *at = strstr(text, line);
+    if (at == NULL)
+      return false;
+    *member(&c, k) = at[strlen(line)] == '1';
   }
-  return false;
+  char expect[1024];
+  wisdom_text(expect, sizeof expect, processor, c);
+  if (strcmp(text, expect) != 0)
+    return false;
+  *t = c;
+  return true;
 }
 
 /* mkdir -p of dir's last two components at most (the cache home, then
@@ -420,7 +414,7 @@ static cl_status measure(cl_copy_tuning *out) {
     /* Each choice timed alone, or WITH another set in both candidates. */
 #define ALONE(m, d, s, e, midsize) {offsetof(cl_copy_tuning, m), {d, s, e, midsize}, offsetof(cl_copy_tuning, m)}
 #define WITH(m, w, d, s, e, midsize) {offsetof(cl_copy_tuning, m), {d, s, e, midsize}, offsetof(cl_copy_tuning, w)}
-    static const cal_choice choices[] = {
+    static const cal_choice timed[] = {
         ALONE(staged, "(1024,2048):(1,1024)", "(1024,2048):(2048,1)", 4, false),
         WITH(narrow_lines, staged_narrow, "(2048,4096):(1,2048)", "(2048,4096):(4096,1)", 1, false),
         ALONE(staged_narrow, "(2048,4096):(1,2048)", "(2048,4096):(4096,1)", 1, false),
@@ -438,8 +432,8 @@ static cl_status measure(cl_copy_tuning *out) {
 #undef WITH
     bool ok = true;
     cl_copy_tuning t = defaults;
-    for (size_t k = 0; k < sizeof choices / sizeof choices[0]; k++)
-      choose_by_timing(&buf, &choices[k], &t, &ok);
+    for (size_t k = 0; k < sizeof timed / sizeof timed[0]; k++)
+      choose_by_timing(&buf, &timed[k], &t, &ok);
     if (ok)
       *out = t;
     else
@@ -485,8 +479,7 @@ cl_copy_tuning cl_copy_tuning_for(int64_t bytes) {
   if (f.off)
     return apply(defaults, f);
   cl_copy_tuning t = defaults;
-  if (f.staged < 0 || f.staged_narrow < 0 || f.prefetch < 0 || f.runs < 0 || f.tall < 0 || f.tall_narrow < 0 ||
-      f.ahead < 0 || f.gather < 0 || f.midstream < 0 || f.midstream_wide < 0 || f.packed < 0) {
+  if (any_unforced(f)) {
     char dir[PATH_CAP];
     if (!cache_dir(dir, sizeof dir))
       dir[0] = '\0';
