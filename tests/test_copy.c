@@ -1076,9 +1076,7 @@ static void test_copy_run_split(void **state) {
     char *buf = malloc(2 * half);
     assert_int_equal(cl_tensor_new(buf, cases[k].elem, dl, &d), CL_OK);
     assert_int_equal(cl_tensor_new(buf + half, cases[k].elem, sl, &s), CL_OK);
-    cl_copy_plan_t *p = calloc(1, sizeof *p);
-    p->struct_size = sizeof *p;
-    assert_int_equal(cl_tensor_copy_plan(d, s, NULL, p), CL_OK);
+    cl_copy_plan_t *p = plan_of(d, s, NULL);
     assert_int_equal(p->kernel, CL_COPY_KERNEL_TRANSPOSE);
     assert_int_equal(p->dst_run, cases[k].dst_run);
     assert_int_equal(p->src_run, cases[k].src_run);
