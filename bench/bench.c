@@ -27,6 +27,7 @@
 BENCH_WEAK void bench_eval(void) { fprintf(stderr, "cute-layout-bench: group 'eval' is not built\n"); }
 BENCH_WEAK void bench_algebra(void) { fprintf(stderr, "cute-layout-bench: group 'algebra' is not built\n"); }
 BENCH_WEAK void bench_copy(void) { fprintf(stderr, "cute-layout-bench: group 'copy' is not built\n"); }
+BENCH_WEAK void bench_copy_bound(void) { fprintf(stderr, "cute-layout-bench: group 'copy-bound' is not built\n"); }
 BENCH_WEAK void bench_copy_threads(void) { fprintf(stderr, "cute-layout-bench: group 'copy-threads' is not built\n"); }
 BENCH_WEAK void bench_copy_random(void) { fprintf(stderr, "cute-layout-bench: group 'copy-random' is not built\n"); }
 #ifndef CL_BENCH_GPU
@@ -44,6 +45,7 @@ static const struct {
     {"copy", bench_copy},
     {"copy-random", bench_copy_random},
     {"copy-threads", bench_copy_threads},
+    {"copy-bound", bench_copy_bound},
     {"dist", bench_dist},
     {"gpu", bench_gpu},
     {"gpu-random", bench_gpu_random},

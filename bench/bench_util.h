@@ -72,6 +72,7 @@ void bench_algebra(void);
 void bench_copy(void);
 void bench_copy_random(void);
 void bench_copy_threads(void);
+void bench_copy_bound(void);
 void bench_dist(void);
 void bench_gpu(void);
 void bench_gpu_random(void);

@@ -28,7 +28,9 @@ $bench copy > "$out/copy.txt"
 $bench copy-random > "$out/copy-random-1.txt"
 $bench copy-random > "$out/copy-random-2.txt"
 $bench copy-threads > "$out/copy-threads.txt"
+$bench copy-bound > "$out/copy-bound.txt"
 cat "$cache"/cute-layout/copy-wisdom > "$out/wisdom.txt" 2>/dev/null || true
 echo "==== summary"
 cat "$out/copy.txt" "$out/copy-threads.txt"
+grep -E 'best|library' "$out/copy-bound.txt"
 grep -E 'min|p10|median|worst|family' "$out"/copy-random-*.txt || tail -n 8 "$out"/copy-random-*.txt
