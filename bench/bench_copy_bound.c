@@ -8,22 +8,24 @@
  * between them.  Each pattern here moves exactly those lines, line for line
  * (source line k of a tile to destination line k), in one of the orders a
  * transpose can take, so its time is a bound on any transpose walking the
- * lines that way; the shuffles are left out.  Workloads, for 4096 x 4096
- * row-major -> column-major of 1-, 2-, 4- and 8-byte elements (the `copy`
- * group's transposes):
- *   <type>-tiles-cached    tile by tile along the source rows, cached stores
- *   <type>-tiles-streamed  the same with streaming stores
- *   <type>-tiles-dst       tile by tile along the destination rows, streamed
- *   <type>-staged-<K>x<M>-<stores>  blocks of K tiles down the source rows by
- *                          M along them gathered in a buffer (source runs of
- *                          M lines), then written as runs of K lines per
- *                          destination row, with streaming or cached stores
- *   <type>-best            the fastest of those
- *   <type>-library         cl_tensor_copy of that transpose
- * Each ratio is to memcpy of the same bytes timed run for run (bench_compare);
- * a last line gives the library's time over the best pattern's, both paired
- * with memcpy in this run.  A processor whose best pattern stays well under
- * memcpy caps every transpose there, whatever its kernels. */
+ * lines that way; the shuffles are left out.  Workloads, for N x N
+ * row-major -> column-major of 1-, 2-, 4- and 8-byte elements (N = 4096, the
+ * `copy` group's transposes, or CUTE_LAYOUT_BENCH_SIDE; the types whose names
+ * contain CUTE_LAYOUT_BENCH_ONLY when it is set), named <type>-<N>x<N>-...:
+ *   tiles-cached    tile by tile along the source rows, cached stores
+ *   tiles-streamed  the same with streaming stores
+ *   tiles-dst       tile by tile along the destination rows, streamed
+ *   staged-<K>x<M>-<stores>  blocks of K tiles down the source rows by M
+ *                   along them gathered in a buffer (source runs of M
+ *                   lines), then written as runs of K lines per destination
+ *                   row, with streaming or cached stores
+ *   best            the fastest of those
+ *   library         cl_tensor_copy of that transpose
+ *   library-of-best the library's speed over the best pattern's
+ * Each ratio is to memcpy of the same bytes timed run for run (bench_compare),
+ * so library-of-best compares two figures paired with memcpy in this run.  A
+ * processor whose best pattern stays well under memcpy caps every transpose
+ * there that walks the lines these ways, whatever its kernels. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,12 +40,15 @@
 #include "bench_util.h"
 
 #define LINE 64
-#define SIDE 4096
+/* The matrices' side: 4096, or CUTE_LAYOUT_BENCH_SIDE (a multiple of 1024
+ * up to 32768, e.g. 16384 for copies that run from memory). */
+static int64_t side = 4096;
+
 #define STAGE_TILES 128 /* 512 KiB: a block stays in L2 */
 
 typedef struct bound_case {
   char *dst, *src;
-  int64_t elem, lines; /* lines: 64-byte lines per row (SIDE * elem / 64) */
+  int64_t elem, lines; /* lines: 64-byte lines per row (side * elem / 64) */
   int down, along;     /* staged: a block's tiles down and along the source rows */
   int streamed;        /* staged: streaming stores */
   const cl_tensor_t *tdst, *tsrc;
@@ -132,7 +137,7 @@ static void run_staged(void *ctx, int64_t iters) {
 static void run_memcpy(void *ctx, int64_t iters) {
   const bound_case *c = ctx;
   for (int64_t it = 0; it < iters; it++) {
-    memcpy(c->dst, c->src, (size_t)SIDE * SIDE * (size_t)c->elem);
+    memcpy(c->dst, c->src, (size_t)(side * side * c->elem));
     bench_clobber();
   }
 }
@@ -145,15 +150,20 @@ static void run_library(void *ctx, int64_t iters) {
   }
 }
 
+/* "<type>-<side>x<side>-<pattern>" */
+static void name_of(char *name, size_t cap, const char *type, const char *pattern) {
+  snprintf(name, cap, "%s-%lldx%lld-%s", type, (long long)side, (long long)side, pattern);
+}
+
 typedef struct figure {
   double gbps, ratio;
 } figure;
 
 static figure measure(const char *type, const char *pattern, bench_fn fn, bound_case *c) {
-  size_t bytes = (size_t)SIDE * SIDE * (size_t)c->elem;
+  size_t bytes = (size_t)(side * side * c->elem);
   bench_pair p = bench_compare(run_memcpy, c, fn, c, 1);
-  char name[64];
-  snprintf(name, sizeof name, "%s-%s", type, pattern);
+  char name[80];
+  name_of(name, sizeof name, type, pattern);
   figure f = {2.0 * (double)bytes / p.b * 1e-9, p.ratio};
   bench_report("copy-bound", name, f.gbps, "GB/s", f.ratio, "memcpy");
   return f;
@@ -163,9 +173,9 @@ static figure measure(const char *type, const char *pattern, bench_fn fn, bound_
  * src(i, j): a fast wrong copy is no benchmark. */
 static void check_transpose(const char *type, const bound_case *c) {
   run_library((void *)c, 1);
-  for (int64_t k = 0; k < (int64_t)SIDE * SIDE; k += 4099) {
-    int64_t i = k % SIDE, j = k / SIDE;
-    if (memcmp(c->dst + (i + j * SIDE) * c->elem, c->src + (i * SIDE + j) * c->elem, (size_t)c->elem) != 0) {
+  for (int64_t k = 0; k < side * side; k += 4099) {
+    int64_t i = k % side, j = k / side;
+    if (memcmp(c->dst + (i + j * side) * c->elem, c->src + (i * side + j) * c->elem, (size_t)c->elem) != 0) {
       fprintf(stderr, "cute-layout-bench: copy-bound/%s-library is wrong at (%lld,%lld)\n", type, (long long)i,
               (long long)j);
       exit(1);
@@ -179,7 +189,7 @@ static void keep_faster(figure *best, figure f) {
 }
 
 static void bound_type(const char *type, cl_dtype dtype, char *dst, char *src) {
-  bound_case c = {dst, src, (int64_t)cl_dtype_size(dtype), SIDE * (int64_t)cl_dtype_size(dtype) / LINE, 0, 0, 0, 0, 0};
+  bound_case c = {dst, src, (int64_t)cl_dtype_size(dtype), side * (int64_t)cl_dtype_size(dtype) / LINE, 0, 0, 0, 0, 0};
   figure best = measure(type, "tiles-cached", run_tiles_cached, &c);
   keep_faster(&best, measure(type, "tiles-streamed", run_tiles_streamed, &c));
   keep_faster(&best, measure(type, "tiles-dst", run_tiles_dst, &c));
@@ -194,15 +204,16 @@ static void bound_type(const char *type, cl_dtype dtype, char *dst, char *src) {
     snprintf(pattern, sizeof pattern, "staged-%dx%d-%s", c.down, c.along, c.streamed ? "streamed" : "cached");
     keep_faster(&best, measure(type, pattern, run_staged, &c));
   }
-  char name[64];
-  snprintf(name, sizeof name, "%s-best", type);
+  char name[80];
+  name_of(name, sizeof name, type, "best");
   bench_report("copy-bound", name, best.gbps, "GB/s", best.ratio, "memcpy");
 
   cl_layout_t *rows, *cols;
   char text[64];
-  snprintf(text, sizeof text, "(%d,%d):(%d,1)", SIDE, SIDE, SIDE);
+  long long n = (long long)side;
+  snprintf(text, sizeof text, "(%lld,%lld):(%lld,1)", n, n, n);
   bench_check(cl_layout_parse(text, &rows), text);
-  snprintf(text, sizeof text, "(%d,%d):(1,%d)", SIDE, SIDE, SIDE);
+  snprintf(text, sizeof text, "(%lld,%lld):(1,%lld)", n, n, n);
   bench_check(cl_layout_parse(text, &cols), text);
   cl_tensor_t *td, *ts;
   bench_check(cl_tensor_new_typed(dst, dtype, cols, &td), "cl_tensor_new_typed");
@@ -211,7 +222,7 @@ static void bound_type(const char *type, cl_dtype dtype, char *dst, char *src) {
   c.tsrc = ts;
   check_transpose(type, &c);
   figure lib = measure(type, "library", run_library, &c);
-  snprintf(name, sizeof name, "%s-library-of-best", type);
+  name_of(name, sizeof name, type, "library-of-best");
   bench_report("copy-bound", name, lib.gbps, "GB/s", lib.ratio / best.ratio, "best-pattern");
   cl_tensor_free(td);
   cl_tensor_free(ts);
@@ -220,7 +231,18 @@ static void bound_type(const char *type, cl_dtype dtype, char *dst, char *src) {
 }
 
 void bench_copy_bound(void) {
-  size_t max = (size_t)SIDE * SIDE * 8;
+  const char *given = getenv("CUTE_LAYOUT_BENCH_SIDE");
+  if (given != NULL) {
+    char *end;
+    long long n = strtoll(given, &end, 10);
+    if (*given == '\0' || *end != '\0' || n < 1024 || n > 32768 || n % 1024 != 0) {
+      fprintf(stderr, "cute-layout-bench: copy-bound: CUTE_LAYOUT_BENCH_SIDE=%s is not a multiple of 1024 from 1024 to 32768\n",
+              given);
+      exit(2);
+    }
+    side = n;
+  }
+  size_t max = (size_t)(side * side * 8);
   char *src = aligned_alloc(LINE, max), *dst = aligned_alloc(LINE, max);
   if (src == NULL || dst == NULL) {
     fprintf(stderr, "cute-layout-bench: copy-bound: out of memory\n");
@@ -229,10 +251,15 @@ void bench_copy_bound(void) {
   for (size_t k = 0; k < max; k++)
     src[k] = (char)(k * 131 + 7);
   memset(dst, 0, max);
-  bound_type("u8", CL_DTYPE_UINT8, dst, src);
-  bound_type("f16", CL_DTYPE_FLOAT16, dst, src);
-  bound_type("f32", CL_DTYPE_FLOAT32, dst, src);
-  bound_type("f64", CL_DTYPE_FLOAT64, dst, src);
+  /* CUTE_LAYOUT_BENCH_ONLY=TEXT: only the types whose names contain TEXT. */
+  const char *only = getenv("CUTE_LAYOUT_BENCH_ONLY");
+  static const struct {
+    const char *name;
+    cl_dtype dtype;
+  } types[] = {{"u8", CL_DTYPE_UINT8}, {"f16", CL_DTYPE_FLOAT16}, {"f32", CL_DTYPE_FLOAT32}, {"f64", CL_DTYPE_FLOAT64}};
+  for (size_t t = 0; t < sizeof types / sizeof types[0]; t++)
+    if (only == NULL || strstr(types[t].name, only) != NULL)
+      bound_type(types[t].name, types[t].dtype, dst, src);
   free(src);
   free(dst);
 }
