@@ -447,7 +447,7 @@ static int64_t tiles_staged(const part *w, char *dst, const char *src, int64_t i
        * stored as usual: a write miss, one line in a few of each run.
        * Fetched for writing while the block is transposed, it is in cache
        * when the run is written (on the 16-core Xeon host of the one-GPU
-       * machine, copy-random's transposes with unaligned dst rows 1.2-1.4x
+       * machine, copy-random's transposes with unaligned dst rows 1.28-1.43x
        * faster). */
       if (p->stream_runs)
         for (int64_t j = jc; j < je; j++)
