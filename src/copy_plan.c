@@ -456,6 +456,14 @@ static void transpose_strategy(cl_copy_job *p, const cl_tensor_t *dst, bool stre
   p->stage_run = CL_COPY_STAGE_BYTES / p->stage_rows / CL_COPY_STAGE_RUN * CL_COPY_STAGE_RUN;
   if (p->stage_run > CL_COPY_STAGE_RUN_MAX)
     p->stage_run = CL_COPY_STAGE_RUN_MAX;
+  /* Rows at odd pitches, too few to fill the buffer with runs as short as
+   * theirs: each run is then the whole row (to a multiple of
+   * CL_COPY_STAGE_RUN), so that they still stream as runs (on the 16-core
+   * Xeon host, 185 rows of 1 KiB float64 at a pitch of 1048 bytes, 53
+   * times: 0.25-0.29x memcpy written tile by tile, 0.73-0.82x as runs). */
+  int64_t row_runs = p->in * p->elem / CL_COPY_STAGE_RUN * CL_COPY_STAGE_RUN;
+  if (!aligned && row_runs >= CL_COPY_STAGE_RUN && p->stage_run > row_runs)
+    p->stage_run = row_runs;
   int64_t row_step = p->jd ? p->jd[1] : p->m[p->ichain].d;
   p->staged = p->nontemporal && row_step % CL_COPY_STAGE_RUN == 0 && p->in * p->elem >= p->stage_run &&
               (p->elem < 4 ? tuning.staged_narrow : tuning.staged);

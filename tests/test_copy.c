@@ -942,6 +942,33 @@ static void test_copy_plan_flags(void **state) {
                    PREFETCH);
 }
 
+/* Rows at odd pitches too few to fill the staging buffer with runs of
+ * their length (185 rows of 1 KiB: 256 KiB would take runs of 1280 bytes)
+ * still stream as runs, each run a whole row; the copies are right with
+ * every instruction set, and at a shifted base. */
+static void test_copy_short_odd_rows(void **state) {
+  (void)state;
+  static double a[128 * 185], b[131 * 185];
+  const cl_copy_options_t stream = with_stores(CL_COPY_STORES_STREAMING);
+  const unsigned RUNS = CL_COPY_PLAN_STREAMING | CL_COPY_PLAN_STAGED;
+  const char *d = "(128,185):(1,131)", *s = "(128,185):(185,1)";
+  setenv("CUTELAYOUT_COPY_TUNE", "runs", 1);
+  assert_int_equal(flags_of(b, a, CL_DTYPE_FLOAT64, d, s, &stream) & RUNS, RUNS);
+  /* Rows of 300 bytes: runs of 256 bytes, the rest of each row edges. */
+  assert_int_equal(flags_of(b, a, CL_DTYPE_UINT8, "(300,185):(1,301)", "(300,185):(185,1)", &stream) & RUNS, RUNS);
+  /* Rows under 256 bytes are written tile by tile. */
+  assert_int_equal(flags_of(b, a, CL_DTYPE_UINT8, "(200,185):(1,201)", "(200,185):(185,1)", &stream) & RUNS, 0u);
+  for (size_t isa = 0; isa < COUNT_OF(isas); isa++) {
+    setenv("CUTELAYOUT_COPY_ISA", isas[isa], 1);
+    check_copy(d, s, 8, 0, 0, &stream);
+    check_copy(d, s, 8, 56, 3, &stream);
+    check_copy("(300,185):(1,301)", "(300,185):(185,1)", 1, 0, 0, &stream);
+    check_copy("(300,185):(1,301)", "(300,185):(185,1)", 1, 63, 5, &stream);
+  }
+  unsetenv("CUTELAYOUT_COPY_ISA");
+  setenv("CUTELAYOUT_COPY_TUNE", "off", 1);
+}
+
 /* A strided copy whose dst-fastest mode is short (an image's 3 channels,
  * NCHW -> NHWC) runs the long src-contiguous mode (W) as its inner loop and
  * the channels outside it; a short W x H keeps the order; both copy
@@ -1370,7 +1397,7 @@ int main(void) {
       cmocka_unit_test(test_copy_strided_src_run),
       cmocka_unit_test(test_copy_pool_shared),
       cmocka_unit_test(test_copy_empty),        cmocka_unit_test(test_copy_plan_definition),
-      cmocka_unit_test(test_copy_plan_examples), cmocka_unit_test(test_copy_plan_flags),
+      cmocka_unit_test(test_copy_plan_examples), cmocka_unit_test(test_copy_plan_flags), cmocka_unit_test(test_copy_short_odd_rows),
       cmocka_unit_test(test_copy_plan_errors),  cmocka_unit_test(test_copy_unstaged),
       cmocka_unit_test(test_copy_tall),         cmocka_unit_test(test_copy_ahead),         cmocka_unit_test(test_copy_gathers),
   };
