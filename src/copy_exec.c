@@ -565,7 +565,7 @@ static void gathered(const part *w, char *dst, const char *src, int64_t i0, int6
   block.ichain = block.jchain = 1;
   block.r = 2;
   block.is = block.jd = NULL;
-  block.gathered = false;
+  block.gathered = block.packed = false; /* packed: whole rows of dst only, not the block's */
   part bw = *w;
   bw.p = &block;
   for (int64_t i = i0; i < i1; i += S) {
@@ -587,10 +587,11 @@ static void gathered(const part *w, char *dst, const char *src, int64_t i0, int6
  * into the staging buffer as an ordinary copy whose dst rows are the
  * buffer's, with cached stores, then streamed out as one run: the plan's
  * i run, and one j mode of the block's rows, a row apart in the buffer,
- * one element apart in src (the j run is contiguous there). */
+ * as far apart in src as the j run's steps (an element, or two where the
+ * run is gathered). */
 static void packed_rows(const part *w, char *dst, const char *src, int64_t j0, int64_t j1) {
   const cl_copy_job *p = w->p;
-  const int64_t E = p->elem, row = p->in * E, turn = p->m[p->ichain].n;
+  const int64_t E = p->elem, row = p->in * E, turn = p->m[p->ichain].n, step = p->m[p->ichain].s;
   cl_jmode modes[64];
   memcpy(modes, p->m, (size_t)p->ichain * sizeof *modes);
   cl_copy_job block = *p;
@@ -607,9 +608,9 @@ static void packed_rows(const part *w, char *dst, const char *src, int64_t j0, i
       n = j1 - jc;
     if (n > turn - jc % turn)
       n = turn - jc % turn;
-    modes[p->ichain] = (cl_jmode){n, row, E};
+    modes[p->ichain] = (cl_jmode){n, row, step};
     block.jn = n;
-    transpose(&bw, w->stage, src + jc * E, 0, p->in, 0, n);
+    transpose(&bw, w->stage, src + jc * step, 0, p->in, 0, n);
     stream_bytes(w, dst + jdst(p, jc), w->stage, (size_t)(n * row));
     jc += n;
   }
@@ -621,12 +622,12 @@ static void packed_rows(const part *w, char *dst, const char *src, int64_t j0, i
 static void transpose(const part *w, char *dst, const char *src, int64_t i0, int64_t i1, int64_t j0, int64_t j1) {
   const cl_copy_job *p = w->p;
   const int64_t E = p->elem, S = CL_COPY_LINE / E;
-  if (p->gathered) {
-    gathered(w, dst, src, i0, i1, j0, j1);
-    return;
-  }
   if (p->packed && w->stage != NULL && w->isa->stream_lines != NULL && i0 == 0 && i1 == p->in) {
     packed_rows(w, dst, src, j0, j1);
+    return;
+  }
+  if (p->gathered) {
+    gathered(w, dst, src, i0, i1, j0, j1);
     return;
   }
   int64_t ih = i0;

@@ -485,8 +485,10 @@ static void transpose_strategy(cl_copy_job *p, const cl_tensor_t *dst, bool stre
     p->nontemporal = p->staged = p->stream_runs = p->prefetch = p->tall = p->ahead = false;
   /* Packed: the blocks go to the staging buffer with cached stores, each
    * streamed out whole; the rest of the strategy is that of the tiles
-   * that fill it. */
-  p->packed = stream && tuning.packed && !p->gathered && rows_back_to_back(p);
+   * that fill it, gathered ones too (on the 16-core Xeon host, a byte
+   * slice of every other element into rows of 389 bytes back to back:
+   * 0.30-0.31x memcpy gathered straight to dst, 0.35-0.38x packed). */
+  p->packed = stream && tuning.packed && rows_back_to_back(p);
   if (p->packed) {
     const int64_t side = CL_COPY_LINE / p->elem, rows = CL_COPY_STAGE_BYTES / (p->in * p->elem) / side * side;
     const int64_t turn = p->m[p->ichain].n;

@@ -969,6 +969,38 @@ static void test_copy_short_odd_rows(void **state) {
   setenv("CUTELAYOUT_COPY_TUNE", "off", 1);
 }
 
+/* A gathered transpose (src rows of every other element) into short dst
+ * rows back to back is packed as well: gathered into the staging buffer,
+ * streamed out whole; right for every element size and instruction set,
+ * and split between threads (4.8 MB: three parts along the outer mode). */
+static void test_copy_packed_gathers(void **state) {
+  (void)state;
+  static unsigned char a[1 << 20], b[1 << 20];
+  const cl_copy_options_t stream = with_stores(CL_COPY_STORES_STREAMING);
+  const char *d = "(100,300):(1,100)", *s = "(100,300):(601,2)";
+  const unsigned PACKED = CL_COPY_PLAN_STREAMING | CL_COPY_PLAN_STAGED | CL_COPY_PLAN_GATHERED;
+  setenv("CUTELAYOUT_COPY_TUNE", "packed", 1);
+  assert_int_equal(flags_of(b, a, CL_DTYPE_UINT8, d, s, &stream), PACKED);
+  assert_int_equal(flags_of(b, a, CL_DTYPE_FLOAT32, d, s, &stream), PACKED);
+  setenv("CUTELAYOUT_COPY_TUNE", "nopacked", 1);
+  assert_int_equal(flags_of(b, a, CL_DTYPE_UINT8, d, s, &stream), CL_COPY_PLAN_GATHERED);
+  setenv("CUTELAYOUT_COPY_TUNE", "packed", 1);
+  static const size_t elems[] = {1, 2, 4, 8, 16};
+  cl_copy_options_t split = stream;
+  split.threads = 3;
+  for (size_t isa = 0; isa < COUNT_OF(isas); isa++) {
+    setenv("CUTELAYOUT_COPY_ISA", isas[isa], 1);
+    for (size_t e = 0; e < COUNT_OF(elems); e++) {
+      check_copy(d, s, elems[e], 0, 0, &stream);
+      check_copy(d, s, elems[e], 64 - elems[e], 3, &stream);
+      check_copy("(70,(64,9)):(1,(70,4480))", "(70,(64,9)):(1283,(2,128))", elems[e], 0, 0, &stream);
+    }
+  }
+  unsetenv("CUTELAYOUT_COPY_ISA");
+  check_copy("(100,(300,40)):(1,(100,30000))", "(100,(300,40)):(601,(2,60100))", 4, 0, 0, &split);
+  setenv("CUTELAYOUT_COPY_TUNE", "off", 1);
+}
+
 /* A strided copy whose dst-fastest mode is short (an image's 3 channels,
  * NCHW -> NHWC) runs the long src-contiguous mode (W) as its inner loop and
  * the channels outside it; a short W x H keeps the order; both copy
@@ -1397,7 +1429,7 @@ int main(void) {
       cmocka_unit_test(test_copy_strided_src_run),
       cmocka_unit_test(test_copy_pool_shared),
       cmocka_unit_test(test_copy_empty),        cmocka_unit_test(test_copy_plan_definition),
-      cmocka_unit_test(test_copy_plan_examples), cmocka_unit_test(test_copy_plan_flags), cmocka_unit_test(test_copy_short_odd_rows),
+      cmocka_unit_test(test_copy_plan_examples), cmocka_unit_test(test_copy_plan_flags), cmocka_unit_test(test_copy_short_odd_rows), cmocka_unit_test(test_copy_packed_gathers),
       cmocka_unit_test(test_copy_plan_errors),  cmocka_unit_test(test_copy_unstaged),
       cmocka_unit_test(test_copy_tall),         cmocka_unit_test(test_copy_ahead),         cmocka_unit_test(test_copy_gathers),
   };
