@@ -1429,7 +1429,8 @@ int main(void) {
       cmocka_unit_test(test_copy_strided_src_run),
       cmocka_unit_test(test_copy_pool_shared),
       cmocka_unit_test(test_copy_empty),        cmocka_unit_test(test_copy_plan_definition),
-      cmocka_unit_test(test_copy_plan_examples), cmocka_unit_test(test_copy_plan_flags), cmocka_unit_test(test_copy_short_odd_rows), cmocka_unit_test(test_copy_packed_gathers),
+      cmocka_unit_test(test_copy_plan_examples), cmocka_unit_test(test_copy_plan_flags),
+      cmocka_unit_test(test_copy_short_odd_rows), cmocka_unit_test(test_copy_packed_gathers),
       cmocka_unit_test(test_copy_plan_errors),  cmocka_unit_test(test_copy_unstaged),
       cmocka_unit_test(test_copy_tall),         cmocka_unit_test(test_copy_ahead),         cmocka_unit_test(test_copy_gathers),
   };
