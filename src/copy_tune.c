@@ -73,7 +73,10 @@ static const struct choice_name {
 #undef CHOICE
 #define CHOICES (sizeof choices / sizeof choices[0])
 
-static bool *member(cl_copy_tuning *t, size_t k) { return (bool *)((char *)t + choices[k].member); }
+/* The choice at byte `offset` of *t (an offsetof of a bool member). */
+static bool *flag_at(cl_copy_tuning *t, size_t offset) { return (bool *)((char *)t + offset); }
+
+static bool *member(cl_copy_tuning *t, size_t k) { return flag_at(t, choices[k].member); }
 
 /* The choices forced by the environment: -1 none, else 0 or 1. */
 typedef struct forced {
@@ -362,14 +365,14 @@ static void best_times(cal_buffers *buf, cal_copy c, cl_copy_tuning a, cl_copy_t
 static void choose_by_timing(cal_buffers *buf, const cal_choice *c, cl_copy_tuning *t, bool *ok) {
   cl_copy_tuning mine = *t;
   if (c->with != c->choice)
-    *(bool *)((char *)&mine + c->with) = true;
+    *flag_at(&mine, c->with) = true;
   cl_copy_tuning other = mine;
-  bool *flipped = (bool *)((char *)&other + c->choice);
+  bool *flipped = flag_at(&other, c->choice);
   *flipped = !*flipped;
   int64_t best_mine, best_other;
   best_times(buf, c->copy, mine, other, &best_mine, &best_other, ok);
   if (*ok && best_other < best_mine)
-    *(bool *)((char *)t + c->choice) = *flipped;
+    *flag_at(t, c->choice) = *flipped;
 }
 
 /* Measures each choice on a copy that exercises it:
