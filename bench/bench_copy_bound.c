@@ -73,25 +73,35 @@ static void fence(void) {
 #endif
 }
 
+/* The lines of a case, held by value in the timed loops: through a pointer
+ * to the case, the compiler would reload them (and divide for S) after
+ * every store of a line, which may alias them, and the patterns would be
+ * timed with that overhead. */
+typedef struct grid {
+  char *dst;
+  const char *src;
+  int64_t S, lines; /* rows per tile (64 / E), 64-byte lines per row */
+} grid;
+
+static grid grid_of(const bound_case *c) { return (grid){c->dst, c->src, LINE / c->elem, c->lines}; }
+
 /* Source line (row ti*S + k, line tj) and destination line (row tj*S + k,
- * line ti) of tile (ti, tj), S = 64 / E rows per tile. */
-static const char *src_line(const bound_case *c, int64_t ti, int64_t tj, int64_t k) {
-  int64_t S = LINE / c->elem;
-  return c->src + ((ti * S + k) * c->lines + tj) * LINE;
+ * line ti) of tile (ti, tj). */
+static inline const char *src_line(grid g, int64_t ti, int64_t tj, int64_t k) {
+  return g.src + ((ti * g.S + k) * g.lines + tj) * LINE;
 }
-static char *dst_line(const bound_case *c, int64_t ti, int64_t tj, int64_t k) {
-  int64_t S = LINE / c->elem;
-  return c->dst + ((tj * S + k) * c->lines + ti) * LINE;
+static inline char *dst_line(grid g, int64_t ti, int64_t tj, int64_t k) {
+  return g.dst + ((tj * g.S + k) * g.lines + ti) * LINE;
 }
 
 static inline void tiles_along(const bound_case *c, int64_t iters, int along_dst, void (*move)(char *, const char *)) {
-  int64_t S = LINE / c->elem, n = c->lines;
+  const grid g = grid_of(c);
   for (int64_t it = 0; it < iters; it++) {
-    for (int64_t a = 0; a < n; a++)
-      for (int64_t b = 0; b < n; b++) {
+    for (int64_t a = 0; a < g.lines; a++)
+      for (int64_t b = 0; b < g.lines; b++) {
         int64_t ti = along_dst ? b : a, tj = along_dst ? a : b;
-        for (int64_t k = 0; k < S; k++)
-          move(dst_line(c, ti, tj, k), src_line(c, ti, tj, k));
+        for (int64_t k = 0; k < g.S; k++)
+          move(dst_line(g, ti, tj, k), src_line(g, ti, tj, k));
       }
     fence();
     bench_clobber();
@@ -106,17 +116,18 @@ static void run_tiles_dst(void *ctx, int64_t iters) { tiles_along(ctx, iters, 1,
  * the block's source rows read as one run of M lines into a buffer, then
  * each of its destination rows written as one run of K lines. */
 static inline void staged(const bound_case *c, int64_t iters, void (*store)(char *, const char *)) {
-  int64_t S = LINE / c->elem, n = c->lines, K = c->down, M = c->along;
+  const grid g = grid_of(c);
+  const int64_t S = g.S, n = g.lines, K = c->down, M = c->along;
   static _Alignas(LINE) char stage[LINE * LINE * STAGE_TILES];
   for (int64_t it = 0; it < iters; it++) {
     for (int64_t ti = 0; ti + K <= n; ti += K)
       for (int64_t tj = 0; tj + M <= n; tj += M) {
         for (int64_t t = 0; t < K; t++)
           for (int64_t k = 0; k < S; k++)
-            memcpy(stage + (t * S + k) * M * LINE, src_line(c, ti + t, tj, k), (size_t)(M * LINE));
+            memcpy(stage + (t * S + k) * M * LINE, src_line(g, ti + t, tj, k), (size_t)(M * LINE));
         for (int64_t m = 0; m < M; m++)
           for (int64_t k = 0; k < S; k++) {
-            char *d = dst_line(c, ti, tj + m, k);
+            char *d = dst_line(g, ti, tj + m, k);
             for (int64_t t = 0; t < K; t++)
               store(d + t * LINE, stage + ((t * S + k) * M + m) * LINE);
           }
